@@ -1,0 +1,243 @@
+"""Command line: ``inspector [PATH]``, ``summary``, ``failures``, ``evaluate``.
+
+Thin over the services. Every error a user can cause prints one clear line and exits non-zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+from inspector import __version__, paths
+
+COMMANDS = ("summary", "failures", "evaluate", "app")
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """A user error: printed as ``inspector: error: <message>``."""
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{x * 100:5.1f}%"
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip(),
+             "  ".join("-" * w for w in widths)]
+    for r in rows:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+    return "\n".join(lines)
+
+
+def _print_issues(issues: list, limit: int = 15) -> None:  # type: ignore[type-arg]
+    shown = [i for i in issues if i.severity == "error"] + \
+        [i for i in issues if i.severity != "error"]
+    for issue in shown[:limit]:
+        print(f"inspector: {issue.severity}: {issue}", file=sys.stderr)
+    if len(shown) > limit:
+        print(f"inspector: … and {len(shown) - limit} more problems", file=sys.stderr)
+
+
+def _discover(path: str | None):  # type: ignore[no-untyped-def]
+    from inspector.model import discover_runs
+
+    root = Path(path) if path else paths.sample_runs()
+    if not root.exists():
+        raise CliError(f"{root}: no such file or folder")
+    found = discover_runs(root)
+    _print_issues(found.issues)
+    if not found.runs:
+        raise CliError(f"{root}: no runs found (expected a run folder with run.json, or a "
+                       "RepoGenesis output folder with report*.json or intermediate/)")
+    return found
+
+
+def cmd_summary(args: argparse.Namespace) -> int:
+    from inspector.services.metrics import compute_run_metrics
+
+    found = _discover(args.path)
+    metrics = [compute_run_metrics(r) for r in found.runs]
+    if args.json:
+        print(json.dumps([m.to_json() for m in metrics], indent=2))
+        return 0
+    rows = []
+    for m in metrics:
+        k = ", ".join(f"@{k} {_pct(v).strip()}" for k, v in m.pass_at_k.items())
+        rows.append([
+            m.run_id, m.agent, m.model, m.language, "ours" if m.format != "repogenesis"
+            else "stock", str(m.tasks), str(m.samples), _pct(m.pass_at_1) + (f" ({k})" if k
+                                                                              else ""),
+            _pct(m.test_pass_ratio), _pct(m.api_coverage), _pct(m.dsr),
+            str(m.suites_not_run),
+        ])
+    print(_table(["run", "agent", "model", "lang", "format", "tasks", "samples", "pass@1",
+                  "test pass", "AC", "DSR", "suites not run"], rows))
+    notes = []
+    for m in metrics:
+        for d in m.differences:
+            if not d.startswith("Pass@1"):
+                notes.append(f"  {m.run_id}: {d}")
+    print("\npass@1: a sample passes only if all its tests pass (strict, the paper's "
+          "definition); 'test pass' is the stock harness's avg_pass_at_1.")
+    print("'stock' runs are RepoGenesis reports: counts only, no per-test results or logs; "
+          "their DSR and AC are the stock harness's lenient figures.")
+    if notes:
+        print("Where our strict figures differ from the stock harness's:")
+        print("\n".join(notes))
+    return 0
+
+
+def cmd_failures(args: argparse.Namespace) -> int:
+    from inspector.services.failures import list_failures
+
+    found = _discover(args.path)
+    rows = list_failures(found.runs)
+    if args.json:
+        print(json.dumps([r.to_json() for r in rows], indent=2))
+        return 0
+    if not rows:
+        print("no failures")
+        return 0
+    print(_table(["run", "task", "#", "test", "outcome", "message"], [
+        [r.run_id, r.task, str(r.sample), r.test_id or "-", r.outcome, r.message[:100]]
+        for r in rows]))
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from inspector.config import ConfigError, load_settings
+    from inspector.services.harness.backend import Limits
+    from inspector.services.harness.evaluate import EvaluationError, EvaluationPlan, Evaluator
+    from inspector.services.harness.local import LocalBackend, LocalExecNotAllowed
+    from inspector.services.metrics import compute_run_metrics
+
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    if args.backend != "local":
+        raise CliError(f"backend {args.backend!r} is not available yet; use --backend local")
+    try:
+        backend = LocalBackend(allow_exec=args.allow_local_exec or settings.allow_local_exec)
+    except LocalExecNotAllowed as exc:
+        raise CliError(str(exc)) from None
+    plan = EvaluationPlan(
+        tasks_root=Path(args.tasks), predictions=[Path(p) for p in args.predictions],
+        out=Path(args.out), jobs=args.jobs,
+        limits=Limits(install=args.install_timeout, startup=args.startup_timeout,
+                      tests=args.test_timeout),
+        run_id=args.run_id, agent=args.agent, model=args.model, only_tasks=args.task or None,
+        overwrite=args.overwrite,
+        repogenesis_out=Path(args.repogenesis_out) if args.repogenesis_out else None,
+        repogenesis_layout=args.repogenesis_layout,
+    )
+    cancel = threading.Event()
+    t0 = time.monotonic()
+
+    def progress(sample_id: str, message: str) -> None:
+        if not args.quiet:
+            print(f"[{time.monotonic() - t0:6.1f}s] {sample_id}: {message}", file=sys.stderr,
+                  flush=True)
+
+    def on_sigint(signum: int, frame: object) -> None:
+        if cancel.is_set():
+            raise KeyboardInterrupt
+        print("inspector: cancelling: stopping services and cleaning up (Ctrl-C again to "
+              "abort)", file=sys.stderr)
+        cancel.set()
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        run = Evaluator(plan, backend, progress, cancel).run()
+    except EvaluationError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    m = compute_run_metrics(run)
+    print(f"{run.id}: {m.samples} samples, pass@1 {_pct(m.pass_at_1).strip()}, "
+          f"test pass {_pct(m.test_pass_ratio).strip()}, AC {_pct(m.api_coverage).strip()}, "
+          f"DSR {_pct(m.dsr).strip()} -> {plan.out}")
+    for d in m.differences:
+        print(f"  note: {d}")
+    return 130 if cancel.is_set() else 0
+
+
+def cmd_app(args: argparse.Namespace) -> int:
+    root = Path(args.path) if args.path else paths.sample_runs()
+    if not root.exists():
+        raise CliError(f"{root}: no such file or folder")
+    from inspector.ui.app import InspectorApp
+
+    InspectorApp(root).run()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="inspector",
+        description="Browse, replay, re-run and label RepoGenesis-style evaluations. "
+                    "`inspector [PATH]` opens the app (default: the bundled sample_runs).")
+    p.add_argument("--version", action="version", version=f"genesis-inspector {__version__}")
+    sub = p.add_subparsers(dest="command")
+    for name, help_text in (("summary", "metrics for every run under PATH"),
+                            ("failures", "every failing test or failed deployment")):
+        sp = sub.add_parser(name, help=help_text)
+        sp.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
+        sp.add_argument("--json", action="store_true", help="machine-readable output")
+    app = sub.add_parser("app", help="open the inspector (same as `inspector [PATH]`)")
+    app.add_argument("path", nargs="?")
+    ev = sub.add_parser("evaluate", help="deploy and test generated repos, writing a run")
+    ev.add_argument("--tasks", required=True, help="tasks root (holds repo/<task>/README.md)")
+    ev.add_argument("--predictions", required=True, action="append",
+                    help="predictions folder (<task>/ sub-folders); repeat for more samples")
+    ev.add_argument("--out", required=True, help="run folder to write")
+    ev.add_argument("--jobs", type=int, default=1, help="samples evaluated at once")
+    ev.add_argument("--backend", default="local", choices=["local", "docker"])
+    ev.add_argument("--allow-local-exec", action="store_true",
+                    help="allow running untrusted generated code as local processes")
+    ev.add_argument("--task", action="append", help="evaluate only this task (repeatable)")
+    ev.add_argument("--run-id")
+    ev.add_argument("--agent")
+    ev.add_argument("--model")
+    ev.add_argument("--overwrite", action="store_true", help="replace an existing run")
+    ev.add_argument("--install-timeout", type=float, default=600.0)
+    ev.add_argument("--startup-timeout", type=float, default=15.0)
+    ev.add_argument("--test-timeout", type=float, default=300.0)
+    ev.add_argument("--repogenesis-out", help="also write the stock RepoGenesis output here")
+    ev.add_argument("--repogenesis-layout", choices=["current", "flat"], default="current",
+                    help="report_<stamp>.json + intermediate/<stamp>/ or report.json + "
+                         "intermediate/")
+    ev.add_argument("--quiet", action="store_true")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
+        argv = ["app", *argv]
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handlers = {"summary": cmd_summary, "failures": cmd_failures, "evaluate": cmd_evaluate,
+                "app": cmd_app}
+    try:
+        return handlers[args.command](args)
+    except CliError as exc:
+        print(f"inspector: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE if "no such" in str(exc) else 1
+    except KeyboardInterrupt:
+        print("inspector: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""Typed access to untrusted JSON with precise, file-and-field error messages."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from .errors import LoadError, LoadIssue
+
+_MISSING = object()
+
+
+def read_json(path: Path, max_bytes: int = 256 * 1024 * 1024) -> Any:
+    """Read a JSON file, raising :class:`LoadError` with a one-line reason on any problem."""
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise LoadError(path, f"file is {size} bytes, larger than the {max_bytes} byte limit")
+        data = path.read_bytes()
+    except LoadError:
+        raise
+    except OSError as exc:
+        raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LoadError(path, f"not UTF-8 (byte {exc.start})") from None
+    if not text.strip():
+        raise LoadError(path, "file is empty")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LoadError(path, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")\
+            from None
+    except RecursionError:
+        raise LoadError(path, "JSON nested too deeply") from None
+
+
+class Fields:
+    """Reads fields of one JSON object; problems are recorded as issues, not raised.
+
+    Required fields that are missing or malformed raise :class:`LoadError` (the item cannot be
+    used); optional ones fall back to a default and record a warning.
+    """
+
+    def __init__(self, obj: Any, path: Path, prefix: str, issues: list[LoadIssue]) -> None:
+        self.path = path
+        self.prefix = prefix
+        self.issues = issues
+        if not isinstance(obj, dict):
+            raise LoadError(path, f"expected an object, got {_kind(obj)}", prefix)
+        self.obj: dict[str, Any] = obj
+
+    def _name(self, key: str) -> str:
+        return f"{self.prefix}.{key}" if self.prefix else key
+
+    def _bad(self, key: str, msg: str, required: bool) -> None:
+        if required:
+            raise LoadError(self.path, msg, self._name(key))
+        self.issues.append(LoadIssue(self.path, self._name(key), msg, "warning"))
+
+    def has(self, key: str) -> bool:
+        return key in self.obj and self.obj[key] is not None
+
+    def sub(self, key: str, required: bool = False) -> Fields | None:
+        value = self.obj.get(key, _MISSING)
+        if value is _MISSING or value is None:
+            if required:
+                self._bad(key, "missing", True)
+            return None
+        if not isinstance(value, dict):
+            self._bad(key, f"expected an object, got {_kind(value)}", required)
+            return None
+        return Fields(value, self.path, self._name(key), self.issues)
+
+    def items(self, key: str, required: bool = False) -> list[Any]:
+        value = self.obj.get(key, _MISSING)
+        if value is _MISSING or value is None:
+            if required:
+                self._bad(key, "missing", True)
+            return []
+        if not isinstance(value, list):
+            self._bad(key, f"expected a list, got {_kind(value)}", required)
+            return []
+        return value
+
+    def str(self, key: str, default: str | None = None, required: bool = False) -> str | None:
+        value = self.obj.get(key, _MISSING)
+        if value is _MISSING or value is None:
+            if required:
+                self._bad(key, "missing", True)
+            return default
+        if isinstance(value, str):
+            return value
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+        self._bad(key, f"expected a string, got {_kind(value)}", required)
+        return default
+
+    def int(self, key: str, default: int | None = None, required: bool = False,
+            minimum: int | None = None) -> int | None:
+        value = self.obj.get(key, _MISSING)
+        if value is _MISSING or value is None:
+            if required:
+                self._bad(key, "missing", True)
+            return default
+        if isinstance(value, bool):
+            self._bad(key, "expected an integer, got a boolean", required)
+            return default
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value.strip())
+        if not isinstance(value, int):
+            self._bad(key, f"expected an integer, got {_kind(value)}", required)
+            return default
+        if minimum is not None and value < minimum:
+            self._bad(key, f"must be >= {minimum}, got {value}", required)
+            return default
+        return value
+
+    def float(self, key: str, default: float | None = None, required: bool = False,
+              lo: float | None = None, hi: float | None = None) -> float | None:
+        value = self.obj.get(key, _MISSING)
+        if value is _MISSING or value is None:
+            if required:
+                self._bad(key, "missing", True)
+            return default
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self._bad(key, f"expected a number, got {_kind(value)}", required)
+            return default
+        value = float(value)
+        if math.isnan(value) or math.isinf(value):
+            self._bad(key, "not a finite number", required)
+            return default
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            self._bad(key, f"must be between {lo} and {hi}, got {value}", required)
+            return default
+        return value
+
+    def bool(self, key: str, default: bool | None = None, required: bool = False) -> bool | None:
+        value = self.obj.get(key, _MISSING)
+        if value is _MISSING or value is None:
+            if required:
+                self._bad(key, "missing", True)
+            return default
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "1", "yes", "false", "0",
+                                                                  "no"):
+            return value.strip().lower() in ("true", "1", "yes")
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        self._bad(key, f"expected true/false, got {_kind(value)}", required)
+        return default
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {
+        dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+        int: "an integer", float: "a number",
+    }.get(type(value), type(value).__name__)

@@ -1,0 +1,270 @@
+"""Loader 1: outputs of the public RepoGenesis harness, read exactly as they are.
+
+Accepted layouts under one output folder:
+
+* ``report.json`` or ``report_<YYYY-MM-DD_HH-MM-SS>.json`` (``metadata``, ``summary``,
+  ``results``), and
+* ``intermediate/<task>.json`` or ``intermediate/<run_id>/<task>.json`` (one per-repo result
+  each), used when no report covers them (for instance a run that crashed before its report).
+
+These files keep counts only: no per-test ids, no logs, no per-endpoint evidence. Every field may
+be missing or malformed; a bad result is reported with file and field and the rest still loads.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from .errors import LoadError, LoadIssue
+from .jsonfields import Fields, read_json
+from .outcomes import Phase
+from .predictions import parse_predictions_name
+from .results import ApiCoverage, Deployment, SampleResult, TestSummary
+from .run import Run, RunSource
+from .task import Task
+
+FORMAT = "repogenesis"
+REPORT_RE = re.compile(r"^report(?:_(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}))?\.json$")
+COUNTS_ONLY_NOTE = (
+    "RepoGenesis report: counts only. The stock harness keeps no per-test results, no logs and "
+    "no per-endpoint evidence; re-evaluate with `inspector evaluate` to get them."
+)
+EXIT_CODES = {
+    0: "container ran to the end (says nothing about tests)",
+    -1: "container timed out",
+    -2: "docker error",
+    -3: "image build failed",
+    -99: "harness exception",
+}
+
+
+def is_repogenesis_dir(path: Path) -> bool:
+    """True when ``path`` holds a RepoGenesis report or intermediate results."""
+    if not path.is_dir():
+        return False
+    if any(REPORT_RE.match(p.name) for p in path.iterdir() if p.is_file()):
+        return not (path / "run.json").is_file()
+    inter = path / "intermediate"
+    return inter.is_dir() and not (path / "run.json").is_file()
+
+
+def _failed_phase(exit_code: int | None, dsr_ok: bool, tests: TestSummary) -> Phase | None:
+    if exit_code == -3:
+        return Phase.INSTALL
+    if not dsr_ok:
+        return Phase.START
+    if tests.total == 0 or tests.failed or tests.errors:
+        return Phase.TESTS
+    return None
+
+
+def parse_result(obj: Any, path: Path, field: str, run_id: str, default_lang: str,
+                 issues: list[LoadIssue], tasks: dict[str, Task] | None = None,
+                 predictions: Path | None = None) -> SampleResult:
+    """One per-repo result object; raises :class:`LoadError` when it cannot be used."""
+    f = Fields(obj, path, field, issues)
+    name = f.str("repo_name", required=True)
+    assert name is not None
+    if not name.strip() or "/" in name or name in (".", ".."):
+        raise LoadError(path, f"not a valid task name: {name!r}", f._name("repo_name"))
+    lang = (f.str("lang", default_lang) or default_lang).lower()
+    if lang not in ("python", "java"):
+        issues.append(LoadIssue(path, f._name("lang"), f"unknown language {lang!r}", "warning"))
+    exit_code = f.int("exit_code")
+    dsr = f.sub("dsr")
+    dsr_ok = bool(dsr.bool("success", False)) if dsr else False
+    dsr_msg = (dsr.str("message", "") if dsr else "") or ""
+    if dsr is None:
+        issues.append(LoadIssue(path, f._name("dsr"), "missing; deployment counted as failed",
+                                "warning"))
+    p = f.sub("pass_at_1")
+    task = (tasks or {}).get(name)
+    if p is None:
+        issues.append(LoadIssue(path, f._name("pass_at_1"), "missing; no tests counted",
+                                "warning"))
+        tests = TestSummary(expected=task.expected_tests if task else None)
+    else:
+        passed = p.int("passed", 0, minimum=0) or 0
+        failed = p.int("failed", 0, minimum=0) or 0
+        errors = p.int("errors", 0, minimum=0) or 0
+        skipped = p.int("skipped", 0, minimum=0) or 0
+        total = p.int("total", None, minimum=0)
+        score = p.float("score", None, lo=0.0, hi=1.0)
+        if total is None:
+            total = passed + failed + errors
+        if score is None:
+            score = round(passed / total, 4) if total else 0.0
+        tests = TestSummary(
+            passed=passed, failed=failed, errors=errors, skipped=skipped,
+            expected=task.expected_tests if task else None,
+            reported_total=total, reported_score=score,
+        )
+    ac = None
+    a = f.sub("api_coverage")
+    if a is not None:
+        total_apis = a.int("total_apis", 0, minimum=0) or 0
+        impl = a.int("implemented_apis", 0, minimum=0) or 0
+        ac = ApiCoverage(total_apis=total_apis, implemented_apis=impl,
+                         reported_score=a.float("score", None, lo=0.0, hi=1.0))
+    notes = [COUNTS_ONLY_NOTE]
+    if exit_code in EXIT_CODES and exit_code != 0:
+        notes.append(f"exit code {exit_code}: {EXIT_CODES[exit_code]}")
+    elif exit_code is None and f.has("dsr") and dsr_msg == "Docker evaluation skipped":
+        notes.append("Docker was skipped (AC only)")
+    repo_path = predictions / name if predictions and (predictions / name).is_dir() else None
+    return SampleResult(
+        run_id=run_id, task=name, sample=0, language=lang,
+        deployment=Deployment(success=dsr_ok, message=dsr_msg,
+                              failed_phase=_failed_phase(exit_code, dsr_ok, tests),
+                              lenient_success=dsr_ok),
+        tests=tests,
+        framework=f.str("framework", "") or "",
+        port=f.int("port"),
+        api_coverage=ac,
+        elapsed_seconds=f.float("elapsed_seconds"),
+        exit_code=exit_code,
+        repo_path=repo_path,
+        source_file=path,
+        build_error=f.str("build_error"),
+        error=f.str("error"),
+        notes=tuple(notes),
+    )
+
+
+def _resolve_predictions(raw: str | None, base: Path) -> Path | None:
+    if not raw:
+        return None
+    candidate = Path(raw)
+    if candidate.is_absolute():
+        return candidate if candidate.is_dir() else None
+    for anchor in (base, *list(base.parents)[:4]):
+        if (anchor / candidate).is_dir():
+            return (anchor / candidate).resolve()
+    return None
+
+
+def _run_identity(meta: Fields | None, out_dir: str, stamp: str | None
+                  ) -> tuple[str, str, str, str, str | None]:
+    """Run id, agent, model, language and date token of a report.
+
+    The id is ``<predictions folder>@<report stamp or output folder>`` so that two evaluations
+    of the same predictions, or a RepoGenesis report next to our own run of the same
+    predictions, never share an id.
+    """
+    pred = meta.str("predictions_dir") if meta else None
+    parsed = parse_predictions_name(pred or out_dir)
+    agent = (meta.str("agent_name") if meta else None) or parsed.agent or "unknown"
+    model = (meta.str("model_name") if meta else None) or parsed.model or "unknown"
+    base_id = Path(pred).name if pred else out_dir
+    suffix = stamp or (out_dir if out_dir != base_id else "")
+    run_id = f"{base_id}@{suffix}" if suffix else base_id
+    return run_id, agent, model, parsed.language or "", parsed.date
+
+
+def load_report(path: Path, tasks: dict[str, Task] | None = None) -> tuple[Run, list[LoadIssue]]:
+    """Load one ``report*.json``. Raises :class:`LoadError` if the file is unusable as a whole."""
+    issues: list[LoadIssue] = []
+    data = read_json(path)
+    top = Fields(data, path, "", issues)
+    meta = top.sub("metadata")
+    if meta is None:
+        issues.append(LoadIssue(path, "metadata", "missing; agent/model taken from folder names",
+                                "warning"))
+    m = REPORT_RE.match(path.name)
+    stamp = m.group(1) if m else None
+    run_id, agent, model, language, date = _run_identity(meta, path.parent.name, stamp)
+    predictions = _resolve_predictions(meta.str("predictions_dir") if meta else None, path.parent)
+    results = top.items("results", required=True)
+    samples: list[SampleResult] = []
+    seen: set[str] = set()
+    for i, item in enumerate(results):
+        try:
+            s = parse_result(item, path, f"results[{i}]", run_id, language or "python", issues,
+                             tasks, predictions)
+        except LoadError as exc:
+            issues.append(exc.issue)
+            continue
+        if s.task in seen:
+            issues.append(LoadIssue(path, f"results[{i}].repo_name",
+                                    f"duplicate result for {s.task!r}; later one ignored",
+                                    "warning"))
+            continue
+        seen.add(s.task)
+        samples.append(s)
+    if not language:
+        langs = {s.language for s in samples}
+        language = langs.pop() if len(langs) == 1 else ("mixed" if langs else "unknown")
+    run = Run(
+        id=run_id, agent=agent, model=model, language=language,
+        source=RunSource(FORMAT, path, meta.str("predictions_dir") if meta else None,
+                         f"RepoGenesis harness {meta.str('harness_version', '?')}" if meta else
+                         "RepoGenesis harness"),
+        date=(meta.str("timestamp") if meta else None) or date,
+        samples=tuple(samples),
+        tasks={k: v for k, v in (tasks or {}).items() if k in seen},
+        notes=(COUNTS_ONLY_NOTE,),
+    )
+    return run, issues
+
+
+def load_intermediate(folder: Path, tasks: dict[str, Task] | None = None,
+                      run_id: str | None = None) -> tuple[Run, list[LoadIssue]]:
+    """Load a folder of per-repo ``<task>.json`` results as one run (no report written)."""
+    issues: list[LoadIssue] = []
+    out_dir = folder.parent if folder.name == "intermediate" else folder.parent.parent
+    stamp = None if folder.name == "intermediate" else folder.name
+    ident = run_id or (f"{out_dir.name}@{stamp}" if stamp else out_dir.name)
+    parsed = parse_predictions_name(out_dir.name)
+    samples: list[SampleResult] = []
+    for file in sorted(folder.glob("*.json")):
+        try:
+            data = read_json(file)
+            samples.append(parse_result(data, file, "", ident, parsed.language or "python",
+                                        issues, tasks))
+        except LoadError as exc:
+            issues.append(exc.issue)
+    langs = {s.language for s in samples}
+    run = Run(
+        id=ident, agent=parsed.agent or "unknown", model=parsed.model or "unknown",
+        language=langs.pop() if len(langs) == 1 else ("mixed" if langs else "unknown"),
+        source=RunSource(FORMAT, folder, None, "RepoGenesis harness (intermediate results)"),
+        date=stamp, samples=tuple(samples),
+        tasks={k: v for k, v in (tasks or {}).items() if any(s.task == k for s in samples)},
+        notes=(COUNTS_ONLY_NOTE, "loaded from intermediate results: no report was written"),
+    )
+    return run, issues
+
+
+def load_output_dir(out: Path, tasks: dict[str, Task] | None = None
+                    ) -> tuple[list[Run], list[LoadIssue]]:
+    """Every run in one RepoGenesis output folder: each report, plus intermediate folders that
+    no report covers."""
+    runs: list[Run] = []
+    issues: list[LoadIssue] = []
+    stamps: set[str | None] = set()
+    for file in sorted(out.iterdir()):
+        m = REPORT_RE.match(file.name)
+        if not (m and file.is_file()):
+            continue
+        try:
+            run, found = load_report(file, tasks)
+        except LoadError as exc:
+            issues.append(exc.issue)
+            continue
+        stamps.add(m.group(1))
+        runs.append(run)
+        issues.extend(found)
+    inter = out / "intermediate"
+    if inter.is_dir():
+        if None not in stamps and any(inter.glob("*.json")):
+            run, found = load_intermediate(inter, tasks)
+            runs.append(run)
+            issues.extend(found)
+        for sub in sorted(p for p in inter.iterdir() if p.is_dir()):
+            if sub.name not in stamps and any(sub.glob("*.json")):
+                run, found = load_intermediate(sub, tasks)
+                runs.append(run)
+                issues.extend(found)
+    return runs, issues

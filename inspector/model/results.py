@@ -1,0 +1,199 @@
+"""Per-sample results: deployment phases, test cases, API coverage with evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .outcomes import INCOMPLETE_RATIO, Outcome, Phase, PhaseStatus, SuiteStatus
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseResult:
+    """One deployment phase: when it ran, how it ended."""
+
+    phase: Phase
+    status: PhaseStatus
+    started_at: str | None = None  # ISO-8601 with timezone
+    duration_seconds: float | None = None
+    exit_code: int | None = None
+    message: str = ""
+    cached: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Deployment:
+    """Deployment outcome of one sample.
+
+    ``success`` is our strict figure (the port really accepted connections). ``lenient_success``
+    is what the stock RepoGenesis harness would have reported (a process still alive at the
+    start-up timeout counts as deployed); ``None`` when unknown.
+    """
+
+    success: bool
+    message: str = ""
+    failed_phase: Phase | None = None
+    phases: tuple[PhaseResult, ...] = ()
+    lenient_success: bool | None = None
+
+    def phase(self, phase: Phase) -> PhaseResult | None:
+        return next((p for p in self.phases if p.phase == phase), None)
+
+
+@dataclass(frozen=True, slots=True)
+class TestCase:
+    """One test case with its outcome and, for failures, message and traceback."""
+
+    __test__ = False  # keep pytest from collecting this class
+
+    id: str
+    outcome: Outcome
+    duration_seconds: float | None = None
+    message: str = ""
+    traceback: str = ""
+    file: str | None = None
+    line: int | None = None
+
+    @property
+    def first_message_line(self) -> str:
+        for text in (self.message, self.traceback):
+            for line in text.splitlines():
+                if line.strip():
+                    return line.strip()
+        return ""
+
+
+@dataclass(frozen=True, slots=True)
+class TestSummary:
+    """Counts of a suite run, plus the individual cases when the format keeps them.
+
+    ``total`` follows the stock harness: passed + failed + errors (skips excluded).
+    ``has_cases`` is False for formats that only kept counts (RepoGenesis reports).
+    """
+
+    __test__ = False
+
+    passed: int = 0
+    failed: int = 0
+    errors: int = 0
+    skipped: int = 0
+    expected: int | None = None
+    cases: tuple[TestCase, ...] = ()
+    has_cases: bool = False
+    collection_errors: int = 0
+    reported_total: int | None = None  # as written by the stock harness (Java counts skips)
+    reported_score: float | None = None
+
+    @property
+    def total(self) -> int:
+        if self.reported_total is not None:
+            return self.reported_total
+        return self.passed + self.failed + self.errors
+
+    @property
+    def score(self) -> float:
+        """Share of counted tests that passed (the stock harness's per-repo Pass@1)."""
+        if self.reported_score is not None:
+            return self.reported_score
+        return round(self.passed / self.total, 4) if self.total else 0.0
+
+    @property
+    def all_passed(self) -> bool:
+        return self.total > 0 and self.passed == self.total and not self.collection_errors
+
+    @property
+    def status(self) -> SuiteStatus:
+        if self.total == 0:
+            return SuiteStatus.NOT_RUN
+        if self.collection_errors:
+            return SuiteStatus.INCOMPLETE
+        if self.expected and self.total < self.expected * INCOMPLETE_RATIO:
+            return SuiteStatus.INCOMPLETE
+        return SuiteStatus.RAN
+
+    def failures(self) -> list[TestCase]:
+        return [c for c in self.cases if c.outcome.is_failure]
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """Where in the generated repo an endpoint is implemented."""
+
+    file: str  # relative to the repo root, '/' separated
+    line: int
+    text: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndpointCoverage:
+    method: str
+    path: str
+    implemented: bool
+    description: str = ""
+    evidence: tuple[Evidence, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ApiCoverage:
+    """API coverage of one sample; ``endpoints`` is None when only the counts were kept."""
+
+    total_apis: int
+    implemented_apis: int
+    endpoints: tuple[EndpointCoverage, ...] | None = None
+    lenient_implemented_apis: int | None = None
+    reported_score: float | None = None
+
+    @property
+    def score(self) -> float:
+        if self.reported_score is not None:
+            return self.reported_score
+        return round(self.implemented_apis / self.total_apis, 4) if self.total_apis else 0.0
+
+    @property
+    def lenient_score(self) -> float | None:
+        if self.lenient_implemented_apis is None:
+            return None
+        if not self.total_apis:
+            return 0.0
+        return round(self.lenient_implemented_apis / self.total_apis, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class SampleResult:
+    """Everything known about one generated repository's evaluation."""
+
+    run_id: str
+    task: str
+    sample: int
+    language: str
+    deployment: Deployment
+    tests: TestSummary
+    framework: str = ""
+    port: int | None = None
+    api_coverage: ApiCoverage | None = None
+    elapsed_seconds: float | None = None
+    exit_code: int | None = None
+    logs: dict[Phase, Path] = field(default_factory=dict)
+    repo_path: Path | None = None
+    repo_digest: str | None = None
+    source_file: Path | None = None
+    build_error: str | None = None
+    error: str | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def sample_id(self) -> str:
+        """Stable id: survives moving the runs folder."""
+        return f"{self.run_id}/{self.task}/{self.sample}"
+
+    @property
+    def passed(self) -> bool:
+        """Strict Pass@1 verdict: a sample passes only if every one of its tests passed."""
+        return self.tests.all_passed
+
+    @property
+    def failing_tests(self) -> list[TestCase]:
+        return self.tests.failures()

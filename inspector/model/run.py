@@ -1,0 +1,45 @@
+"""Runs: one agent x model x language generation, evaluated over many tasks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .results import SampleResult
+from .task import Task
+
+
+@dataclass(frozen=True, slots=True)
+class RunSource:
+    """Where a run was loaded from and in which format."""
+
+    format: str  # "genesis-inspector" | "repogenesis"
+    path: Path  # the run.json / report.json / intermediate folder
+    predictions_dir: str | None = None
+    harness: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One evaluated generation run. ``samples`` may hold several samples per task."""
+
+    id: str
+    agent: str
+    model: str
+    language: str
+    source: RunSource
+    date: str | None = None  # generation date token or evaluation timestamp
+    samples: tuple[SampleResult, ...] = ()
+    tasks: dict[str, Task] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def task_names(self) -> list[str]:
+        return sorted({s.task for s in self.samples})
+
+    def samples_for(self, task: str) -> list[SampleResult]:
+        return sorted((s for s in self.samples if s.task == task), key=lambda s: s.sample)
+
+    @property
+    def has_test_cases(self) -> bool:
+        return any(s.tests.has_cases for s in self.samples)

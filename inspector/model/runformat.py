@@ -1,0 +1,406 @@
+"""Loader 2: our own run format (``genesis-inspector-run``, version 1).
+
+Layout of a run folder (documented in ``docs/run-format.md``, JSON Schemas in
+``inspector/schemas/``)::
+
+    RUN_DIR/
+      run.json                          run metadata, task list, sample index
+      report.json                       RepoGenesis-compatible report (stock semantics)
+      samples/<task>/<n>/result.json    everything about sample n of <task>
+      samples/<task>/<n>/logs/<phase>.log   timestamped lines per phase
+      samples/<task>/<n>/junit.xml      the raw JUnit XML pytest wrote
+
+This module converts between files' JSON and the model; it does no writing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from .errors import LoadError, LoadIssue
+from .jsonfields import Fields, read_json
+from .outcomes import Outcome, Phase, PhaseStatus
+from .results import (
+    ApiCoverage,
+    Deployment,
+    EndpointCoverage,
+    Evidence,
+    PhaseResult,
+    SampleResult,
+    TestCase,
+    TestSummary,
+)
+from .run import Run, RunSource
+from .task import Endpoint, Task
+
+FORMAT_NAME = "genesis-inspector-run"
+FORMAT_VERSION = 1
+RUN_FILE = "run.json"
+RESULT_FILE = "result.json"
+
+
+def rel(path: Path, start: Path) -> str:
+    """``path`` relative to ``start`` with '/' separators (so runs can be moved as a whole)."""
+    return Path(os.path.relpath(path, start)).as_posix()
+
+
+# ----------------------------------------------------------------------------- serialise
+
+def task_to_json(task: Task, run_dir: Path) -> dict[str, Any]:
+    return {
+        "name": task.name,
+        "language": task.language,
+        "framework": task.framework,
+        "port": task.port,
+        "expected_tests": task.expected_tests,
+        "root": rel(task.root, run_dir) if task.root else None,
+        "endpoints": [
+            {"method": e.method, "path": e.path, "description": e.description}
+            for e in task.endpoints
+        ],
+    }
+
+
+def sample_to_json(s: SampleResult, sample_dir: Path, started_at: str | None = None,
+                   finished_at: str | None = None) -> dict[str, Any]:
+    """The ``result.json`` document of one sample."""
+    d = s.deployment
+    t = s.tests
+    out: dict[str, Any] = {
+        "format_version": FORMAT_VERSION,
+        "sample_id": s.sample_id,
+        "run_id": s.run_id,
+        "task": s.task,
+        "sample": s.sample,
+        "language": s.language,
+        "framework": s.framework,
+        "port": s.port,
+        "started_at": started_at,
+        "finished_at": finished_at,
+        "elapsed_seconds": s.elapsed_seconds,
+        "exit_code": s.exit_code,
+        "repo": {
+            "path": rel(s.repo_path, sample_dir) if s.repo_path else None,
+            "digest": s.repo_digest,
+        },
+        "deployment": {
+            "success": d.success,
+            "lenient_success": d.lenient_success,
+            "message": d.message,
+            "failed_phase": d.failed_phase.value if d.failed_phase else None,
+            "phases": [
+                {
+                    "phase": p.phase.value, "status": p.status.value,
+                    "started_at": p.started_at, "duration_seconds": p.duration_seconds,
+                    "exit_code": p.exit_code, "message": p.message, "cached": p.cached,
+                }
+                for p in d.phases
+            ],
+        },
+        "tests": {
+            "passed": t.passed, "failed": t.failed, "errors": t.errors,
+            "skipped": t.skipped, "total": t.total, "score": t.score,
+            "expected": t.expected, "collection_errors": t.collection_errors,
+            "status": t.status.value,
+            "cases": [
+                {
+                    "id": c.id, "outcome": c.outcome.value,
+                    "duration_seconds": c.duration_seconds, "file": c.file, "line": c.line,
+                    "message": c.message, "traceback": c.traceback,
+                }
+                for c in t.cases
+            ],
+        },
+        "api_coverage": None,
+        "logs": {ph.value: rel(p, sample_dir) for ph, p in sorted(s.logs.items())},
+        "build_error": s.build_error,
+        "error": s.error,
+        "notes": list(s.notes),
+    }
+    ac = s.api_coverage
+    if ac is not None:
+        out["api_coverage"] = {
+            "total_apis": ac.total_apis,
+            "implemented_apis": ac.implemented_apis,
+            "score": ac.score,
+            "lenient_implemented_apis": ac.lenient_implemented_apis,
+            "lenient_score": ac.lenient_score,
+            "endpoints": [
+                {
+                    "method": e.method, "path": e.path, "description": e.description,
+                    "implemented": e.implemented,
+                    "evidence": [{"file": v.file, "line": v.line, "text": v.text}
+                                 for v in e.evidence],
+                }
+                for e in (ac.endpoints or ())
+            ],
+        }
+    return out
+
+
+# ----------------------------------------------------------------------------- parse
+
+def _check_version(f: Fields, path: Path, key: str = "format_version") -> None:
+    version = f.int(key, required=True)
+    if version is None or version < 1:
+        raise LoadError(path, f"unsupported format version {version!r}", key)
+    if version > FORMAT_VERSION:
+        raise LoadError(
+            path,
+            f"written by a newer Genesis Inspector (format version {version}, this one reads "
+            f"up to {FORMAT_VERSION}); upgrade genesis-inspector",
+            key,
+        )
+
+
+def _enum(f: Fields, key: str, enum: type, default: Any, required: bool = False) -> Any:
+    raw = f.str(key, None, required=required)
+    if raw is None:
+        return default
+    try:
+        return enum(raw)
+    except ValueError:
+        allowed = ", ".join(m.value for m in enum)
+        if required:
+            raise LoadError(f.path, f"{raw!r} is not one of: {allowed}", f._name(key)) from None
+        f.issues.append(LoadIssue(f.path, f._name(key), f"{raw!r} is not one of: {allowed}",
+                                  "warning"))
+        return default
+
+
+def parse_task(obj: Any, path: Path, field: str, run_dir: Path,
+               issues: list[LoadIssue]) -> Task:
+    f = Fields(obj, path, field, issues)
+    name = f.str("name", required=True) or ""
+    root_raw = f.str("root")
+    root = (run_dir / root_raw).resolve() if root_raw else None
+    readme = ""
+    if root and (root / "README.md").is_file():
+        try:
+            readme = (root / "README.md").read_bytes()[:2_000_000].decode("utf-8", "replace")
+        except OSError:
+            readme = ""
+    endpoints = []
+    for i, e in enumerate(f.items("endpoints")):
+        try:
+            ef = Fields(e, path, f"{field}.endpoints[{i}]", issues)
+            endpoints.append(Endpoint(ef.str("method", required=True) or "",
+                                      ef.str("path", required=True) or "",
+                                      ef.str("description", "") or ""))
+        except LoadError as exc:
+            issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
+                                    "warning"))
+    tests_dir = root / "tests" if root and (root / "tests").is_dir() else None
+    return Task(
+        name=name, language=f.str("language", "python") or "python",
+        framework=f.str("framework", "any") or "any", port=f.int("port"), readme=readme,
+        root=root, tests_dir=tests_dir, expected_tests=f.int("expected_tests", minimum=0),
+        endpoints=tuple(endpoints),
+    )
+
+
+def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
+                 tasks: dict[str, Task] | None = None) -> SampleResult:
+    """Parse one ``result.json``; raises :class:`LoadError` if unusable."""
+    sample_dir = path.parent
+    f = Fields(obj, path, "", issues)
+    _check_version(f, path)
+    run_id = f.str("run_id", required=True) or ""
+    task = f.str("task", required=True) or ""
+    sample = f.int("sample", 0, minimum=0) or 0
+
+    dep = f.sub("deployment", required=True)
+    assert dep is not None
+    phases = []
+    for i, raw in enumerate(dep.items("phases")):
+        try:
+            pf = Fields(raw, path, f"deployment.phases[{i}]", issues)
+            phases.append(PhaseResult(
+                phase=_enum(pf, "phase", Phase, None, required=True),
+                status=_enum(pf, "status", PhaseStatus, PhaseStatus.SKIPPED),
+                started_at=pf.str("started_at"),
+                duration_seconds=pf.float("duration_seconds", lo=0.0),
+                exit_code=pf.int("exit_code"),
+                message=pf.str("message", "") or "",
+                cached=bool(pf.bool("cached", False)),
+            ))
+        except LoadError as exc:
+            issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
+                                    "warning"))
+    deployment = Deployment(
+        success=bool(dep.bool("success", required=True)),
+        message=dep.str("message", "") or "",
+        failed_phase=_enum(dep, "failed_phase", Phase, None),
+        phases=tuple(phases),
+        lenient_success=dep.bool("lenient_success"),
+    )
+
+    tf = f.sub("tests", required=True)
+    assert tf is not None
+    cases = []
+    for i, raw in enumerate(tf.items("cases")):
+        try:
+            cf = Fields(raw, path, f"tests.cases[{i}]", issues)
+            cases.append(TestCase(
+                id=cf.str("id", required=True) or "",
+                outcome=_enum(cf, "outcome", Outcome, None, required=True),
+                duration_seconds=cf.float("duration_seconds", lo=0.0),
+                message=cf.str("message", "") or "",
+                traceback=cf.str("traceback", "") or "",
+                file=cf.str("file"),
+                line=cf.int("line", minimum=0),
+            ))
+        except LoadError as exc:
+            issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
+                                    "warning"))
+    known_task = (tasks or {}).get(task)
+    tests = TestSummary(
+        passed=tf.int("passed", 0, minimum=0) or 0,
+        failed=tf.int("failed", 0, minimum=0) or 0,
+        errors=tf.int("errors", 0, minimum=0) or 0,
+        skipped=tf.int("skipped", 0, minimum=0) or 0,
+        expected=tf.int("expected", known_task.expected_tests if known_task else None,
+                        minimum=0),
+        cases=tuple(cases),
+        has_cases=True,
+        collection_errors=tf.int("collection_errors", 0, minimum=0) or 0,
+    )
+
+    ac = None
+    af = f.sub("api_coverage")
+    if af is not None:
+        eps = []
+        for i, raw in enumerate(af.items("endpoints")):
+            try:
+                ef = Fields(raw, path, f"api_coverage.endpoints[{i}]", issues)
+                evidence = []
+                for j, ev in enumerate(ef.items("evidence")):
+                    vf = Fields(ev, path, f"api_coverage.endpoints[{i}].evidence[{j}]", issues)
+                    evidence.append(Evidence(vf.str("file", required=True) or "",
+                                             vf.int("line", 0, minimum=0) or 0,
+                                             vf.str("text", "") or ""))
+                eps.append(EndpointCoverage(
+                    method=ef.str("method", required=True) or "",
+                    path=ef.str("path", required=True) or "",
+                    implemented=bool(ef.bool("implemented", False)),
+                    description=ef.str("description", "") or "",
+                    evidence=tuple(evidence),
+                ))
+            except LoadError as exc:
+                issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
+                                        "warning"))
+        ac = ApiCoverage(
+            total_apis=af.int("total_apis", len(eps), minimum=0) or 0,
+            implemented_apis=af.int("implemented_apis", sum(e.implemented for e in eps),
+                                    minimum=0) or 0,
+            endpoints=tuple(eps),
+            lenient_implemented_apis=af.int("lenient_implemented_apis", minimum=0),
+        )
+
+    logs: dict[Phase, Path] = {}
+    lf = f.sub("logs")
+    if lf is not None:
+        for key, value in lf.obj.items():
+            try:
+                phase = Phase(key)
+            except ValueError:
+                issues.append(LoadIssue(path, f"logs.{key}", "unknown phase", "warning"))
+                continue
+            if isinstance(value, str) and value:
+                logs[phase] = (sample_dir / value).resolve()
+            else:
+                issues.append(LoadIssue(path, f"logs.{key}", "expected a path", "warning"))
+    repo_path = None
+    repo_digest = None
+    rf = f.sub("repo")
+    if rf is not None:
+        raw_repo = rf.str("path")
+        if raw_repo:
+            repo_path = (sample_dir / raw_repo).resolve()
+        repo_digest = rf.str("digest")
+    notes = tuple(str(n) for n in f.items("notes") if isinstance(n, str))
+    return SampleResult(
+        run_id=run_id, task=task, sample=sample,
+        language=f.str("language", "python") or "python",
+        deployment=deployment, tests=tests,
+        framework=f.str("framework", "") or "",
+        port=f.int("port"),
+        api_coverage=ac,
+        elapsed_seconds=f.float("elapsed_seconds", lo=0.0),
+        exit_code=f.int("exit_code"),
+        logs=logs, repo_path=repo_path, repo_digest=repo_digest, source_file=path,
+        build_error=f.str("build_error"), error=f.str("error"), notes=notes,
+    )
+
+
+def is_run_dir(path: Path) -> bool:
+    return (path / RUN_FILE).is_file()
+
+
+def load_run(run_dir: Path) -> tuple[Run, list[LoadIssue]]:
+    """Load one run folder. Raises :class:`LoadError` if ``run.json`` is unusable; a bad
+    sample is reported and skipped while the rest of the run loads."""
+    issues: list[LoadIssue] = []
+    path = run_dir / RUN_FILE
+    top = Fields(read_json(path), path, "", issues)
+    fmt = top.str("format", required=True)
+    if fmt != FORMAT_NAME:
+        raise LoadError(path, f"not a Genesis Inspector run (format {fmt!r})", "format")
+    _check_version(top, path)
+    run_id = top.str("run_id", required=True) or run_dir.name
+    tasks: dict[str, Task] = {}
+    for i, raw in enumerate(top.items("tasks")):
+        try:
+            t = parse_task(raw, path, f"tasks[{i}]", run_dir, issues)
+            tasks[t.name] = t
+        except LoadError as exc:
+            issues.append(exc.issue)
+    samples: list[SampleResult] = []
+    seen: set[tuple[str, int]] = set()
+    for i, raw in enumerate(top.items("samples", required=True)):
+        try:
+            sf = Fields(raw, path, f"samples[{i}]", issues)
+            rel_path = sf.str("path", required=True) or ""
+            result_path = (run_dir / rel_path / RESULT_FILE).resolve()
+            try:
+                result_path.relative_to(run_dir.resolve())
+            except ValueError:
+                raise LoadError(path, "sample path points outside the run folder",
+                                f"samples[{i}].path") from None
+            if not result_path.is_file():
+                raise LoadError(result_path, "missing (listed in run.json)")
+            s = parse_sample(read_json(result_path), result_path, issues, tasks)
+            if s.run_id != run_id:
+                issues.append(LoadIssue(result_path, "run_id",
+                                        f"{s.run_id!r} differs from run.json's {run_id!r}; "
+                                        "using run.json's", "warning"))
+                s = _with_run_id(s, run_id)
+            if (s.task, s.sample) in seen:
+                raise LoadError(result_path, f"duplicate sample {s.task}#{s.sample}", "sample")
+            seen.add((s.task, s.sample))
+            samples.append(s)
+        except LoadError as exc:
+            issues.append(exc.issue)
+    src = top.sub("source")
+    harness = top.sub("harness")
+    return Run(
+        id=run_id,
+        agent=top.str("agent", "unknown") or "unknown",
+        model=top.str("model", "unknown") or "unknown",
+        language=top.str("language", "python") or "python",
+        source=RunSource("genesis-inspector", path,
+                         src.str("predictions_dir") if src else None,
+                         (f"genesis-inspector {harness.str('version', '?')} "
+                          f"({harness.str('backend', '?')} backend)") if harness else ""),
+        date=top.str("generation_date") or top.str("created_at"),
+        samples=tuple(samples),
+        tasks=tasks,
+    ), issues
+
+
+def _with_run_id(s: SampleResult, run_id: str) -> SampleResult:
+    from dataclasses import replace
+
+    return replace(s, run_id=run_id)

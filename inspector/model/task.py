@@ -1,0 +1,41 @@
+"""Benchmark tasks: the README an agent is given and the golden test suite."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One endpoint the task README requires (``method`` is ``FEATURE`` for pseudo-endpoints)."""
+
+    method: str
+    path: str
+    description: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.method}:{self.path}"
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path}"
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A benchmark task as found on disk (``<root>/repo/<name>/``)."""
+
+    name: str
+    language: str  # "python" | "java"
+    framework: str  # hint: fastapi, flask, any, springboot, ...
+    port: int | None
+    readme: str
+    root: Path | None = None
+    tests_dir: Path | None = None
+    expected_tests: int | None = None
+    endpoints: tuple[Endpoint, ...] = field(default_factory=tuple)
+
+    @property
+    def readme_path(self) -> Path | None:
+        return self.root / "README.md" if self.root else None

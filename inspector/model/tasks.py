@@ -1,0 +1,97 @@
+"""Loading benchmark tasks from ``<root>/repo/<task>/`` (RepoGenesis layout)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from .errors import LoadIssue
+from .readme import extract_endpoints, extract_framework, extract_port
+from .task import Task
+
+MAX_README_BYTES = 2 * 1024 * 1024
+
+
+def tasks_dir(root: Path) -> Path:
+    """The folder holding one sub-folder per task: ``root/repo`` if present, else ``root``."""
+    return root / "repo" if (root / "repo").is_dir() else root
+
+
+def count_tests(tests_dir: Path) -> int | None:
+    """Number of ``test_*`` functions/methods in a pytest suite (an AST count, like the paper)."""
+    if not tests_dir.is_dir():
+        return None
+    count = 0
+    for file in sorted(tests_dir.rglob("*.py")):
+        if not (file.name.startswith("test_") or file.name.endswith("_test.py")):
+            continue
+        try:
+            tree = ast.parse(file.read_text(encoding="utf-8", errors="replace"))
+        except (SyntaxError, ValueError, OSError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
+                    node.name.startswith("test"):
+                count += 1
+    return count
+
+
+def count_java_tests(test_root: Path) -> int | None:
+    if not test_root.is_dir():
+        return None
+    total = 0
+    for file in test_root.rglob("*.java"):
+        try:
+            total += file.read_text(encoding="utf-8", errors="replace").count("@Test")
+        except OSError:
+            continue
+    return total
+
+
+def load_task(task_root: Path, issues: list[LoadIssue]) -> Task | None:
+    """Load one task folder; returns None (with an issue) when it has no README."""
+    readme_path = task_root / "README.md"
+    if not readme_path.is_file():
+        issues.append(LoadIssue(task_root, "", "no README.md: not a task folder", "warning"))
+        return None
+    try:
+        raw = readme_path.read_bytes()[:MAX_README_BYTES]
+    except OSError as exc:
+        issues.append(LoadIssue(readme_path, "", f"cannot read: {exc.strerror or exc}"))
+        return None
+    readme = raw.decode("utf-8", errors="replace")
+    if (task_root / "pom.xml").is_file() or (task_root / "src" / "test").is_dir():
+        language = "java"
+        tests_path = task_root / "src" / "test" / "java"
+        expected = count_java_tests(tests_path)
+    else:
+        language = "python"
+        tests_path = task_root / "tests"
+        expected = count_tests(tests_path)
+    return Task(
+        name=task_root.name,
+        language=language,
+        framework=extract_framework(readme),
+        port=extract_port(readme),
+        readme=readme,
+        root=task_root,
+        tests_dir=tests_path if tests_path.is_dir() else None,
+        expected_tests=expected,
+        endpoints=tuple(extract_endpoints(readme)),
+    )
+
+
+def load_tasks(root: Path) -> tuple[dict[str, Task], list[LoadIssue]]:
+    """All tasks under ``root`` (or ``root/repo``), keyed by name, plus any problems found."""
+    issues: list[LoadIssue] = []
+    tasks: dict[str, Task] = {}
+    base = tasks_dir(root)
+    if not base.is_dir():
+        issues.append(LoadIssue(root, "", "tasks folder does not exist"))
+        return tasks, issues
+    for child in sorted(base.iterdir()):
+        if child.is_dir() and not child.name.startswith("."):
+            task = load_task(child, issues)
+            if task is not None:
+                tasks[task.name] = task
+    return tasks, issues

@@ -1,0 +1,71 @@
+"""Every failing test or failed deployment across runs: the scripting view of failures."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from inspector.model import Run, SampleResult, SuiteStatus
+
+
+@dataclass(frozen=True)
+class FailureRow:
+    run_id: str
+    task: str
+    sample: int
+    sample_id: str
+    test_id: str | None
+    outcome: str  # failed | error | deploy_failed | suite_not_run | suite_incomplete | counts
+    message: str
+    phase: str | None = None
+    file: str | None = None
+    line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _first_line(text: str, limit: int = 300) -> str:
+    for line in (text or "").splitlines():
+        if line.strip():
+            return line.strip()[:limit]
+    return ""
+
+
+def sample_failures(s: SampleResult) -> list[FailureRow]:
+    rows: list[FailureRow] = []
+
+    def row(test_id: str | None, outcome: str, message: str, **kw: Any) -> None:
+        rows.append(FailureRow(s.run_id, s.task, s.sample, s.sample_id, test_id, outcome,
+                               _first_line(message), **kw))
+
+    dep = s.deployment
+    if not dep.success:
+        row(None, "deploy_failed", dep.message or s.build_error or s.error or "did not deploy",
+            phase=dep.failed_phase.value if dep.failed_phase else None)
+    status = s.tests.status
+    if s.tests.has_cases:
+        for c in s.tests.cases:
+            if c.outcome.is_failure:
+                row(c.id, c.outcome.value, c.first_message_line or c.outcome.value,
+                    phase="tests", file=c.file, line=c.line)
+    elif s.tests.failed or s.tests.errors:
+        row(None, "counts", f"{s.tests.failed} failed, {s.tests.errors} errors of "
+            f"{s.tests.total} (the report keeps counts only, no test ids)", phase="tests")
+    if dep.success and status is SuiteStatus.NOT_RUN:
+        row(None, "suite_not_run", "no test was collected or counted", phase="tests")
+    elif status is SuiteStatus.INCOMPLETE:
+        exp = s.tests.expected
+        why = (f"{s.tests.collection_errors} test file(s) failed to collect"
+               if s.tests.collection_errors else
+               f"only {s.tests.total} of about {exp} tests counted")
+        row(None, "suite_incomplete", why, phase="tests")
+    return rows
+
+
+def list_failures(runs: list[Run]) -> list[FailureRow]:
+    out: list[FailureRow] = []
+    for run in runs:
+        for s in sorted(run.samples, key=lambda s: (s.task, s.sample)):
+            out.extend(sample_failures(s))
+    return out

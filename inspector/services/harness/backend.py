@@ -1,0 +1,88 @@
+"""The swappable deployment backend: what the harness asks of a local process or a sandbox."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from inspector.model import Phase, PhaseStatus, Task
+
+from .phase_log import PhaseLog
+
+HEALTH_PATHS = ("/", "/health", "/api/health", "/api/v1/health", "/actuator/health")
+BASE_URL_VARS = ("API_BASE_URL", "SERVICE_BASE_URL", "BASE_URL", "APP_BASE_URL",
+                 "SYNAPSE_BASE_URL")
+
+
+@dataclass
+class Limits:
+    """Time limits in seconds (defaults are the stock harness's Python values)."""
+
+    install: float = 600.0
+    startup: float = 15.0
+    tests: float = 300.0
+
+
+@dataclass
+class SampleJob:
+    """One generated repo to deploy and test."""
+
+    run_id: str
+    task: Task
+    sample: int
+    repo: Path
+    out_dir: Path  # the sample folder in the run (logs/, junit.xml, result.json)
+    limits: Limits = field(default_factory=Limits)
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def port(self) -> int:
+        return self.task.port or 8080
+
+
+@dataclass
+class PhaseOutcome:
+    phase: Phase
+    status: PhaseStatus
+    message: str = ""
+    exit_code: int | None = None
+    cached: bool = False
+    started_at: str | None = None
+    duration_seconds: float | None = None
+    lenient_ok: bool | None = None  # health only: what the stock harness would conclude
+
+
+@dataclass
+class TestRun:
+    """What a test phase produced: the JUnit file (if any) and pytest's exit code."""
+
+    __test__ = False
+
+    outcome: PhaseOutcome
+    junit: Path | None
+    exit_code: int | None
+
+
+class Session(Protocol):
+    """One deployment of one generated repo; phases are called in order, ``close`` always."""
+
+    def install(self, log: PhaseLog) -> PhaseOutcome: ...
+    def start(self, log: PhaseLog) -> PhaseOutcome: ...
+    def wait_ready(self, log: PhaseLog) -> PhaseOutcome: ...
+    def run_tests(self, log: PhaseLog, test_ids: list[str] | None = None) -> TestRun: ...
+    def close(self) -> None: ...
+
+
+class Backend(Protocol):
+    """Creates sessions. ``name`` is recorded in run.json (``local``, ``docker``)."""
+
+    name: str
+
+    def open(self, job: SampleJob) -> Session: ...
+
+
+ProgressCallback = Callable[[str, str, str], None]
+"""``(sample_id, phase_or_state, message)``; called from worker threads."""

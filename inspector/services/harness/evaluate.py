@@ -1,0 +1,336 @@
+"""``inspector evaluate``: deploy every generated repo of a run and test it, keeping it all.
+
+Jobs run on a thread pool; a scheduler hands a worker only a sample whose port is free, and a
+machine-wide port lock keeps other inspector processes off that port too.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from inspector.model import (
+    Deployment,
+    Phase,
+    PhaseResult,
+    PhaseStatus,
+    Run,
+    SampleResult,
+    Task,
+    TestSummary,
+)
+from inspector.model.predictions import parse_predictions_name
+from inspector.model.runformat import load_run
+from inspector.model.tasks import load_tasks
+
+from ..atomic import write_json_atomic
+from ..coverage import compute_coverage
+from ..repo_files import repo_digest
+from ..run_writer import (
+    sample_dir,
+    stock_report,
+    write_repogenesis_output,
+    write_run_json,
+    write_sample,
+)
+from .backend import Backend, Limits, PhaseOutcome, SampleJob
+from .junit import parse_junit
+from .phase_log import PhaseLog, now_iso
+from .ports import PortLock
+
+ProgressFn = Callable[[str, str], None]
+"""``(sample_id, message)``, called from worker threads."""
+
+
+class EvaluationError(Exception):
+    """A problem with the evaluation's inputs; the message is one clear line."""
+
+
+@dataclass
+class EvaluationPlan:
+    tasks_root: Path
+    predictions: list[Path]  # one folder per sample index (pass@k)
+    out: Path
+    jobs: int = 1
+    limits: Limits = field(default_factory=Limits)
+    run_id: str | None = None
+    agent: str | None = None
+    model: str | None = None
+    only_tasks: list[str] | None = None
+    overwrite: bool = False
+    repogenesis_out: Path | None = None
+    repogenesis_layout: str = "current"
+
+
+def _to_phase_result(o: PhaseOutcome) -> PhaseResult:
+    return PhaseResult(o.phase, o.status, o.started_at,
+                       round(o.duration_seconds, 3) if o.duration_seconds is not None else None,
+                       o.exit_code, o.message, o.cached)
+
+
+def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | None = None
+                    ) -> SampleResult:
+    """Deploy and test one generated repo; never raises for the repo's own failures."""
+    task = job.task
+    sid = f"{job.run_id}/{task.name}/{job.sample}"
+    say = (lambda msg: progress(sid, msg)) if progress else (lambda msg: None)
+    t0 = time.monotonic()
+    logs_dir = job.out_dir / "logs"
+    if logs_dir.exists():
+        for old in logs_dir.glob("*.log"):
+            old.unlink()
+    logs = {ph: PhaseLog(logs_dir / f"{ph.value}.log") for ph in Phase}
+    coverage = compute_coverage(job.repo, task.endpoints)
+    digest = repo_digest(job.repo)
+    phases: list[PhaseOutcome] = []
+    failed: PhaseOutcome | None = None
+    lenient = False
+    tests_run = None
+    error = None
+    try:
+        say(f"waiting for port {job.port}")
+        with PortLock(job.port) as lock:
+            if lock.waited > 0.5:
+                logs[Phase.INSTALL].meta(f"waited {lock.waited:.1f}s for port {job.port}")
+            session = backend.open(job)
+            try:
+                say("installing dependencies")
+                inst = session.install(logs[Phase.INSTALL])
+                phases.append(inst)
+                if inst.status is PhaseStatus.OK:
+                    say("starting service")
+                    st = session.start(logs[Phase.START])
+                    phases.append(st)
+                    if st.status is PhaseStatus.OK:
+                        say("waiting for the port")
+                        hr = session.wait_ready(logs[Phase.HEALTH])
+                        phases.append(hr)
+                        lenient = bool(hr.lenient_ok)
+                        if hr.status is not PhaseStatus.OK:
+                            failed = hr
+                    else:
+                        failed = st
+                        lenient = bool(st.lenient_ok)
+                else:
+                    failed = inst
+                    logs[Phase.START].meta("not started: dependency installation failed")
+                if not job.cancel.is_set():
+                    say("running tests")
+                    tests_run = session.run_tests(logs[Phase.TESTS])
+                    phases.append(tests_run.outcome)
+            finally:
+                say("cleaning up")
+                session.close()
+    except Exception as exc:  # a harness problem, not the repo's
+        error = f"{type(exc).__name__}: {exc}"
+        logs[Phase.TESTS].meta("harness exception:\n" + traceback.format_exc())
+    finally:
+        for log in logs.values():
+            log.close()
+
+    cases, collection_errors = [], 0
+    notes: list[str] = []
+    if tests_run and tests_run.junit:
+        try:
+            cases, collection_errors = parse_junit(tests_run.junit)
+        except ValueError as exc:
+            notes.append(str(exc))
+    elif tests_run is not None:
+        notes.append("pytest wrote no JUnit report (timed out or crashed): no per-test results")
+    counts = {o: 0 for o in ("passed", "failed", "error", "skipped")}
+    for c in cases:
+        counts[c.outcome.value] += 1
+    tests = TestSummary(passed=counts["passed"], failed=counts["failed"],
+                        errors=counts["error"], skipped=counts["skipped"],
+                        expected=task.expected_tests, cases=tuple(cases), has_cases=True,
+                        collection_errors=collection_errors)
+    deployed = failed is None and any(p.phase is Phase.HEALTH and p.status is PhaseStatus.OK
+                                      for p in phases)
+    if error and failed is None and not deployed:
+        message = "harness exception"
+    elif failed is not None:
+        message = failed.message
+    else:
+        message = "Service started successfully"
+    if tests_run and tests_run.outcome.status is not PhaseStatus.OK and deployed:
+        failed_phase: Phase | None = Phase.TESTS
+    else:
+        failed_phase = failed.phase if failed else None
+    if error and failed_phase is None:
+        failed_phase = Phase.TESTS if deployed else Phase.INSTALL
+    present = {p.phase for p in phases}
+    all_phases = [_to_phase_result(p) for p in phases] + [
+        PhaseResult(ph, PhaseStatus.SKIPPED) for ph in Phase if ph not in present]
+    return SampleResult(
+        run_id=job.run_id, task=task.name, sample=job.sample, language=task.language,
+        deployment=Deployment(success=deployed, message=message, failed_phase=failed_phase,
+                              phases=tuple(all_phases), lenient_success=lenient),
+        tests=tests, framework=task.framework, port=task.port, api_coverage=coverage,
+        elapsed_seconds=round(time.monotonic() - t0, 3),
+        exit_code=tests_run.exit_code if tests_run else None,
+        logs={ph: log.path for ph, log in logs.items()},
+        repo_path=job.repo.resolve(), repo_digest=digest, error=error, notes=tuple(notes),
+    )
+
+
+class Evaluator:
+    """Evaluates one run: every (task, sample) of the given predictions folders."""
+
+    def __init__(self, plan: EvaluationPlan, backend: Backend,
+                 progress: ProgressFn | None = None,
+                 cancel: threading.Event | None = None) -> None:
+        plan.out = plan.out.resolve()
+        self.plan = plan
+        self.backend = backend
+        self.progress = progress
+        self.cancel = cancel or threading.Event()
+        self._lock = threading.Lock()
+        self._cond = threading.Condition(self._lock)
+        self._busy_ports: set[int] = set()
+
+    # -- inputs ----------------------------------------------------------------------------
+    def _prepare(self) -> tuple[dict[str, Task], list[SampleJob], str, str, str, str]:
+        plan = self.plan
+        tasks, issues = load_tasks(plan.tasks_root)
+        if not tasks:
+            why = f" ({issues[0]})" if issues else ""
+            raise EvaluationError(f"{plan.tasks_root}: no tasks found (expected "
+                                  f"<root>/repo/<task>/README.md){why}")
+        if not plan.predictions:
+            raise EvaluationError("no predictions folder given")
+        for p in plan.predictions:
+            if not p.is_dir():
+                raise EvaluationError(f"{p}: predictions folder does not exist")
+        if plan.only_tasks:
+            unknown = sorted(set(plan.only_tasks) - set(tasks))
+            if unknown:
+                raise EvaluationError(f"unknown task(s): {', '.join(unknown)}")
+        parsed = parse_predictions_name(plan.predictions[0].resolve().name)
+        run_id = plan.run_id or plan.predictions[0].resolve().name
+        agent = plan.agent or parsed.agent or "unknown"
+        model = plan.model or parsed.model or "unknown"
+        jobs = []
+        for n, pred in enumerate(plan.predictions):
+            for name in sorted(tasks):
+                if plan.only_tasks and name not in plan.only_tasks:
+                    continue
+                repo = pred / name
+                if not repo.is_dir():
+                    continue
+                jobs.append(SampleJob(run_id, tasks[name], n, repo.resolve(),
+                                      sample_dir(plan.out, name, n), plan.limits, self.cancel))
+        if not jobs:
+            raise EvaluationError(
+                f"{plan.predictions[0]}: no sub-folder is named like a task of "
+                f"{plan.tasks_root} ({', '.join(sorted(tasks))})")
+        langs = {j.task.language for j in jobs}
+        language = parsed.language or (langs.pop() if len(langs) == 1 else "mixed")
+        return tasks, jobs, run_id, agent, model, language
+
+    def _check_out(self) -> None:
+        out = self.plan.out
+        if out.exists() and not out.is_dir():
+            raise EvaluationError(f"{out}: exists and is not a folder")
+        if out.is_dir() and any(out.iterdir()):
+            if not (out / "run.json").is_file():
+                raise EvaluationError(f"{out}: folder is not empty and is not a run; "
+                                      "choose another --out")
+            if not self.plan.overwrite:
+                raise EvaluationError(f"{out}: already holds a run; pass --overwrite to "
+                                      "replace it")
+            import shutil
+
+            shutil.rmtree(out / "samples", ignore_errors=True)
+            for name in ("run.json", "report.json"):
+                (out / name).unlink(missing_ok=True)
+
+    # -- scheduling ------------------------------------------------------------------------
+    def _take(self, pending: list[SampleJob]) -> SampleJob | None:
+        with self._cond:
+            while True:
+                if self.cancel.is_set() or not pending:
+                    return None
+                for i, job in enumerate(pending):
+                    if job.port not in self._busy_ports:
+                        self._busy_ports.add(job.port)
+                        return pending.pop(i)
+                self._cond.wait(timeout=0.5)
+
+    def _release(self, job: SampleJob) -> None:
+        with self._cond:
+            self._busy_ports.discard(job.port)
+            self._cond.notify_all()
+
+    def run(self) -> Run:
+        """Evaluate everything and write the run folder; returns the loaded run."""
+        tasks, jobs, run_id, agent, model, language = self._prepare()
+        self._check_out()
+        plan = self.plan
+        plan.out.mkdir(parents=True, exist_ok=True)
+        created = now_iso()
+        t0 = time.monotonic()
+        parsed = parse_predictions_name(plan.predictions[0].resolve().name)
+        used_tasks = [tasks[n] for n in sorted({j.task.name for j in jobs})]
+        settings = {"jobs": plan.jobs, "install_timeout": plan.limits.install,
+                    "startup_timeout": plan.limits.startup, "test_timeout": plan.limits.tests}
+        done: list[SampleResult] = []
+
+        def save_run(status: str) -> None:
+            write_run_json(
+                plan.out, run_id=run_id, agent=agent, model=model, language=language,
+                generation_date=parsed.date, created_at=created,
+                finished_at=None if status == "running" else now_iso(), status=status,
+                predictions=[p.resolve() for p in plan.predictions],
+                tasks_root=plan.tasks_root.resolve(), tasks=used_tasks,
+                samples=[(s.task, s.sample) for s in done], backend=self.backend.name,
+                settings=settings, elapsed_seconds=round(time.monotonic() - t0, 2))
+
+        save_run("running")
+        pending = list(jobs)
+
+        def worker() -> None:
+            while True:
+                job = self._take(pending)
+                if job is None:
+                    return
+                try:
+                    started = now_iso()
+                    result = evaluate_sample(self.backend, job, self.progress)
+                    write_sample(plan.out, result, started, now_iso())
+                    with self._lock:
+                        done.append(result)
+                        save_run("running")
+                    if self.progress:
+                        verdict = ("PASS" if result.passed else
+                                   f"FAIL ({result.deployment.failed_phase or 'tests'})")
+                        self.progress(result.sample_id,
+                                      f"done: {verdict} {result.tests.passed}/"
+                                      f"{result.tests.total} tests")
+                finally:
+                    self._release(job)
+
+        with ThreadPoolExecutor(max_workers=max(1, plan.jobs)) as pool:
+            futures = [pool.submit(worker) for _ in range(max(1, plan.jobs))]
+            for f in futures:
+                f.result()
+        status = "cancelled" if self.cancel.is_set() else "complete"
+        save_run(status)
+        elapsed = time.monotonic() - t0
+        stamp = datetime.now().astimezone()
+        ordered = sorted(done, key=lambda s: (s.task, s.sample))
+        first = [s for s in ordered if s.sample == 0]
+        write_json_atomic(plan.out / "report.json", stock_report(
+            first, str(plan.predictions[0]), elapsed, stamp, agent, model,
+            plan.limits.startup))
+        if plan.repogenesis_out is not None:
+            write_repogenesis_output(plan.repogenesis_out, first, str(plan.predictions[0]),
+                                     elapsed, stamp, plan.repogenesis_layout, agent, model,
+                                     plan.limits.startup)
+        run, _ = load_run(plan.out)
+        return run

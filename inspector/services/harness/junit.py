@@ -1,0 +1,66 @@
+"""Per-test results from the JUnit XML pytest writes (``-o junit_family=xunit1``)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from inspector.model import Outcome, TestCase
+
+MAX_TEXT = 20_000
+
+
+def _node_id(case: ET.Element) -> tuple[str, str | None]:
+    name = case.get("name", "")
+    classname = case.get("classname", "")
+    file = case.get("file")
+    if file:
+        module = file[:-3].replace("/", ".") if file.endswith(".py") else file
+        rest = classname[len(module):].lstrip(".") if classname.startswith(module) else ""
+        parts = [file] + ([p for p in rest.split(".") if p]) + [name]
+        return "::".join(parts), file
+    if classname:
+        bits = classname.split(".")
+        return "/".join(bits) + ".py::" + name, "/".join(bits) + ".py"
+    # collection errors: name is the dotted module, classname empty
+    return name.replace(".", "/") + ".py", name.replace(".", "/") + ".py"
+
+
+def parse_junit(path: Path) -> tuple[list[TestCase], int]:
+    """Test cases from a JUnit XML file and the number of collection errors.
+
+    Raises ``ValueError`` with a one-line reason when the file is not usable.
+    """
+    try:
+        tree = ET.parse(path)
+    except (ET.ParseError, OSError) as exc:
+        raise ValueError(f"{path}: unreadable JUnit XML ({exc})") from None
+    cases: list[TestCase] = []
+    collection_errors = 0
+    for case in tree.iter("testcase"):
+        test_id, file = _node_id(case)
+        outcome = Outcome.PASSED
+        message = ""
+        text = ""
+        for child in case:
+            tag = child.tag
+            if tag in ("failure", "error", "skipped"):
+                outcome = {"failure": Outcome.FAILED, "error": Outcome.ERROR,
+                           "skipped": Outcome.SKIPPED}[tag]
+                message = (child.get("message") or "")[:MAX_TEXT]
+                text = (child.text or "")[:MAX_TEXT]
+                break
+        if outcome is Outcome.ERROR and not case.get("classname") and \
+                message.startswith("collection failure"):
+            collection_errors += 1
+        try:
+            duration = float(case.get("time", "") or 0)
+        except ValueError:
+            duration = None
+        line = case.get("line")
+        cases.append(TestCase(
+            id=test_id, outcome=outcome, duration_seconds=duration, message=message,
+            traceback=text, file=file,
+            line=int(line) + 1 if line and line.isdigit() else None,
+        ))
+    return cases, collection_errors

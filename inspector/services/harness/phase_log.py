@@ -1,0 +1,63 @@
+"""Writing per-phase logs: every line gets a timestamp the moment it is read."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+
+from inspector.model.logs import LogLine, format_log_line
+
+MAX_LINE_CHARS = 64 * 1024
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+class PhaseLog:
+    """Append-only, thread-safe writer of one phase's log file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = path.open("a", encoding="utf-8", errors="replace")
+        self._lock = threading.Lock()
+        self.lines = 0
+        self.tail: list[str] = []
+
+    def write(self, text: str, stream: str = "out") -> None:
+        if len(text) > MAX_LINE_CHARS:
+            text = text[:MAX_LINE_CHARS] + f" … [{len(text) - MAX_LINE_CHARS} chars cut]"
+        with self._lock:
+            if self._fh.closed:
+                return
+            self._fh.write(format_log_line(LogLine(now_iso(), stream, text)) + "\n")
+            self._fh.flush()
+            self.lines += 1
+            self.tail.append(text)
+            if len(self.tail) > 200:
+                del self.tail[:100]
+
+    def meta(self, text: str) -> None:
+        self.write(text, "meta")
+
+    def pump(self, stream: IO[bytes], name: str) -> threading.Thread:
+        """Copy a process pipe into this log on a daemon thread, line by line."""
+
+        def run() -> None:
+            try:
+                for raw in iter(stream.readline, b""):
+                    self.write(raw.decode("utf-8", errors="replace").rstrip("\r\n"), name)
+            except (OSError, ValueError):
+                pass
+
+        t = threading.Thread(target=run, name=f"pump-{self.path.stem}-{name}", daemon=True)
+        t.start()
+        return t
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._fh.closed:
+                self._fh.close()

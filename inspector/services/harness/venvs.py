@@ -1,0 +1,131 @@
+"""Virtualenvs cached by the hash of what they install.
+
+A venv is built in place under an exclusive lock and marked complete only when the install
+succeeded, so a crash or a failed install never leaves a half-built venv that looks usable.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .phase_log import PhaseLog
+
+MARKER = ".genesis-complete"
+
+
+def default_cache_dir() -> Path:
+    """``$GENESIS_INSPECTOR_CACHE/venvs``, else ``$XDG_CACHE_HOME/genesis-inspector/venvs``."""
+    if os.environ.get("GENESIS_INSPECTOR_CACHE"):
+        return Path(os.environ["GENESIS_INSPECTOR_CACHE"]) / "venvs"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "genesis-inspector" / "venvs"
+
+
+@dataclass
+class VenvResult:
+    ok: bool
+    path: Path
+    cached: bool
+    exit_code: int | None
+    message: str
+
+
+def requirements_key(requirements: str, extra: tuple[str, ...] = ()) -> str:
+    h = hashlib.sha256()
+    h.update(f"{sys.version_info[:3]}|{sys.executable}".encode())
+    h.update(requirements.encode())
+    for e in extra:
+        h.update(b"\0" + e.encode())
+    return h.hexdigest()[:20]
+
+
+def run_logged(cmd: list[str], log: PhaseLog, cwd: Path | None, env: dict[str, str] | None,
+               timeout: float, cancelled: Callable[[], bool]) -> int | None:
+    """Run a command, streaming its output into ``log``. None means timeout or cancel."""
+    log.meta("$ " + " ".join(cmd))
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            start_new_session=True)
+    assert proc.stdout and proc.stderr
+    pumps = [log.pump(proc.stdout, "out"), log.pump(proc.stderr, "err")]
+    deadline = time.monotonic() + timeout
+    code: int | None = None
+    while True:
+        try:
+            code = proc.wait(timeout=0.2)
+            break
+        except subprocess.TimeoutExpired:
+            if cancelled() or time.monotonic() > deadline:
+                _killpg(proc)
+                log.meta("cancelled" if cancelled() else f"timed out after {timeout:.0f}s")
+                code = None
+                break
+    for p in pumps:
+        p.join(timeout=2)
+    return code
+
+
+def _killpg(proc: subprocess.Popen[bytes]) -> None:
+    import signal
+
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+class VenvCache:
+    """Creates venvs keyed by requirements hash under ``root``."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root or default_cache_dir()
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def get(self, requirements: str, packages_args: list[str], log: PhaseLog,
+            timeout: float, cancelled: Callable[[], bool], label: str = "",
+            extra_key: tuple[str, ...] = ()) -> VenvResult:
+        """A venv with the given pip arguments installed (e.g. ``['-r', 'req.txt']``)."""
+        key = requirements_key(requirements, extra_key)
+        path = self.root / key
+        with self._guard:
+            tlock = self._locks.setdefault(key, threading.Lock())
+        self.root.mkdir(parents=True, exist_ok=True)
+        with tlock:
+            fd = os.open(self.root / f"{key}.lock", os.O_CREAT | os.O_RDWR, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                if (path / MARKER).is_file():
+                    log.meta(f"reusing cached virtualenv {label}{path} (requirements hash {key})")
+                    return VenvResult(True, path, True, 0, "cached virtualenv reused")
+                if path.exists():
+                    shutil.rmtree(path, ignore_errors=True)
+                code = run_logged([sys.executable, "-m", "venv", str(path)], log, None, None,
+                                  120, cancelled)
+                if code != 0:
+                    return VenvResult(False, path, False, code, "could not create virtualenv")
+                py = str(path / "bin" / "python")
+                code = run_logged([py, "-m", "pip", "install", "--disable-pip-version-check",
+                                   "--no-input", *packages_args], log, None, None, timeout,
+                                  cancelled)
+                if code != 0:
+                    tail = next((t for t in reversed(log.tail) if "ERROR" in t), "")
+                    msg = ("pip install timed out" if code is None
+                           else f"pip install failed (exit {code})")
+                    shutil.rmtree(path, ignore_errors=True)
+                    return VenvResult(False, path, False, code, f"{msg}: {tail}" if tail else msg)
+                (path / MARKER).write_text(requirements)
+                return VenvResult(True, path, False, 0, "dependencies installed")
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)

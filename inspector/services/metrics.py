@@ -1,0 +1,156 @@
+"""Run-level metrics: strict Pass@1 and pass@k, and the stock RepoGenesis summary figures.
+
+* ``pass_at_1``: the paper's definition — a sample passes only if all its tests pass; a sample
+  whose suite did not run counts as failed. Averaged per task (unbiased estimator with k=1),
+  then over tasks.
+* ``pass_at_k``: the unbiased estimator 1 - C(n-c, k) / C(n, k) per task, averaged over tasks,
+  for every k up to the smallest number of samples any task has.
+* ``test_pass_ratio``, ``api_coverage``, ``dsr``: exactly the stock summary rules — mean of the
+  per-sample test score over samples with ``total > 0``; mean AC over samples with
+  ``total_apis > 0``; deployed samples over all samples. On a RepoGenesis report these equal its
+  ``avg_pass_at_1``, ``avg_api_coverage`` and ``deployment_success_rate``.
+* ``dsr_lenient`` and ``api_coverage_lenient``: what the stock harness would report for the same
+  samples, where our figure is stricter (port really open; route really declared).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from math import comb
+from typing import Any
+
+from inspector.model import Run, SampleResult, SuiteStatus
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k for one task with ``n`` samples of which ``c`` passed."""
+    if k <= 0 or n <= 0 or k > n:
+        raise ValueError(f"need 0 < k <= n, got n={n} k={k}")
+    if n - c < k:
+        return 1.0
+    return 1.0 - comb(n - c, k) / comb(n, k)
+
+
+def _mean(values: list[float]) -> float:
+    return round(sum(values) / len(values), 4) if values else 0.0
+
+
+@dataclass
+class RunMetrics:
+    """Figures for one run, as printed by ``inspector summary``."""
+
+    run_id: str
+    agent: str
+    model: str
+    language: str
+    format: str
+    tasks: int
+    samples: int
+    pass_at_1: float
+    pass_at_k: dict[int, float]
+    test_pass_ratio: float
+    api_coverage: float
+    dsr: float
+    suites_not_run: int
+    suites_incomplete: int
+    dsr_lenient: float | None = None
+    api_coverage_lenient: float | None = None
+    samples_passed: int = 0
+    deployed: int = 0
+    failing_tests: int = 0
+    has_test_cases: bool = False
+    differences: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["pass_at_k"] = {str(k): v for k, v in self.pass_at_k.items()}
+        return d
+
+
+def strict_passed(s: SampleResult) -> bool:
+    return s.tests.all_passed and s.tests.status is not SuiteStatus.NOT_RUN
+
+
+def compute_run_metrics(run: Run) -> RunMetrics:
+    samples = list(run.samples)
+    by_task: dict[str, list[SampleResult]] = defaultdict(list)
+    for s in samples:
+        by_task[s.task].append(s)
+    per_task = {t: (len(ss), sum(strict_passed(s) for s in ss)) for t, ss in by_task.items()}
+    k_max = min((n for n, _ in per_task.values()), default=0)
+    pass_k: dict[int, float] = {}
+    for k in range(1, k_max + 1):
+        pass_k[k] = _mean([pass_at_k(n, c, k) for n, c in per_task.values()])
+    scored = [s.tests.score for s in samples if s.tests.total > 0]
+    ac = [s.api_coverage.score for s in samples if s.api_coverage and s.api_coverage.total_apis]
+    ac_len = [s.api_coverage.lenient_score for s in samples
+              if s.api_coverage and s.api_coverage.total_apis
+              and s.api_coverage.lenient_score is not None]
+    deployed = sum(s.deployment.success for s in samples)
+    lenient = [s.deployment.lenient_success for s in samples]
+    dsr = round(deployed / len(samples), 4) if samples else 0.0
+    dsr_lenient = (round(sum(bool(x) for x in lenient) / len(samples), 4)
+                   if samples and all(x is not None for x in lenient) else None)
+    statuses = [s.tests.status for s in samples]
+    m = RunMetrics(
+        run_id=run.id, agent=run.agent, model=run.model, language=run.language,
+        format=run.source.format,
+        tasks=len(by_task), samples=len(samples),
+        pass_at_1=pass_k.get(1, 0.0),
+        pass_at_k={k: v for k, v in pass_k.items() if k > 1},
+        test_pass_ratio=_mean(scored),
+        api_coverage=_mean(ac),
+        dsr=dsr,
+        suites_not_run=sum(st is not SuiteStatus.RAN for st in statuses),
+        suites_incomplete=sum(st is SuiteStatus.INCOMPLETE for st in statuses),
+        dsr_lenient=dsr_lenient,
+        api_coverage_lenient=_mean(ac_len) if len(ac_len) == len(ac) and ac_len else None,
+        samples_passed=sum(strict_passed(s) for s in samples),
+        deployed=deployed,
+        failing_tests=sum(len(s.failing_tests) for s in samples),
+        has_test_cases=run.has_test_cases,
+    )
+    if m.dsr_lenient is not None and m.dsr_lenient != m.dsr:
+        m.differences.append(
+            f"DSR {m.dsr:.2%} counts only samples whose port really opened; the stock harness "
+            f"would report {m.dsr_lenient:.2%} (a live process counts as deployed)")
+    if m.api_coverage_lenient is not None and m.api_coverage_lenient != m.api_coverage:
+        m.differences.append(
+            f"AC {m.api_coverage:.2%} requires a route declaration for the endpoint; the stock "
+            f"regex check gives {m.api_coverage_lenient:.2%}")
+    if m.test_pass_ratio != m.pass_at_1:
+        m.differences.append(
+            f"Pass@1 {m.pass_at_1:.2%} counts a sample only when all its tests pass; the stock "
+            f"'avg_pass_at_1' is the test pass ratio {m.test_pass_ratio:.2%} over samples that "
+            "ran tests")
+    return m
+
+
+def repogenesis_summary(samples: list[SampleResult]) -> dict[str, Any]:
+    """The stock harness's ``summary`` block for these samples (its rules, to 4 places)."""
+    if not samples:
+        return {"total_repos": 0, "evaluated": 0, "avg_pass_at_1": 0.0,
+                "avg_api_coverage": 0.0, "deployment_success_rate": 0.0}
+
+    def block(ss: list[SampleResult]) -> tuple[float, float, float]:
+        scores = [s.tests.score for s in ss if s.tests.total > 0]
+        acs = [s.api_coverage.lenient_score if s.api_coverage.lenient_score is not None
+               else s.api_coverage.score
+               for s in ss if s.api_coverage and s.api_coverage.total_apis]
+        dsr = sum(bool(s.deployment.lenient_success if s.deployment.lenient_success is not None
+                       else s.deployment.success) for s in ss)
+        return _mean(scores), _mean(acs), round(dsr / len(ss), 4) if ss else 0.0
+
+    py = [s for s in samples if s.language == "python"]
+    java = [s for s in samples if s.language == "java"]
+    p_all, ac_all, dsr_all = block(samples)
+    p_py, ac_py, dsr_py = block(py)
+    p_j, ac_j, dsr_j = block(java)
+    return {
+        "total_repos": len(samples), "python_repos": len(py), "java_repos": len(java),
+        "avg_pass_at_1": p_all, "avg_api_coverage": ac_all, "deployment_success_rate": dsr_all,
+        "pass_at_1_by_lang": {"python": p_py, "java": p_j},
+        "ac_by_lang": {"python": ac_py, "java": ac_j},
+        "dsr_by_lang": {"python": dsr_py, "java": dsr_j},
+    }

@@ -1,0 +1,183 @@
+"""Writing runs: our format (run.json, samples/…/result.json) and RepoGenesis reports."""
+
+from __future__ import annotations
+
+import platform
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from inspector import __version__
+from inspector.model import Phase, PhaseStatus, SampleResult, Task
+from inspector.model.runformat import (
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    RESULT_FILE,
+    RUN_FILE,
+    rel,
+    sample_to_json,
+    task_to_json,
+)
+
+from .atomic import write_json_atomic
+from .metrics import repogenesis_summary
+
+HARNESS_VERSION = "1.0.0"  # the RepoGenesis harness version whose report format we write
+
+
+def sample_dir(run_dir: Path, task: str, sample: int) -> Path:
+    return run_dir / "samples" / task / str(sample)
+
+
+def write_sample(run_dir: Path, result: SampleResult, started_at: str | None,
+                 finished_at: str | None) -> Path:
+    d = sample_dir(run_dir, result.task, result.sample)
+    write_json_atomic(d / RESULT_FILE, sample_to_json(result, d, started_at, finished_at))
+    return d
+
+
+def write_run_json(run_dir: Path, *, run_id: str, agent: str, model: str, language: str,
+                   generation_date: str | None, created_at: str, finished_at: str | None,
+                   status: str, predictions: list[Path], tasks_root: Path,
+                   tasks: list[Task], samples: list[tuple[str, int]], backend: str,
+                   settings: dict[str, Any], elapsed_seconds: float | None) -> None:
+    """``run.json``; rewritten after every sample so a run in progress can be watched."""
+    doc = {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "run_id": run_id,
+        "agent": agent,
+        "model": model,
+        "language": language,
+        "generation_date": generation_date,
+        "status": status,
+        "created_at": created_at,
+        "finished_at": finished_at,
+        "elapsed_seconds": elapsed_seconds,
+        "source": {
+            "predictions_dir": rel(predictions[0], run_dir) if predictions else None,
+            "predictions_dirs": [rel(p, run_dir) for p in predictions],
+            "tasks_root": rel(tasks_root, run_dir),
+        },
+        "harness": {
+            "name": "genesis-inspector",
+            "version": __version__,
+            "backend": backend,
+            "python": platform.python_version(),
+            "platform": f"{platform.system()} {platform.machine()}",
+            "settings": settings,
+        },
+        "tasks": [task_to_json(t, run_dir) for t in sorted(tasks, key=lambda t: t.name)],
+        "samples": [
+            {"task": t, "sample": n, "path": f"samples/{t}/{n}"} for t, n in sorted(samples)
+        ],
+    }
+    write_json_atomic(run_dir / RUN_FILE, doc)
+
+
+# ------------------------------------------------------------------ RepoGenesis-compatible
+
+def stock_dsr_message(s: SampleResult, startup_timeout: float) -> str:
+    ok = s.deployment.lenient_success
+    if ok is None:
+        ok = s.deployment.success
+    if ok:
+        return "Service started successfully"
+    if s.deployment.message == "No service entry point found":
+        return "No service entry point found"
+    return f"Service failed to start within {startup_timeout:.0f}s"
+
+
+def stock_exit_code(s: SampleResult) -> int:
+    """-99 harness exception, -1 a phase timed out, else 0 ("container ran to the end")."""
+    if s.error:
+        return -99
+    if any(p.status is PhaseStatus.TIMEOUT and p.phase in (Phase.INSTALL, Phase.TESTS)
+           for p in s.deployment.phases):
+        return -1
+    return 0
+
+
+def stock_result(s: SampleResult, startup_timeout: float = 15.0) -> dict[str, Any]:
+    """One per-repo result exactly as the stock harness lays it out (its lenient semantics)."""
+    t = s.tests
+    out: dict[str, Any] = {
+        "repo_name": s.task,
+        "lang": s.language,
+        "port": s.port,
+        "framework": s.framework or "any",
+        "exit_code": stock_exit_code(s),
+        "dsr": {
+            "success": bool(s.deployment.lenient_success if s.deployment.lenient_success
+                            is not None else s.deployment.success),
+            "message": stock_dsr_message(s, startup_timeout),
+        },
+        "pass_at_1": {
+            "passed": t.passed, "failed": t.failed, "errors": t.errors, "skipped": 0,
+            "total": t.total, "score": t.score,
+        },
+    }
+    ac = s.api_coverage
+    if ac is not None:
+        impl = ac.lenient_implemented_apis if ac.lenient_implemented_apis is not None \
+            else ac.implemented_apis
+        out["api_coverage"] = {
+            "total_apis": ac.total_apis, "implemented_apis": impl,
+            "score": round(impl / ac.total_apis, 4) if ac.total_apis else 0.0,
+        }
+    if s.elapsed_seconds is not None:
+        out["elapsed_seconds"] = round(s.elapsed_seconds, 2)
+    if s.error:
+        out["error"] = s.error
+    return out
+
+
+def stock_report(samples: list[SampleResult], predictions_dir: str, elapsed: float,
+                 timestamp: datetime, agent: str | None = None, model: str | None = None,
+                 startup_timeout: float = 15.0) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    if model:
+        meta["model_name"] = model
+    if agent:
+        meta["agent_name"] = agent
+    meta.update({
+        "total_elapsed_seconds": round(elapsed, 2),
+        "predictions_dir": predictions_dir,
+        "timestamp": timestamp.isoformat(),
+        "harness_version": HARNESS_VERSION,
+    })
+    ordered = sorted(samples, key=lambda s: (s.task, s.sample))
+    return {
+        "metadata": meta,
+        "summary": repogenesis_summary(ordered),
+        "results": [stock_result(s, startup_timeout) for s in ordered],
+    }
+
+
+def write_repogenesis_output(out: Path, samples: list[SampleResult], predictions_dir: str,
+                             elapsed: float, timestamp: datetime, layout: str = "current",
+                             agent: str | None = None, model: str | None = None,
+                             startup_timeout: float = 15.0) -> Path:
+    """Write the stock harness's output layout.
+
+    ``current``: ``report_<stamp>.json`` + ``intermediate/<stamp>/<task>.json`` (today's code);
+    ``flat``: ``report.json`` + ``intermediate/<task>.json`` (the committed data's layout).
+    Per-repo files are written like the stock harness: 2-space JSON without trailing newline.
+    """
+    import json
+
+    from .atomic import write_bytes_atomic
+
+    report = stock_report(samples, predictions_dir, elapsed, timestamp, agent, model,
+                          startup_timeout)
+    stamp = timestamp.strftime("%Y-%m-%d_%H-%M-%S")
+    if layout == "flat":
+        report_path, inter = out / "report.json", out / "intermediate"
+    else:
+        report_path, inter = out / f"report_{stamp}.json", out / "intermediate" / stamp
+    for result in report["results"]:
+        write_bytes_atomic(inter / f"{result['repo_name']}.json",
+                           json.dumps(result, indent=2, ensure_ascii=False).encode())
+    write_bytes_atomic(report_path, json.dumps(report, indent=2, ensure_ascii=False).encode())
+    return report_path
+
