@@ -34,6 +34,8 @@ def read_json(path: Path, max_bytes: int = 256 * 1024 * 1024) -> Any:
     except json.JSONDecodeError as exc:
         raise LoadError(path, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")\
             from None
+    except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
+        raise LoadError(path, f"invalid JSON: {str(exc).split(':')[0]}") from None
     except RecursionError:
         raise LoadError(path, "JSON nested too deeply") from None
 
@@ -112,7 +114,10 @@ class Fields:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            value = int(value.strip())
+            try:
+                value = int(value.strip())
+            except ValueError:  # '--5', '²': isdigit() but not an int literal
+                pass
         if not isinstance(value, int):
             self._bad(key, f"expected an integer, got {_kind(value)}", required)
             return default
@@ -131,7 +136,10 @@ class Fields:
         if isinstance(value, bool) or not isinstance(value, int | float):
             self._bad(key, f"expected a number, got {_kind(value)}", required)
             return default
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:  # an integer too large for a float
+            value = math.inf
         if math.isnan(value) or math.isinf(value):
             self._bad(key, "not a finite number", required)
             return default

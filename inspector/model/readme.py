@@ -43,8 +43,9 @@ def extract_endpoints(readme: str) -> list[Endpoint]:
     table_desc: dict[str, str] = {}
     for m in _TABLE.finditer(readme):
         cells = [c.strip() for c in m.group(3).split("|")]
-        table_desc[f"{m.group(1).upper()}:{_clean_path(m.group(2))}"] = next(
-            (c for c in cells if c), "")
+        key = f"{m.group(1).upper()}:{_clean_path(m.group(2))}"
+        if not table_desc.get(key):  # the first row with a description wins, like the dedupe
+            table_desc[key] = next((c for c in cells if c), "")
     for m in _EXPLICIT.finditer(readme):
         add(m.group(1), m.group(2), m.group(3))
     for m in _TABLE.finditer(readme):

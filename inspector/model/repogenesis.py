@@ -40,6 +40,14 @@ EXIT_CODES = {
 }
 
 
+def _is_dir(path: Path) -> bool:
+    """``path.is_dir()`` that is False, not an exception, for names the OS rejects."""
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def is_repogenesis_dir(path: Path) -> bool:
     """True when ``path`` holds a RepoGenesis report or intermediate results."""
     if not path.is_dir():
@@ -113,7 +121,7 @@ def parse_result(obj: Any, path: Path, field: str, run_id: str, default_lang: st
         notes.append(f"exit code {exit_code}: {EXIT_CODES[exit_code]}")
     elif exit_code is None and f.has("dsr") and dsr_msg == "Docker evaluation skipped":
         notes.append("Docker was skipped (AC only)")
-    repo_path = predictions / name if predictions and (predictions / name).is_dir() else None
+    repo_path = predictions / name if predictions and _is_dir(predictions / name) else None
     return SampleResult(
         run_id=run_id, task=name, sample=0, language=lang,
         deployment=Deployment(success=dsr_ok, message=dsr_msg,
@@ -138,9 +146,9 @@ def _resolve_predictions(raw: str | None, base: Path) -> Path | None:
         return None
     candidate = Path(raw)
     if candidate.is_absolute():
-        return candidate if candidate.is_dir() else None
+        return candidate if _is_dir(candidate) else None
     for anchor in (base, *list(base.parents)[:4]):
-        if (anchor / candidate).is_dir():
+        if _is_dir(anchor / candidate):
             return (anchor / candidate).resolve()
     return None
 
@@ -230,7 +238,7 @@ def load_intermediate(folder: Path, tasks: dict[str, Task] | None = None,
         id=ident, agent=parsed.agent or "unknown", model=parsed.model or "unknown",
         language=langs.pop() if len(langs) == 1 else ("mixed" if langs else "unknown"),
         source=RunSource(FORMAT, folder, None, "RepoGenesis harness (intermediate results)"),
-        date=stamp, samples=tuple(samples),
+        date=stamp or parsed.date, samples=tuple(samples),
         tasks={k: v for k, v in (tasks or {}).items() if any(s.task == k for s in samples)},
         notes=(COUNTS_ONLY_NOTE, "loaded from intermediate results: no report was written"),
     )

@@ -41,6 +41,17 @@ RUN_FILE = "run.json"
 RESULT_FILE = "result.json"
 
 
+def _safe_resolve(base: Path, raw: str) -> Path | None:
+    """``base / raw`` resolved, or None when the OS cannot use that path (NUL byte, a name
+    too long, a symlink loop)."""
+    try:
+        resolved = (base / raw).resolve()
+        resolved.exists()  # raises for names the OS rejects
+        return resolved
+    except (OSError, ValueError, RuntimeError):
+        return None
+
+
 def rel(path: Path, start: Path) -> str:
     """``path`` relative to ``start`` with '/' separators (so runs can be moved as a whole)."""
     return Path(os.path.relpath(path, start)).as_posix()
@@ -175,13 +186,15 @@ def parse_task(obj: Any, path: Path, field: str, run_dir: Path,
     f = Fields(obj, path, field, issues)
     name = f.str("name", required=True) or ""
     root_raw = f.str("root")
-    root = (run_dir / root_raw).resolve() if root_raw else None
+    root = _safe_resolve(run_dir, root_raw) if root_raw else None
+    if root_raw and root is None:
+        issues.append(LoadIssue(path, f._name("root"), "not a usable path", "warning"))
     readme = ""
-    if root and (root / "README.md").is_file():
-        try:
+    try:
+        if root and (root / "README.md").is_file():
             readme = (root / "README.md").read_bytes()[:2_000_000].decode("utf-8", "replace")
-        except OSError:
-            readme = ""
+    except OSError:
+        readme = ""
     endpoints = []
     for i, e in enumerate(f.items("endpoints")):
         try:
@@ -308,17 +321,23 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             except ValueError:
                 issues.append(LoadIssue(path, f"logs.{key}", "unknown phase", "warning"))
                 continue
-            if isinstance(value, str) and value:
-                logs[phase] = (sample_dir / value).resolve()
-            else:
+            if not (isinstance(value, str) and value):
                 issues.append(LoadIssue(path, f"logs.{key}", "expected a path", "warning"))
+                continue
+            resolved = _safe_resolve(sample_dir, value)
+            if resolved is None:
+                issues.append(LoadIssue(path, f"logs.{key}", "not a usable path", "warning"))
+                continue
+            logs[phase] = resolved
     repo_path = None
     repo_digest = None
     rf = f.sub("repo")
     if rf is not None:
         raw_repo = rf.str("path")
         if raw_repo:
-            repo_path = (sample_dir / raw_repo).resolve()
+            repo_path = _safe_resolve(sample_dir, raw_repo)
+            if repo_path is None:
+                issues.append(LoadIssue(path, "repo.path", "not a usable path", "warning"))
         repo_digest = rf.str("digest")
     notes = tuple(str(n) for n in f.items("notes") if isinstance(n, str))
     return SampleResult(
@@ -363,7 +382,9 @@ def load_run(run_dir: Path) -> tuple[Run, list[LoadIssue]]:
         try:
             sf = Fields(raw, path, f"samples[{i}]", issues)
             rel_path = sf.str("path", required=True) or ""
-            result_path = (run_dir / rel_path / RESULT_FILE).resolve()
+            result_path = _safe_resolve(run_dir / rel_path, RESULT_FILE)
+            if result_path is None:
+                raise LoadError(path, "not a usable path", f"samples[{i}].path")
             try:
                 result_path.relative_to(run_dir.resolve())
             except ValueError:

@@ -110,10 +110,21 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
                     if st.status is PhaseStatus.OK:
                         say("waiting for the port")
                         hr = session.wait_ready(logs[Phase.HEALTH])
-                        phases.append(hr)
                         lenient = bool(hr.lenient_ok)
-                        if hr.status is not PhaseStatus.OK:
+                        if hr.phase is Phase.START:
+                            # The process died while we waited: that is the start phase
+                            # failing (with its exit code); the health wait ended with it.
+                            st.status, st.message, st.exit_code = (
+                                hr.status, hr.message, hr.exit_code)
+                            st.duration_seconds = (st.duration_seconds or 0) + (
+                                hr.duration_seconds or 0)
+                            hr = PhaseOutcome(Phase.HEALTH, PhaseStatus.FAILED,
+                                              "service exited before its port opened", None,
+                                              False, hr.started_at, hr.duration_seconds)
+                            failed = st
+                        elif hr.status is not PhaseStatus.OK:
                             failed = hr
+                        phases.append(hr)
                     else:
                         failed = st
                         lenient = bool(st.lenient_ok)

@@ -14,6 +14,9 @@ def _node_id(case: ET.Element) -> tuple[str, str | None]:
     name = case.get("name", "")
     classname = case.get("classname", "")
     file = case.get("file")
+    if not classname and file:
+        # a collection error: pytest's node id is the file itself
+        return file, file
     if file:
         module = file[:-3].replace("/", ".") if file.endswith(".py") else file
         rest = classname[len(module):].lstrip(".") if classname.startswith(module) else ""
@@ -61,6 +64,6 @@ def parse_junit(path: Path) -> tuple[list[TestCase], int]:
         cases.append(TestCase(
             id=test_id, outcome=outcome, duration_seconds=duration, message=message,
             traceback=text, file=file,
-            line=int(line) + 1 if line and line.isdigit() else None,
+            line=int(line) + 1 if line and line.isascii() and line.isdigit() else None,
         ))
     return cases, collection_errors

@@ -1,0 +1,267 @@
+"""`inspector evaluate` for real: virtualenvs, start.sh process groups, pytest, HTTP on loopback.
+
+The bundled sample_runs were produced by this harness; evaluating the same predictions again
+must reproduce every sample's verdict and every test's outcome.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from inspector.model import Phase, PhaseStatus, discover_runs
+from inspector.model.runformat import load_run
+from inspector.model.tasks import load_tasks
+from inspector.services.harness.backend import Limits, SampleJob
+from inspector.services.harness.evaluate import EvaluationPlan, Evaluator, evaluate_sample
+from inspector.services.harness.local import LocalBackend
+from inspector.services.harness.ports import port_open
+from inspector.services.harness.venvs import VenvCache
+
+pytestmark = pytest.mark.slow
+
+RUNS = ("repo_readme_1118_forge_m1-large_Python", "repo_readme_1119_relay_open_coder-7b_Python")
+
+
+def _fingerprint(run_dir: Path) -> dict[str, object]:
+    run, issues = load_run(run_dir)
+    assert not [i for i in issues if i.severity == "error"], issues
+    out: dict[str, object] = {}
+    for s in run.samples:
+        out[s.sample_id] = {
+            "deployed": s.deployment.success,
+            "lenient": s.deployment.lenient_success,
+            "failed_phase": s.deployment.failed_phase,
+            "tests": {c.id: c.outcome.value for c in s.tests.cases},
+            "collection_errors": s.tests.collection_errors,
+            "ac": (s.api_coverage.implemented_apis, s.api_coverage.lenient_implemented_apis)
+            if s.api_coverage else None,
+            "digest": s.repo_digest,
+        }
+    return out
+
+
+@pytest.fixture(scope="module")
+def fresh_runs(tmp_path_factory: pytest.TempPathFactory, sample_runs: Path,
+               venv_cache: Path) -> dict[str, Path]:
+    """Both bundled runs evaluated again from scratch, two jobs at a time."""
+    out = tmp_path_factory.mktemp("fresh")
+    backend = LocalBackend(allow_exec=True, cache=VenvCache(venv_cache))
+    result = {}
+    for name in RUNS:
+        plan = EvaluationPlan(
+            tasks_root=sample_runs / "tasks", predictions=[sample_runs / "predictions" / name],
+            out=out / name, jobs=2, repogenesis_out=out / f"rg-{name}")
+        Evaluator(plan, backend).run()
+        result[name] = out / name
+    return result
+
+
+@pytest.mark.parametrize("name", RUNS)
+def test_evaluate_reproduces_the_bundled_runs(fresh_runs: dict[str, Path], sample_runs: Path,
+                                              name: str) -> None:
+    assert _fingerprint(fresh_runs[name]) == _fingerprint(sample_runs / "runs" / name)
+
+
+def test_fresh_run_also_writes_a_repogenesis_report_that_loader_one_reads(
+        fresh_runs: dict[str, Path]) -> None:
+    for name in RUNS:
+        rg_dir = fresh_runs[name].parent / f"rg-{name}"
+        found = discover_runs(rg_dir)
+        assert len(found.runs) == 1 and not found.errors
+        report = json.loads((fresh_runs[name] / "report.json").read_text())
+        assert report["summary"]["total_repos"] == 6
+        assert {r["repo_name"] for r in report["results"]} == set(
+            found.runs[0].task_names)
+
+
+def _interval(result_json: Path) -> tuple[datetime, datetime]:
+    doc = json.loads(result_json.read_text())
+    phases = [p for p in doc["deployment"]["phases"] if p["started_at"]]
+    start = min(datetime.fromisoformat(p["started_at"]) for p in phases)
+    return start, datetime.fromisoformat(doc["finished_at"])
+
+
+def test_services_sharing_a_port_never_ran_at_once(fresh_runs: dict[str, Path]) -> None:
+    """todo-service and inventory-api both want port 18080 and ran with --jobs 2."""
+    for name in RUNS:
+        a = _interval(fresh_runs[name] / "samples" / "todo-service" / "0" / "result.json")
+        b = _interval(fresh_runs[name] / "samples" / "inventory-api" / "0" / "result.json")
+        assert a[1] <= b[0] or b[1] <= a[0], f"overlap in {name}: {a} {b}"
+
+
+def test_no_service_is_left_running(fresh_runs: dict[str, Path]) -> None:
+    tasks, _ = load_tasks(Path(__file__).resolve().parents[2] / "sample_runs" / "tasks")
+    ports = {t.port for t in tasks.values() if t.port} | {8000}
+    assert not [p for p in ports if port_open(p)]
+
+
+def test_each_failure_is_recorded_with_its_real_cause(fresh_runs: dict[str, Path]) -> None:
+    forge, relay = (load_run(fresh_runs[n])[0] for n in RUNS)
+
+    def sample(run, task):  # type: ignore[no-untyped-def]
+        return next(s for s in run.samples if s.task == task)
+
+    conv = sample(forge, "unit-converter")  # start.sh forgot --port: uvicorn on 8000
+    assert conv.deployment.failed_phase is Phase.HEALTH
+    assert conv.deployment.success is False and conv.deployment.lenient_success is True
+    url = sample(relay, "url-shortener")  # Flask 2.0.3 + Werkzeug 3
+    assert url.deployment.failed_phase is Phase.START
+    assert "url_quote" in url.logs[Phase.START].read_text()
+    quote = sample(relay, "quote-board")  # hallucinated package
+    assert quote.deployment.failed_phase is Phase.INSTALL
+    assert "flask-quotes-toolkit" in quote.deployment.message
+    inv = sample(relay, "inventory-api")  # lazy `import yaml` without PyYAML
+    assert inv.deployment.success and not inv.passed
+    assert "No module named 'yaml'" in inv.logs[Phase.START].read_text()
+    todo = sample(forge, "todo-service")
+    failing = {c.id for c in todo.failing_tests}
+    assert "tests/test_todos.py::test_create_defaults" in failing
+    case = next(c for c in todo.failing_tests if c.id.endswith("test_create_defaults"))
+    assert "KeyError: 'completed'" in case.message and case.file == "tests/test_todos.py"
+    # every log line carries a timestamp
+    for line in todo.logs[Phase.TESTS].read_text().splitlines():
+        datetime.fromisoformat(line.split("\t", 1)[0])
+
+
+def _write_repo(root: Path, start_sh: str, files: dict[str, str] | None = None) -> Path:
+    root.mkdir(parents=True)
+    (root / "start.sh").write_text(start_sh)
+    (root / "requirements.txt").write_text("")
+    for name, text in (files or {}).items():
+        (root / name).write_text(text)
+    return root
+
+
+def _task(tmp_path: Path, port: int):  # type: ignore[no-untyped-def]
+    task_root = tmp_path / "tasks" / "repo" / "probe"
+    (task_root / "tests").mkdir(parents=True)
+    (task_root / "README.md").write_text(f"# probe\n\nPort: {port}\n\n| GET | /health | ok |\n")
+    (task_root / "tests" / "test_probe.py").write_text(
+        "import os, urllib.request\n"
+        "def test_health():\n"
+        "    url = os.environ['API_BASE_URL'] + '/health'\n"
+        "    assert urllib.request.urlopen(url, timeout=5).status == 200\n")
+    tasks, _ = load_tasks(tmp_path / "tasks")
+    return tasks["probe"]
+
+
+CHILD = """
+import os, time
+open("child.pid", "w").write(str(os.getpid()))
+time.sleep(600)
+"""
+
+SERVER = """
+import http.server, os, subprocess, sys
+if len(sys.argv) > 1:  # spawn a grandchild that would outlive a plain kill of the parent
+    subprocess.Popen([sys.executable, "child.py"])
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        self.send_response(200); self.end_headers(); self.wfile.write(b"ok")
+http.server.HTTPServer(("127.0.0.1", int(os.environ["PORT"])), H).serve_forever()
+"""
+
+
+def test_whole_process_group_is_killed(tmp_path: Path, venv_cache: Path) -> None:
+    """A service that forks a long-lived child: after the sample, neither is alive."""
+    task = _task(tmp_path, 18090)
+    repo = _write_repo(tmp_path / "repo", "python server.py spawn &\nwait\n",
+                       {"server.py": SERVER, "child.py": CHILD})
+    backend = LocalBackend(allow_exec=True, cache=VenvCache(venv_cache),
+                           work_root=tmp_path)
+    job = SampleJob("r", task, 0, repo, tmp_path / "out", Limits(startup=10))
+    # keep the workdir to read child.pid: wrap close
+    session_holder = {}
+    orig_open = backend.open
+
+    def spy(j):  # type: ignore[no-untyped-def]
+        session_holder["s"] = orig_open(j)
+        return session_holder["s"]
+
+    backend.open = spy  # type: ignore[method-assign]
+    pid_seen = {}
+
+    def watch() -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and "pid" not in pid_seen:
+            s = session_holder.get("s")
+            if s is not None and (s.workdir / "child.pid").is_file():
+                text = (s.workdir / "child.pid").read_text()
+                if text:
+                    pid_seen["pid"] = int(text)
+            time.sleep(0.05)
+
+    t = threading.Thread(target=watch)
+    t.start()
+    result = evaluate_sample(backend, job)
+    t.join()
+    assert result.passed, result.deployment
+    assert "pid" in pid_seen
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid_seen["pid"], 0)
+    assert not port_open(18090)
+
+
+def test_process_that_exits_is_a_start_failure_with_its_exit_code(tmp_path: Path,
+                                                                 venv_cache: Path) -> None:
+    task = _task(tmp_path, 18091)
+    repo = _write_repo(tmp_path / "repo", "echo boom >&2\nexit 3\n")
+    backend = LocalBackend(allow_exec=True, cache=VenvCache(venv_cache), work_root=tmp_path)
+    result = evaluate_sample(backend, SampleJob("r", task, 0, repo, tmp_path / "out"))
+    assert result.deployment.failed_phase is Phase.START
+    assert "exited with code 3" in result.deployment.message
+    start = result.deployment.phase(Phase.START)
+    assert start is not None and start.status is PhaseStatus.FAILED and start.exit_code == 3
+    assert "boom" in result.logs[Phase.START].read_text()
+    # tests still ran against the dead port, as in the stock harness, and failed
+    assert result.tests.failed + result.tests.errors == 1
+
+
+def test_busy_port_is_an_infrastructure_failure_not_the_agents(tmp_path: Path,
+                                                               venv_cache: Path) -> None:
+    import socket
+
+    task = _task(tmp_path, 18092)
+    repo = _write_repo(tmp_path / "repo", "python server.py\n", {"server.py": SERVER})
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 18092))
+        squatter.listen()
+        backend = LocalBackend(allow_exec=True, cache=VenvCache(venv_cache),
+                               work_root=tmp_path)
+        result = evaluate_sample(backend, SampleJob("r", task, 0, repo, tmp_path / "out"))
+    assert not result.deployment.success
+    assert "already in use" in result.deployment.message
+
+
+def test_cli_evaluate_cancel_with_ctrl_c_cleans_up(tmp_path: Path, sample_runs: Path,
+                                                  venv_cache: Path) -> None:
+    """SIGINT mid-run: services stopped, run.json says cancelled, exit code 130."""
+    import signal
+    import sys
+
+    env = dict(os.environ, GENESIS_INSPECTOR_CACHE=str(venv_cache.parent))
+    if venv_cache.name != "venvs":
+        env["GENESIS_INSPECTOR_CACHE"] = str(tmp_path / "cache")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "inspector", "evaluate", "--tasks", str(sample_runs / "tasks"),
+         "--predictions", str(sample_runs / "predictions" / RUNS[0]), "--out",
+         str(tmp_path / "run"), "--allow-local-exec", "--task", "unit-converter"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not port_open(8000):
+        time.sleep(0.2)
+    assert port_open(8000), "the service never started"
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert not port_open(8000)
+    doc = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert doc["status"] == "cancelled"

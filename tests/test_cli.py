@@ -1,0 +1,121 @@
+"""The CLI as a researcher scripts it: summary, failures, errors in one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inspector.cli import main
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True,
+                          text=True, timeout=120, env=env)
+
+
+def test_summary_json_on_bundled_data_matches_hand_count(sample_runs: Path) -> None:
+    proc = run_cli("summary", "--json")
+    assert proc.returncode == 0, proc.stderr
+    rows = {r["run_id"]: r for r in json.loads(proc.stdout)}
+    assert len(rows) == 4
+    for r in rows.values():
+        for key in ("run_id", "agent", "model", "language", "tasks", "samples", "pass_at_1",
+                    "test_pass_ratio", "api_coverage", "dsr", "suites_not_run"):
+            assert key in r
+    forge = rows["repo_readme_1118_forge_m1-large_Python"]
+    # Hand count from sample_runs/runs/forge/samples/*/0/result.json:
+    # notes-api 10/10, url-shortener 8/8, inventory-api 10/10 pass; todo-service 9/12,
+    # quote-board 4/5 (one test file fails to collect), unit-converter 0/8 (never deployed).
+    assert forge["tasks"] == 6 and forge["samples"] == 6
+    assert forge["pass_at_1"] == 0.5
+    assert forge["test_pass_ratio"] == round((1 + 1 + 1 + 9 / 12 + 4 / 5 + 0) / 6, 4)
+    assert forge["dsr"] == round(5 / 6, 4)
+    assert forge["dsr_lenient"] == 1.0  # uvicorn alive on the wrong port: stock says deployed
+    assert forge["suites_not_run"] == 1  # quote-board's collection error
+    relay = rows["repo_readme_1119_relay_open_coder-7b_Python"]
+    assert relay["pass_at_1"] == 0.0
+    assert relay["dsr"] == 0.5  # notes-api, inventory-api, unit-converter deployed
+
+
+def test_summary_on_repogenesis_report_equals_its_own_summary(sample_runs: Path) -> None:
+    report = next((sample_runs / "repogenesis" / "forge").glob("report_*.json"))
+    stock = json.loads(report.read_text())["summary"]
+    proc = run_cli("summary", str(report.parent), "--json")
+    assert proc.returncode == 0, proc.stderr
+    (row,) = json.loads(proc.stdout)
+    assert row["test_pass_ratio"] == stock["avg_pass_at_1"]
+    assert row["api_coverage"] == stock["avg_api_coverage"]
+    assert row["dsr"] == stock["deployment_success_rate"]
+
+
+def test_summary_text_mentions_where_strict_differs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["summary"]) == 0
+    out = capsys.readouterr().out
+    assert "repo_readme_1118_forge_m1-large_Python" in out
+    assert "stock harness would report 100.00%" in out
+
+
+def test_failures_json_lists_failing_tests_and_failed_deployments() -> None:
+    proc = run_cli("failures", "--json")
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)
+    for r in rows:
+        assert {"run_id", "task", "sample", "test_id", "outcome", "message"} <= set(r)
+    ids = {(r["run_id"], r["task"], r["test_id"], r["outcome"]) for r in rows}
+    forge = "repo_readme_1118_forge_m1-large_Python"
+    assert (forge, "todo-service", "tests/test_todos.py::test_create_defaults", "failed") in ids
+    assert (forge, "unit-converter", None, "deploy_failed") in ids
+    relay_url = [r for r in rows if r["run_id"] == "repo_readme_1119_relay_open_coder-7b_Python"
+                 and r["task"] == "url-shortener" and r["outcome"] == "deploy_failed"]
+    assert relay_url and "exited with code 1" in relay_url[0]["message"]
+    # no passing test is ever listed
+    assert not any(r["test_id"] == "tests/test_notes.py::test_health" for r in rows
+                   if r["run_id"] == forge)
+
+
+def test_path_without_runs_is_one_clear_line(tmp_path: Path) -> None:
+    proc = run_cli("summary", str(tmp_path))
+    assert proc.returncode != 0
+    assert proc.stderr.strip().count("\n") == 0
+    assert "no runs found" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_missing_path_is_one_clear_line(tmp_path: Path) -> None:
+    proc = run_cli("failures", str(tmp_path / "nope"))
+    assert proc.returncode != 0
+    assert "no such file or folder" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_malformed_report_is_reported_and_other_runs_still_load(tmp_path: Path,
+                                                                sample_runs: Path) -> None:
+    import shutil
+
+    shutil.copytree(sample_runs / "repogenesis" / "relay", tmp_path / "good")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "report.json").write_text('{"metadata": {}, "results": [ {"repo_name": 3')
+    proc = run_cli("summary", str(tmp_path), "--json")
+    assert proc.returncode == 0
+    assert len(json.loads(proc.stdout)) == 1
+    assert "report.json" in proc.stderr and "invalid JSON" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_evaluate_refuses_local_exec_without_permission(tmp_path: Path,
+                                                         sample_runs: Path) -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC"}
+    env["GENESIS_INSPECTOR_CONFIG"] = str(tmp_path / "no-config.toml")
+    env_free = run_cli("evaluate", "--tasks", str(sample_runs / "tasks"), "--predictions",
+                       str(sample_runs / "predictions" /
+                           "repo_readme_1118_forge_m1-large_Python"),
+                       "--out", str(tmp_path / "run"), env=env)
+    assert env_free.returncode == 1
+    assert "--allow-local-exec" in env_free.stderr
+    assert "Traceback" not in env_free.stderr
+    assert not (tmp_path / "run").exists()
