@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Any
 from .errors import LoadError, LoadIssue
 
 _MISSING = object()
+MAX_INT = 2 ** 53  # larger integers overflow float arithmetic (ratios, thresholds) downstream
 
 
 def read_json(path: Path, max_bytes: int = 256 * 1024 * 1024) -> Any:
@@ -114,12 +116,13 @@ class Fields:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            try:
+            with contextlib.suppress(ValueError):  # '--5', '²': isdigit(), not an int literal
                 value = int(value.strip())
-            except ValueError:  # '--5', '²': isdigit() but not an int literal
-                pass
         if not isinstance(value, int):
             self._bad(key, f"expected an integer, got {_kind(value)}", required)
+            return default
+        if abs(value) > MAX_INT:
+            self._bad(key, "integer out of range", required)
             return default
         if minimum is not None and value < minimum:
             self._bad(key, f"must be >= {minimum}, got {value}", required)

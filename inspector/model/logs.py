@@ -29,10 +29,34 @@ class LogLine:
             return None
 
 
+_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r"}
+_UNESCAPES = {"\\": "\\", "n": "\n", "r": "\r"}
+
+
+def escape_text(text: str) -> str:
+    """Backslash, newline and carriage return escaped so one record stays on one line."""
+    return "".join(_ESCAPES.get(ch, ch) for ch in text)
+
+
+def unescape_text(text: str) -> str:
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text) and text[i + 1] in _UNESCAPES:
+            out.append(_UNESCAPES[text[i + 1]])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
 def format_log_line(line: LogLine) -> str:
-    """Serialise one line (without the trailing newline); control chars in text are kept."""
-    text = line.text.replace("\n", "\\n").replace("\r", "\\r")
-    return f"{line.timestamp or ''}\t{line.stream}\t{text}"
+    """Serialise one line (without the trailing newline); other control chars are kept."""
+    return f"{line.timestamp or ''}\t{line.stream}\t{escape_text(line.text)}"
 
 
 def parse_log_line(raw: str) -> LogLine:
@@ -46,5 +70,5 @@ def parse_log_line(raw: str) -> LogLine:
                 datetime.fromisoformat(ts)
             except ValueError:
                 return LogLine(None, "out", raw)
-        return LogLine(ts, parts[1], parts[2])
+        return LogLine(ts, parts[1], unescape_text(parts[2]))
     return LogLine(None, "out", raw)

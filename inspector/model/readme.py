@@ -80,6 +80,7 @@ def extract_framework(readme: str) -> str:
     candidates.append(readme.lower())
     for text in candidates:
         for fw in _FRAMEWORKS:
-            if fw in text:
+            # whole words only: "eve" must not match "every", "however" or "level"
+            if re.search(rf"\b{fw}\b", text):
                 return fw.replace(" ", "")
     return "any"

@@ -207,8 +207,9 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None) -> tuple[Run, 
     run = Run(
         id=run_id, agent=agent, model=model, language=language,
         source=RunSource(FORMAT, path, meta.str("predictions_dir") if meta else None,
-                         f"RepoGenesis harness {meta.str('harness_version', '?')}" if meta else
-                         "RepoGenesis harness"),
+                         (meta.str("generated_by") or
+                          f"RepoGenesis harness {meta.str('harness_version', '?')}")
+                         if meta else "RepoGenesis harness"),
         date=(meta.str("timestamp") if meta else None) or date,
         samples=tuple(samples),
         tasks={k: v for k, v in (tasks or {}).items() if k in seen},

@@ -45,7 +45,7 @@ class Route:
 def normalize(path: str) -> str:
     """Path with parameter segments made anonymous and no trailing slash."""
     segs = []
-    for seg in path.strip().split("/"):
+    for seg in path.strip().split("?", 1)[0].split("/"):
         if not seg:
             continue
         if (seg.startswith("{") and seg.endswith("}")) or (seg.startswith("<") and

@@ -92,6 +92,8 @@ def stock_exit_code(s: SampleResult) -> int:
     """-99 harness exception, -1 a phase timed out, else 0 ("container ran to the end")."""
     if s.error:
         return -99
+    if s.build_error:
+        return -3
     if any(p.status is PhaseStatus.TIMEOUT and p.phase in (Phase.INSTALL, Phase.TESTS)
            for p in s.deployment.phases):
         return -1
@@ -127,6 +129,8 @@ def stock_result(s: SampleResult, startup_timeout: float = 15.0) -> dict[str, An
         }
     if s.elapsed_seconds is not None:
         out["elapsed_seconds"] = round(s.elapsed_seconds, 2)
+    if s.build_error:
+        out["build_error"] = s.build_error
     if s.error:
         out["error"] = s.error
     return out
@@ -134,7 +138,9 @@ def stock_result(s: SampleResult, startup_timeout: float = 15.0) -> dict[str, An
 
 def stock_report(samples: list[SampleResult], predictions_dir: str, elapsed: float,
                  timestamp: datetime, agent: str | None = None, model: str | None = None,
-                 startup_timeout: float = 15.0) -> dict[str, Any]:
+                 startup_timeout: float = 15.0, backend: str = "local") -> dict[str, Any]:
+    """A RepoGenesis report for these samples. ``metadata.generated_by`` (an extra key the
+    stock tools ignore) says the figures come from Genesis Inspector's harness."""
     meta: dict[str, Any] = {}
     if model:
         meta["model_name"] = model
@@ -145,6 +151,7 @@ def stock_report(samples: list[SampleResult], predictions_dir: str, elapsed: flo
         "predictions_dir": predictions_dir,
         "timestamp": timestamp.isoformat(),
         "harness_version": HARNESS_VERSION,
+        "generated_by": f"genesis-inspector {__version__} ({backend} backend)",
     })
     ordered = sorted(samples, key=lambda s: (s.task, s.sample))
     return {
@@ -154,10 +161,10 @@ def stock_report(samples: list[SampleResult], predictions_dir: str, elapsed: flo
     }
 
 
-def write_repogenesis_output(out: Path, samples: list[SampleResult], predictions_dir: str,
+def write_repogenesis_output(out: Path, samples: list[SampleResult], predictions: Path,
                              elapsed: float, timestamp: datetime, layout: str = "current",
                              agent: str | None = None, model: str | None = None,
-                             startup_timeout: float = 15.0) -> Path:
+                             startup_timeout: float = 15.0, backend: str = "local") -> Path:
     """Write the stock harness's output layout.
 
     ``current``: ``report_<stamp>.json`` + ``intermediate/<stamp>/<task>.json`` (today's code);
@@ -168,8 +175,8 @@ def write_repogenesis_output(out: Path, samples: list[SampleResult], predictions
 
     from .atomic import write_bytes_atomic
 
-    report = stock_report(samples, predictions_dir, elapsed, timestamp, agent, model,
-                          startup_timeout)
+    report = stock_report(samples, rel(predictions, out), elapsed, timestamp, agent, model,
+                          startup_timeout, backend)
     stamp = timestamp.strftime("%Y-%m-%d_%H-%M-%S")
     if layout == "flat":
         report_path, inter = out / "report.json", out / "intermediate"

@@ -265,3 +265,20 @@ def test_cli_evaluate_cancel_with_ctrl_c_cleans_up(tmp_path: Path, sample_runs: 
     assert not port_open(8000)
     doc = json.loads((tmp_path / "run" / "run.json").read_text())
     assert doc["status"] == "cancelled"
+
+
+def test_base_url_variables_keep_the_path_the_tests_expect(tmp_path: Path) -> None:
+    """RepoGenesis suites read e.g. API_BASE_URL with a default of .../api/v1."""
+    from inspector.services.harness.backend import base_url_env
+
+    task_root = tmp_path / "repo" / "chat"
+    (task_root / "tests").mkdir(parents=True)
+    (task_root / "README.md").write_text("Port: 8083\n")
+    (task_root / "tests" / "conftest.py").write_text(
+        'import os\nBASE = os.environ.get("API_BASE_URL", "http://localhost:8083/api/v1")\n'
+        'OTHER = os.getenv("SYNAPSE_BASE_URL", "http://example.invalid:9/")\n')
+    tasks, _ = load_tasks(tmp_path)
+    env = base_url_env(tasks["chat"], 8083)
+    assert env["API_BASE_URL"] == "http://127.0.0.1:8083/api/v1"
+    assert env["SYNAPSE_BASE_URL"] == "http://127.0.0.1:8083"
+    assert env["SERVICE_BASE_URL"] == "http://127.0.0.1:8083"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,6 +16,35 @@ from .phase_log import PhaseLog
 HEALTH_PATHS = ("/", "/health", "/api/health", "/api/v1/health", "/actuator/health")
 BASE_URL_VARS = ("API_BASE_URL", "SERVICE_BASE_URL", "BASE_URL", "APP_BASE_URL",
                  "SYNAPSE_BASE_URL")
+
+
+_ENV_DEFAULT = re.compile(
+    r"(?:os\.environ\.get|os\.getenv|environ\.get)\(\s*['\"](\w+)['\"]\s*,\s*"
+    r"['\"](https?://[^'\"]+)['\"]")
+
+
+def base_url_env(task: Task, port: int, host: str = "127.0.0.1") -> dict[str, str]:
+    """Base-URL variables for the test run.
+
+    Every common variable points at ``http://host:port``. When the task's tests read a variable
+    with a default such as ``http://localhost:8083/api/v1``, that variable keeps the default's
+    path (``/api/v1``) so suites that expect a prefix still work.
+    """
+    base = f"http://{host}:{port}"
+    env = {var: base for var in BASE_URL_VARS}
+    if task.tests_dir is None:
+        return env
+    for file in sorted(task.tests_dir.rglob("*.py")):
+        try:
+            text = file.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for var, default in _ENV_DEFAULT.findall(text):
+            if "URL" not in var.upper() and "HOST" not in var.upper():
+                continue
+            path = re.sub(r"^https?://[^/]+", "", default).rstrip("/")
+            env[var] = base + path
+    return env
 
 
 @dataclass

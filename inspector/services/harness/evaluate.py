@@ -26,7 +26,7 @@ from inspector.model import (
     TestSummary,
 )
 from inspector.model.predictions import parse_predictions_name
-from inspector.model.runformat import load_run
+from inspector.model.runformat import load_run, rel
 from inspector.model.tasks import load_tasks
 
 from ..atomic import write_json_atomic
@@ -224,6 +224,9 @@ class Evaluator:
                 raise EvaluationError(f"unknown task(s): {', '.join(unknown)}")
         parsed = parse_predictions_name(plan.predictions[0].resolve().name)
         run_id = plan.run_id or plan.predictions[0].resolve().name
+        if not run_id.strip() or "/" in run_id or "\\" in run_id or run_id in (".", ".."):
+            raise EvaluationError(f"run id {run_id!r} is not usable: it must be a non-empty "
+                                  "name without '/'")
         agent = plan.agent or parsed.agent or "unknown"
         model = plan.model or parsed.model or "unknown"
         jobs = []
@@ -336,12 +339,13 @@ class Evaluator:
         stamp = datetime.now().astimezone()
         ordered = sorted(done, key=lambda s: (s.task, s.sample))
         first = [s for s in ordered if s.sample == 0]
+        predictions = plan.predictions[0].resolve()
         write_json_atomic(plan.out / "report.json", stock_report(
-            first, str(plan.predictions[0]), elapsed, stamp, agent, model,
-            plan.limits.startup))
+            first, rel(predictions, plan.out), elapsed, stamp, agent, model,
+            plan.limits.startup, self.backend.name))
         if plan.repogenesis_out is not None:
-            write_repogenesis_output(plan.repogenesis_out, first, str(plan.predictions[0]),
+            write_repogenesis_output(plan.repogenesis_out.resolve(), first, predictions,
                                      elapsed, stamp, plan.repogenesis_layout, agent, model,
-                                     plan.limits.startup)
+                                     plan.limits.startup, self.backend.name)
         run, _ = load_run(plan.out)
         return run

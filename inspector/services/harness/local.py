@@ -18,7 +18,7 @@ from pathlib import Path
 
 from inspector.model import Phase, PhaseStatus
 
-from .backend import BASE_URL_VARS, HEALTH_PATHS, PhaseOutcome, SampleJob, TestRun
+from .backend import HEALTH_PATHS, PhaseOutcome, SampleJob, TestRun, base_url_env
 from .phase_log import PhaseLog, now_iso
 from .ports import port_open, wait_port_closed
 from .venvs import VenvCache, run_logged
@@ -106,6 +106,12 @@ class LocalSession:
     def install(self, log: PhaseLog) -> PhaseOutcome:
         t0 = time.monotonic()
         started = now_iso()
+        if self.job.task.language != "python":
+            msg = (f"{self.job.task.language} tasks are not supported by the local backend "
+                   "(it installs Python requirements only)")
+            log.meta(msg)
+            return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, msg, None, False, started,
+                                0.0)
         shutil.copytree(self.job.repo, self.workdir, symlinks=True, ignore=COPY_IGNORE)
         task_tests = self.job.task.tests_dir
         if task_tests is not None:
@@ -133,7 +139,8 @@ class LocalSession:
         tests_ok = self._test_env(log)
         dur = time.monotonic() - t0
         if not result.ok:
-            return PhaseOutcome(Phase.INSTALL, PhaseStatus.TIMEOUT if result.exit_code is None
+            timed_out = result.exit_code is None and not self._cancelled()
+            return PhaseOutcome(Phase.INSTALL, PhaseStatus.TIMEOUT if timed_out
                                 else PhaseStatus.FAILED, result.message, result.exit_code,
                                 False, started, dur)
         self.venv = result.path
@@ -255,15 +262,24 @@ class LocalSession:
                            None, None)
         junit = self.job.out_dir / "junit.xml"
         junit.unlink(missing_ok=True)
-        base = f"http://127.0.0.1:{self.job.port}"
         env = self._env(self.test_venv)
-        env.update({var: base for var in BASE_URL_VARS})
+        env.update(base_url_env(self.job.task, self.job.port))
+        if self.venv is not None:
+            # Like the stock harness's single image, tests can import what the repo installed
+            # (white-box suites import the app); the runner's own packages stay in its venv.
+            site = sorted((self.venv / "lib").glob("python*/site-packages"))
+            if site:
+                env["PYTHONPATH"] = str(site[0])
         cmd = [str(self.test_venv / "bin" / "python"), "-m", "pytest", *(test_ids or ["tests"]),
                "-v", "--tb=short", "-p", "no:cacheprovider", "--continue-on-collection-errors",
                "-o", "junit_family=xunit1",
                f"--junitxml={junit}"]
         code = run_logged(cmd, log, self.workdir, env, self.job.limits.tests, self._cancelled)
         dur = time.monotonic() - t0
+        if code is None and self._cancelled():
+            return TestRun(PhaseOutcome(Phase.TESTS, PhaseStatus.FAILED, "cancelled", None,
+                                        False, started, dur),
+                           junit if junit.is_file() else None, None)
         status = PhaseStatus.TIMEOUT if code is None else (
             PhaseStatus.OK if code == 0 else PhaseStatus.FAILED)
         msg = {None: f"test run timed out after {self.job.limits.tests:.0f}s", 0: "all passed",

@@ -120,8 +120,8 @@ class VenvCache:
                                   cancelled)
                 if code != 0:
                     tail = next((t for t in reversed(log.tail) if "ERROR" in t), "")
-                    msg = ("pip install timed out" if code is None
-                           else f"pip install failed (exit {code})")
+                    msg = ("cancelled" if cancelled() else "pip install timed out"
+                           if code is None else f"pip install failed (exit {code})")
                     shutil.rmtree(path, ignore_errors=True)
                     return VenvResult(False, path, False, code, f"{msg}: {tail}" if tail else msg)
                 (path / MARKER).write_text(requirements)

@@ -1,0 +1,278 @@
+"""Finding runs of both formats under a folder; bad files become issues, never exceptions."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from inspector.model import Outcome, Phase, SuiteStatus, discover_runs
+from inspector.model.discover import MAX_DEPTH, find_tasks_root
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE_RUNS = ROOT / "sample_runs"
+FIXTURES = ROOT / "tests" / "fixtures"
+FORGE = "repo_readme_1118_forge_m1-large_Python"
+RELAY = "repo_readme_1119_relay_open_coder-7b_Python"
+
+
+def report(folder: Path, names: list[str], file: str = "report.json") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    results = [{"repo_name": n, "lang": "python", "exit_code": 0,
+                "dsr": {"success": True, "message": "ok"},
+                "pass_at_1": {"passed": 1, "failed": 0, "errors": 0, "skipped": 0, "total": 1,
+                              "score": 1.0}} for n in names]
+    path = folder / file
+    path.write_text(json.dumps({"metadata": {"harness_version": "1.0.0"}, "results": results}))
+    return path
+
+
+# ----------------------------------------------------------------------------- bundled data
+
+class TestBundledSampleRuns:
+    @pytest.fixture(scope="class")
+    def found(self):
+        return discover_runs(SAMPLE_RUNS)
+
+    def test_four_runs_two_of_each_format(self, found):
+        assert [(r.id, r.source.format) for r in found.runs] == [
+            (FORGE, "genesis-inspector"),
+            (f"{FORGE}@2026-11-21_06-01-24", "repogenesis"),
+            (RELAY, "genesis-inspector"),
+            (f"{RELAY}@relay", "repogenesis"),
+        ]
+        assert found.errors == []
+        assert found.issues == []
+
+    def test_identities(self, found):
+        runs = {r.id: r for r in found.runs}
+        assert (runs[FORGE].agent, runs[FORGE].model, runs[FORGE].language) == \
+            ("Forge", "m1-large", "python")
+        assert (runs[f"{RELAY}@relay"].agent, runs[f"{RELAY}@relay"].model) == \
+            ("Relay", "open_coder-7b")
+        assert all(len(r.samples) == 6 for r in found.runs)
+        assert all(r.task_names == ["inventory-api", "notes-api", "quote-board",
+                                    "todo-service", "unit-converter", "url-shortener"]
+                   for r in found.runs)
+
+    def test_tasks_found_next_to_the_runs(self, found):
+        assert {n: (t.port, t.framework, t.expected_tests, len(t.endpoints))
+                for n, t in found.tasks.items()} == {
+            "inventory-api": (18080, "fastapi", 10, 6),
+            "notes-api": (18081, "fastapi", 10, 6),
+            "quote-board": (18084, "flask", 8, 5),
+            "todo-service": (18080, "flask", 12, 6),
+            "unit-converter": (18083, "fastapi", 8, 5),
+            "url-shortener": (18082, "flask", 8, 4),
+        }
+
+    def test_our_runs_have_per_test_cases(self, found):
+        runs = {r.id: r for r in found.runs}
+        todo = runs[FORGE].samples_for("todo-service")[0]
+        assert todo.tests.has_cases and len(todo.tests.cases) == 12
+        assert [c.id for c in todo.failing_tests] == [
+            "tests/test_todos.py::test_create_defaults",
+            "tests/test_todos.py::test_list_filter_completed",
+            "tests/test_todos.py::test_patch_completed",
+        ]
+        assert todo.failing_tests[0].message == "KeyError: 'completed'"
+        assert todo.failing_tests[0].outcome is Outcome.FAILED
+        assert (todo.tests.passed, todo.tests.failed, todo.tests.total) == (9, 3, 12)
+        assert todo.tests.score == 0.75
+        assert set(todo.logs) == {Phase.INSTALL, Phase.START, Phase.HEALTH, Phase.TESTS}
+        assert all(p.is_file() for p in todo.logs.values())
+        assert todo.repo_path == SAMPLE_RUNS / "predictions" / FORGE / "todo-service"
+        assert todo.repo_path.is_dir()
+
+    def test_our_runs_flag_incomplete_suites(self, found):
+        runs = {r.id: r for r in found.runs}
+        quote = runs[FORGE].samples_for("quote-board")[0]
+        assert quote.tests.collection_errors == 1
+        assert quote.tests.status is SuiteStatus.INCOMPLETE  # 5 collected of 8 expected
+        assert not quote.passed
+        unit = runs[FORGE].samples_for("unit-converter")[0]
+        assert unit.deployment.success is False and unit.deployment.lenient_success is True
+        assert unit.deployment.failed_phase is Phase.HEALTH
+
+    def test_repogenesis_runs_keep_counts_only(self, found):
+        runs = {r.id: r for r in found.runs}
+        stock = runs[f"{FORGE}@2026-11-21_06-01-24"]
+        assert not stock.has_test_cases
+        todo = stock.samples_for("todo-service")[0]
+        assert (todo.tests.passed, todo.tests.total, todo.tests.cases) == (9, 12, ())
+        assert todo.logs == {}
+        assert todo.repo_path == SAMPLE_RUNS / "predictions" / FORGE / "todo-service"
+
+    def test_discovering_one_run_folder(self):
+        found = discover_runs(SAMPLE_RUNS / "runs" / FORGE)
+        assert [r.id for r in found.runs] == [FORGE]
+        assert found.issues == []
+
+    def test_discovering_one_report_file(self):
+        found = discover_runs(SAMPLE_RUNS / "repogenesis" / "relay" / "report.json")
+        assert [r.id for r in found.runs] == [f"{RELAY}@relay"]
+        assert len(found.tasks) == 6
+
+
+# ----------------------------------------------------------------------------- fixtures
+
+class TestFixtures:
+    @pytest.fixture(scope="class")
+    def found(self):
+        return discover_runs(FIXTURES)
+
+    def test_good_runs_of_both_formats_load(self, found):
+        assert [r.id for r in found.runs] == [
+            "ours_duplicate",
+            "ours_missing_result",
+            "ours_outside",
+            "repo_readme_0219_codex_gpt5.3_Python@2026-02-26_15-39-29",
+            "repo_readme_1204_msagent_gpt-5-mini_Python@summary_rules",
+            "repo_readme_1204_qwen_qwen3_coder_30b_Python@malformed",
+            "repo_readme_1212_deepcode_gpt-5-mini_Java",
+            "stamped@2026-02-27_09-00-00",
+        ]
+        assert found.tasks == {}
+
+    def test_bad_files_are_errors_naming_file_and_field(self, found):
+        errors = {(i.path.name, i.path.parent.name, i.field) for i in found.errors}
+        assert errors == {
+            ("report.json", "invalid_json", ""),
+            ("report.json", "results_not_list", "results"),
+            ("report.json", "malformed", "results[3].repo_name"),
+            ("report.json", "malformed", "results[5]"),
+            ("report.json", "malformed", "results[9].repo_name"),
+            ("result.json", "0-copy", "sample"),
+            ("result.json", "0", ""),  # ours_missing_result/samples/beta/0
+            ("run.json", "ours_outside", "samples[0].path"),
+            ("run.json", "ours_v2", "format_version"),
+        }
+        for issue in found.issues:
+            text = str(issue)
+            assert text.startswith(f"{issue.path}")
+            if issue.field:
+                assert f"field '{issue.field}'" in text
+
+
+# ----------------------------------------------------------------------------- walking
+
+class TestWalk:
+    def test_missing_path(self, tmp_path):
+        found = discover_runs(tmp_path / "nope")
+        assert found.runs == []
+        assert [str(i) for i in found.issues] == [f"{tmp_path / 'nope'}: does not exist"]
+
+    def test_empty_folder(self, tmp_path):
+        found = discover_runs(tmp_path)
+        assert (found.runs, found.issues) == ([], [])
+
+    def test_non_json_file(self, tmp_path):
+        (tmp_path / "notes.txt").write_text("hi")
+        found = discover_runs(tmp_path / "notes.txt")
+        assert found.runs == []
+        assert [str(i) for i in found.issues] == [
+            f"{tmp_path / 'notes.txt'}: not a run folder or report file"]
+
+    def test_any_json_file_is_read_as_a_report(self, tmp_path):
+        path = report(tmp_path, ["a"], file="custom_name.json")
+        found = discover_runs(path)
+        assert [s.task for r in found.runs for s in r.samples] == ["a"]
+
+    def test_runs_sorted_and_duplicate_ids_warned(self, tmp_path):
+        report(tmp_path / "x" / "out", ["a"])
+        report(tmp_path / "y" / "out", ["b"])
+        report(tmp_path / "a-first", ["c"])
+        found = discover_runs(tmp_path)
+        assert [r.id for r in found.runs] == ["a-first", "out", "out"]
+        assert [(i.severity, i.message) for i in found.issues] == [
+            ("warning", "run id 'out' found 2 times")]
+
+    def test_depth_limit(self, tmp_path):
+        deep = tmp_path
+        for i in range(MAX_DEPTH):
+            deep = deep / f"d{i}"
+        report(deep, ["at-limit"])
+        report(deep / "deeper", ["too-deep"])
+        found = discover_runs(tmp_path)
+        assert [s.task for r in found.runs for s in r.samples] == ["at-limit"]
+
+    @pytest.mark.parametrize("skipped", [".hidden", "predictions", "node_modules", ".venv",
+                                         "__pycache__", "samples", "target"])
+    def test_skipped_folders(self, tmp_path, skipped):
+        report(tmp_path / skipped / "out", ["a"])
+        report(tmp_path / "visible", ["b"])
+        found = discover_runs(tmp_path)
+        assert [r.id for r in found.runs] == ["visible"]
+
+    def test_symlinked_folders_not_followed(self, tmp_path):
+        report(tmp_path / "real", ["a"])
+        (tmp_path / "scan").mkdir()
+        os.symlink(tmp_path / "real", tmp_path / "scan" / "link")
+        assert discover_runs(tmp_path / "scan").runs == []
+
+    def test_run_folder_wins_over_its_report_json(self, tmp_path):
+        # our run folders hold a RepoGenesis-compatible report.json too: one run, not two
+        run_dir = tmp_path / "ours"
+        run_dir.mkdir()
+        report(run_dir, ["a"])
+        (run_dir / "run.json").write_text(json.dumps({
+            "format": "genesis-inspector-run", "format_version": 1, "run_id": "ours",
+            "samples": []}))
+        found = discover_runs(tmp_path)
+        assert [(r.id, r.source.format) for r in found.runs] == [("ours", "genesis-inspector")]
+
+    def test_bad_run_next_to_good_ones(self, tmp_path):
+        report(tmp_path / "good", ["a"])
+        (tmp_path / "bad").mkdir()
+        (tmp_path / "bad" / "run.json").write_bytes(b"\xff\xfe")
+        (tmp_path / "worse").mkdir()
+        (tmp_path / "worse" / "report_2026-01-01_00-00-00.json").write_text("")
+        found = discover_runs(tmp_path)
+        assert [r.id for r in found.runs] == ["good"]
+        assert sorted(str(i) for i in found.errors) == [
+            f"{tmp_path / 'bad' / 'run.json'}: not UTF-8 (byte 0)",
+            f"{tmp_path / 'worse' / 'report_2026-01-01_00-00-00.json'}: file is empty",
+        ]
+
+
+class TestTasks:
+    def make_tasks(self, root: Path) -> None:
+        t = root / "repo" / "todo"
+        (t / "tests").mkdir(parents=True)
+        (t / "README.md").write_text("# Todo\nFramework: Flask\nPort: 5001\n"
+                                     "| GET | /todos | List |\n")
+        (t / "tests" / "test_todo.py").write_text(
+            "def test_a():\n    pass\n\nclass TestB:\n    def test_c(self):\n        pass\n"
+            "    async def test_d(self):\n        pass\n\ndef helper():\n    pass\n")
+        (root / "repo" / "no-readme").mkdir()
+
+    def test_tasks_folder_next_to_runs(self, tmp_path):
+        self.make_tasks(tmp_path / "tasks")
+        report(tmp_path / "runs" / "out", ["todo"])
+        found = discover_runs(tmp_path / "runs")
+        assert find_tasks_root(tmp_path / "runs") == tmp_path / "tasks"
+        todo = found.tasks["todo"]
+        assert (todo.port, todo.framework, todo.expected_tests) == (5001, "flask", 3)
+        assert [str(e) for e in todo.endpoints] == ["GET /todos"]
+        # task warnings (the folder without README) are not reported, and the sample gets
+        # the expected count
+        assert found.issues == []
+        s = found.runs[0].samples[0]
+        assert s.tests.expected == 3
+        assert s.tests.status is SuiteStatus.INCOMPLETE  # 1 counted of 3 expected
+        assert set(found.runs[0].tasks) == {"todo"}
+
+    def test_explicit_tasks_root(self, tmp_path):
+        self.make_tasks(tmp_path / "elsewhere")
+        report(tmp_path / "runs" / "out", ["todo"])
+        found = discover_runs(tmp_path / "runs", tasks_root=tmp_path / "elsewhere")
+        assert set(found.tasks) == {"todo"}
+
+    def test_missing_explicit_tasks_root_is_an_error(self, tmp_path):
+        report(tmp_path / "out", ["a"])
+        found = discover_runs(tmp_path, tasks_root=tmp_path / "missing")
+        assert [r.id for r in found.runs] == ["out"]
+        assert [str(i) for i in found.errors] == [
+            f"{tmp_path / 'missing'}: tasks folder does not exist"]
