@@ -55,6 +55,8 @@ def discover_runs(path: Path, tasks_root: Path | None = None) -> Discovery:
         found.tasks, task_issues = load_tasks(root_for_tasks)
         found.issues.extend(i for i in task_issues if i.severity == "error")
 
+    if path.is_file() and path.name == runformat.RUN_FILE:
+        path = path.parent
     if path.is_file():
         if repogenesis.REPORT_RE.match(path.name) or path.suffix == ".json":
             _add(found, lambda: _one(repogenesis.load_report(path, found.tasks)))

@@ -328,6 +328,12 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             if resolved is None:
                 issues.append(LoadIssue(path, f"logs.{key}", "not a usable path", "warning"))
                 continue
+            try:
+                resolved.relative_to(sample_dir.resolve())
+            except ValueError:
+                issues.append(LoadIssue(path, f"logs.{key}",
+                                        "points outside the sample folder; ignored", "warning"))
+                continue
             logs[phase] = resolved
     repo_path = None
     repo_digest = None

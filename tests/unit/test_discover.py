@@ -39,7 +39,7 @@ class TestBundledSampleRuns:
     def test_four_runs_two_of_each_format(self, found):
         assert [(r.id, r.source.format) for r in found.runs] == [
             (FORGE, "genesis-inspector"),
-            (f"{FORGE}@2026-11-21_06-01-24", "repogenesis"),
+            (f"{FORGE}@2026-11-21_06-20-02", "repogenesis"),
             (RELAY, "genesis-inspector"),
             (f"{RELAY}@relay", "repogenesis"),
         ]
@@ -98,7 +98,7 @@ class TestBundledSampleRuns:
 
     def test_repogenesis_runs_keep_counts_only(self, found):
         runs = {r.id: r for r in found.runs}
-        stock = runs[f"{FORGE}@2026-11-21_06-01-24"]
+        stock = runs[f"{FORGE}@2026-11-21_06-20-02"]
         assert not stock.has_test_cases
         todo = stock.samples_for("todo-service")[0]
         assert (todo.tests.passed, todo.tests.total, todo.tests.cases) == (9, 12, ())
