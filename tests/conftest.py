@@ -20,7 +20,8 @@ def sample_runs() -> Path:
 def venv_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One virtualenv cache for the whole session (real pip installs are slow: share them).
 
-    Honours ``GENESIS_INSPECTOR_CACHE`` when set so developers can keep a warm cache."""
+    Always a ``…/venvs`` folder, so its parent works as ``GENESIS_INSPECTOR_CACHE`` for a CLI
+    subprocess. Honours ``GENESIS_INSPECTOR_CACHE`` when set so developers can keep a warm cache."""
     if os.environ.get("GENESIS_INSPECTOR_CACHE"):
         return Path(os.environ["GENESIS_INSPECTOR_CACHE"]) / "venvs"
-    return tmp_path_factory.mktemp("venv-cache")
+    return tmp_path_factory.mktemp("cache") / "venvs"

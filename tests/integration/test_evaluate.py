@@ -248,8 +248,6 @@ def test_cli_evaluate_cancel_with_ctrl_c_cleans_up(tmp_path: Path, sample_runs: 
     import sys
 
     env = dict(os.environ, GENESIS_INSPECTOR_CACHE=str(venv_cache.parent))
-    if venv_cache.name != "venvs":
-        env["GENESIS_INSPECTOR_CACHE"] = str(tmp_path / "cache")
     proc = subprocess.Popen(
         [sys.executable, "-m", "inspector", "evaluate", "--tasks", str(sample_runs / "tasks"),
          "--predictions", str(sample_runs / "predictions" / RUNS[0]), "--out",

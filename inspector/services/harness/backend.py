@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -113,6 +112,3 @@ class Backend(Protocol):
 
     def open(self, job: SampleJob) -> Session: ...
 
-
-ProgressCallback = Callable[[str, str, str], None]
-"""``(sample_id, phase_or_state, message)``; called from worker threads."""
