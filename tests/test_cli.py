@@ -72,6 +72,11 @@ def test_failures_json_lists_failing_tests_and_failed_deployments() -> None:
     relay_url = [r for r in rows if r["run_id"] == "repo_readme_1119_relay_open_coder-7b_Python"
                  and r["task"] == "url-shortener" and r["outcome"] == "deploy_failed"]
     assert relay_url and "exited with code 1" in relay_url[0]["message"]
+    # a collection error says what failed to import, not pytest's generic "collection failure"
+    (defect,) = [r for r in rows if r["run_id"] == forge and
+                 r["test_id"] == "tests/test_quote_model.py"]
+    assert defect["outcome"] == "error"
+    assert defect["message"] == "ModuleNotFoundError: No module named 'app.models'"
     # no passing test is ever listed
     assert not any(r["test_id"] == "tests/test_notes.py::test_health" for r in rows
                    if r["run_id"] == forge)

@@ -56,6 +56,14 @@ class TestCase:
 
     @property
     def first_message_line(self) -> str:
+        """One line saying why: the message, or for pytest's generic "collection failure" the
+        last ``E   …`` line of the traceback (e.g. the ImportError)."""
+        if self.message.strip() and self.message.strip() != "collection failure":
+            return next(line.strip() for line in self.message.splitlines() if line.strip())
+        e_lines = [line[1:].strip() for line in self.traceback.splitlines()
+                   if line.startswith("E ") and line[1:].strip()]
+        if e_lines:
+            return e_lines[-1]
         for text in (self.message, self.traceback):
             for line in text.splitlines():
                 if line.strip():
