@@ -57,13 +57,23 @@ def normalize(path: str) -> str:
     return "/" + "/".join(segs)
 
 
-def find_routes(repo: Path) -> tuple[list[Route], set[str]]:
+def _source_texts(repo: Path) -> list[tuple[str, str]]:
+    """(relative path, text) of every source file, read once."""
+    return [(f.relative_to(repo).as_posix(), read_text(f)) for f in iter_files(repo, SOURCE_EXT)]
+
+
+def _in_stock_scope(rel: str) -> bool:
+    """The stock check also skips test folders and egg-info."""
+    return not any(part in STOCK_SKIP or part.endswith("egg-info")
+                   for part in rel.split("/")[:-1])
+
+
+def find_routes(texts: list[tuple[str, str]]) -> tuple[list[Route], set[str]]:
     """Route declarations and path prefixes found in the repo's source files."""
     routes: list[Route] = []
     prefixes: set[str] = {""}
-    for file in iter_files(repo, SOURCE_EXT):
-        rel = file.relative_to(repo).as_posix()
-        lines = read_text(file).splitlines()
+    for rel, text in texts:
+        lines = text.splitlines()
         for i, line in enumerate(lines):
             for m in _PREFIX.finditer(line):
                 prefixes.add(normalize(m.group(1)).rstrip("/"))
@@ -116,9 +126,9 @@ def _feature_hit(repo_texts: list[tuple[str, str]], name: str) -> Evidence | Non
 def compute_coverage(repo: Path, endpoints: list[Endpoint] | tuple[Endpoint, ...]
                      ) -> ApiCoverage:
     """Per-endpoint coverage of ``repo`` with evidence, plus the stock lenient count."""
-    routes, prefixes = find_routes(repo)
-    texts = [(f.relative_to(repo).as_posix(), read_text(f))
-             for f in iter_files(repo, SOURCE_EXT, STOCK_SKIP)]
+    all_texts = _source_texts(repo)
+    routes, prefixes = find_routes(all_texts)
+    texts = [(rel, text) for rel, text in all_texts if _in_stock_scope(rel)]
     results: list[EndpointCoverage] = []
     lenient = 0
     for ep in endpoints:
