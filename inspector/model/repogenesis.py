@@ -171,6 +171,12 @@ def _run_identity(meta: Fields | None, out_dir: str, stamp: str | None
     return run_id, agent, model, parsed.language or "", parsed.date
 
 
+def _samples_language(samples: list[SampleResult]) -> str:
+    """The run's language when its samples agree, else ``mixed`` (``unknown`` when empty)."""
+    langs = {s.language for s in samples}
+    return langs.pop() if len(langs) == 1 else ("mixed" if langs else "unknown")
+
+
 def load_report(path: Path, tasks: dict[str, Task] | None = None) -> tuple[Run, list[LoadIssue]]:
     """Load one ``report*.json``. Raises :class:`LoadError` if the file is unusable as a whole."""
     issues: list[LoadIssue] = []
@@ -202,8 +208,7 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None) -> tuple[Run, 
         seen.add(s.task)
         samples.append(s)
     if not language:
-        langs = {s.language for s in samples}
-        language = langs.pop() if len(langs) == 1 else ("mixed" if langs else "unknown")
+        language = _samples_language(samples)
     run = Run(
         id=run_id, agent=agent, model=model, language=language,
         source=RunSource(FORMAT, path, meta.str("predictions_dir") if meta else None,
@@ -234,10 +239,9 @@ def load_intermediate(folder: Path, tasks: dict[str, Task] | None = None,
                                         issues, tasks))
         except LoadError as exc:
             issues.append(exc.issue)
-    langs = {s.language for s in samples}
     run = Run(
         id=ident, agent=parsed.agent or "unknown", model=parsed.model or "unknown",
-        language=langs.pop() if len(langs) == 1 else ("mixed" if langs else "unknown"),
+        language=_samples_language(samples),
         source=RunSource(FORMAT, folder, None, "RepoGenesis harness (intermediate results)"),
         date=stamp or parsed.date, samples=tuple(samples),
         tasks={k: v for k, v in (tasks or {}).items() if any(s.task == k for s in samples)},

@@ -16,6 +16,7 @@ This module converts between files' JSON and the model; it does no writing.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -403,7 +404,7 @@ def load_run(run_dir: Path) -> tuple[Run, list[LoadIssue]]:
                 issues.append(LoadIssue(result_path, "run_id",
                                         f"{s.run_id!r} differs from run.json's {run_id!r}; "
                                         "using run.json's", "warning"))
-                s = _with_run_id(s, run_id)
+                s = replace(s, run_id=run_id)
             if (s.task, s.sample) in seen:
                 raise LoadError(result_path, f"duplicate sample {s.task}#{s.sample}", "sample")
             seen.add((s.task, s.sample))
@@ -426,8 +427,3 @@ def load_run(run_dir: Path) -> tuple[Run, list[LoadIssue]]:
         tasks=tasks,
     ), issues
 
-
-def _with_run_id(s: SampleResult, run_id: str) -> SampleResult:
-    from dataclasses import replace
-
-    return replace(s, run_id=run_id)

@@ -206,7 +206,8 @@ class Evaluator:
         self._busy_ports: set[int] = set()
 
     # -- inputs ----------------------------------------------------------------------------
-    def _prepare(self) -> tuple[dict[str, Task], list[SampleJob], str, str, str, str]:
+    def _prepare(self) -> tuple[dict[str, Task], list[SampleJob], str, str, str, str,
+                                str | None]:
         plan = self.plan
         tasks, issues = load_tasks(plan.tasks_root)
         if not tasks:
@@ -245,7 +246,7 @@ class Evaluator:
                 f"{plan.tasks_root} ({', '.join(sorted(tasks))})")
         langs = {j.task.language for j in jobs}
         language = parsed.language or (langs.pop() if len(langs) == 1 else "mixed")
-        return tasks, jobs, run_id, agent, model, language
+        return tasks, jobs, run_id, agent, model, language, parsed.date
 
     def _check_out(self) -> None:
         out = self.plan.out
@@ -283,13 +284,12 @@ class Evaluator:
 
     def run(self) -> Run:
         """Evaluate everything and write the run folder; returns the loaded run."""
-        tasks, jobs, run_id, agent, model, language = self._prepare()
+        tasks, jobs, run_id, agent, model, language, generation_date = self._prepare()
         self._check_out()
         plan = self.plan
         plan.out.mkdir(parents=True, exist_ok=True)
         created = now_iso()
         t0 = time.monotonic()
-        parsed = parse_predictions_name(plan.predictions[0].resolve().name)
         used_tasks = [tasks[n] for n in sorted({j.task.name for j in jobs})]
         settings = {"jobs": plan.jobs, "install_timeout": plan.limits.install,
                     "startup_timeout": plan.limits.startup, "test_timeout": plan.limits.tests}
@@ -298,7 +298,7 @@ class Evaluator:
         def save_run(status: str) -> None:
             write_run_json(
                 plan.out, run_id=run_id, agent=agent, model=model, language=language,
-                generation_date=parsed.date, created_at=created,
+                generation_date=generation_date, created_at=created,
                 finished_at=None if status == "running" else now_iso(), status=status,
                 predictions=[p.resolve() for p in plan.predictions],
                 tasks_root=plan.tasks_root.resolve(), tasks=used_tasks,
