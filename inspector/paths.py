@@ -17,3 +17,13 @@ def bundled(name: str) -> Path:
 
 def sample_runs() -> Path:
     return bundled("sample_runs")
+
+
+def cache_root() -> Path:
+    """``$GENESIS_INSPECTOR_CACHE``, else ``$XDG_CACHE_HOME/genesis-inspector``."""
+    import os
+
+    if os.environ.get("GENESIS_INSPECTOR_CACHE"):
+        return Path(os.environ["GENESIS_INSPECTOR_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "genesis-inspector"

@@ -42,36 +42,86 @@ def find_tasks_root(start: Path, stop: Path | None = None) -> Path | None:
     return None
 
 
-def discover_runs(path: Path, tasks_root: Path | None = None) -> Discovery:
-    """Every run under ``path`` (a run folder, a RepoGenesis output folder, a report file, or
-    any folder containing those), sorted by run id."""
+@dataclass(frozen=True, slots=True)
+class RunLocation:
+    """Where one or more runs live on disk: ``kind`` is ``run`` (our run folder),
+    ``repogenesis`` (a RepoGenesis output folder) or ``report`` (a single report file)."""
+
+    kind: str
+    path: Path
+
+
+@dataclass
+class Located:
+    """Run locations under a path, the tasks found next to them, and problems met."""
+
+    root: Path
+    locations: list[RunLocation] = field(default_factory=list)
+    issues: list[LoadIssue] = field(default_factory=list)
+    tasks_root: Path | None = None
+
+
+def locate_runs(path: Path, tasks_root: Path | None = None) -> Located:
+    """Every run location under ``path`` without loading any run (cheap: one directory walk
+    that never enters sample, repo or predictions folders)."""
     path = path.expanduser()
-    found = Discovery(root=path)
+    found = Located(root=path)
     if not path.exists():
         found.issues.append(LoadIssue(path, "", "does not exist"))
         return found
-    root_for_tasks = tasks_root or find_tasks_root(path)
-    if root_for_tasks is not None:
-        found.tasks, task_issues = load_tasks(root_for_tasks)
-        found.issues.extend(i for i in task_issues if i.severity == "error")
-
+    found.tasks_root = tasks_root or find_tasks_root(path)
     if path.is_file() and path.name == runformat.RUN_FILE:
         path = path.parent
     if path.is_file():
         if repogenesis.REPORT_RE.match(path.name) or path.suffix == ".json":
-            _add(found, lambda: _one(repogenesis.load_report(path, found.tasks)))
+            found.locations.append(RunLocation("report", path))
         else:
             found.issues.append(LoadIssue(path, "", "not a run folder or report file"))
         return found
     _walk(path, found, 0)
-    found.runs.sort(key=lambda r: r.id)
+    return found
+
+
+def load_location(loc: RunLocation, tasks: dict[str, Task] | None = None
+                  ) -> tuple[list[Run], list[LoadIssue]]:
+    """Load the runs at one location; a fatal problem comes back as an issue, never raised."""
+    if loc.kind == "run":
+        load = lambda: _one(runformat.load_run(loc.path))  # noqa: E731
+    elif loc.kind == "repogenesis":
+        load = lambda: repogenesis.load_output_dir(loc.path, tasks)  # noqa: E731
+    else:
+        load = lambda: _one(repogenesis.load_report(loc.path, tasks))  # noqa: E731
+    try:
+        return load()
+    except LoadError as exc:
+        return [], [exc.issue]
+    except (OSError, RecursionError, MemoryError) as exc:  # pragma: no cover - defensive
+        return [], [LoadIssue(loc.path, "", f"cannot read: {exc}")]
+
+
+def duplicate_id_issues(root: Path, runs: list[Run]) -> list[LoadIssue]:
+    """A warning for every run id found more than once."""
     ids: dict[str, int] = {}
-    for r in found.runs:
+    for r in runs:
         ids[r.id] = ids.get(r.id, 0) + 1
-    for run_id, n in ids.items():
-        if n > 1:
-            found.issues.append(LoadIssue(path, "", f"run id {run_id!r} found {n} times",
-                                          "warning"))
+    return [LoadIssue(root, "", f"run id {run_id!r} found {n} times", "warning")
+            for run_id, n in ids.items() if n > 1]
+
+
+def discover_runs(path: Path, tasks_root: Path | None = None) -> Discovery:
+    """Every run under ``path`` (a run folder, a RepoGenesis output folder, a report file, or
+    any folder containing those), sorted by run id."""
+    located = locate_runs(path, tasks_root)
+    found = Discovery(root=located.root, issues=list(located.issues))
+    if located.tasks_root is not None:
+        found.tasks, task_issues = load_tasks(located.tasks_root)
+        found.issues.extend(i for i in task_issues if i.severity == "error")
+    for loc in located.locations:
+        runs, issues = load_location(loc, found.tasks)
+        found.runs.extend(runs)
+        found.issues.extend(issues)
+    found.runs.sort(key=lambda r: r.id)
+    found.issues.extend(duplicate_id_issues(located.root, found.runs))
     return found
 
 
@@ -79,25 +129,12 @@ def _one(result: tuple[Run, list[LoadIssue]]) -> tuple[list[Run], list[LoadIssue
     return [result[0]], result[1]
 
 
-def _add(found: Discovery, load) -> None:  # type: ignore[no-untyped-def]
-    try:
-        runs, issues = load()
-    except LoadError as exc:
-        found.issues.append(exc.issue)
-        return
-    except (OSError, RecursionError, MemoryError) as exc:  # pragma: no cover - defensive
-        found.issues.append(LoadIssue(Path(found.root), "", f"cannot read: {exc}"))
-        return
-    found.runs.extend(runs)
-    found.issues.extend(issues)
-
-
-def _walk(folder: Path, found: Discovery, depth: int) -> None:
+def _walk(folder: Path, found: Located, depth: int) -> None:
     if runformat.is_run_dir(folder):
-        _add(found, lambda: _one(runformat.load_run(folder)))
+        found.locations.append(RunLocation("run", folder))
         return
     if repogenesis.is_repogenesis_dir(folder):
-        _add(found, lambda: repogenesis.load_output_dir(folder, found.tasks))
+        found.locations.append(RunLocation("repogenesis", folder))
         return
     if depth >= MAX_DEPTH:
         return

@@ -1,0 +1,92 @@
+"""Light rows the app lists: one per run, sample and test, as kept in the catalog index.
+
+They carry just what lists, filters, the matrix and benchmark-health need; the full
+:class:`~inspector.model.results.SampleResult` is loaded from disk when a sample is opened.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .verdict import Verdict
+
+
+@dataclass(frozen=True, slots=True)
+class RunEntry:
+    """One run with its headline metrics (``metrics`` is ``RunMetrics`` as a dict)."""
+
+    key: str  # unique within a catalog: "<location path>#<run id>"
+    run_id: str
+    agent: str
+    model: str
+    language: str
+    format: str
+    date: str | None
+    source_path: Path
+    harness: str
+    location: Path
+    metrics: dict[str, Any] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    status: str | None = None  # our format: running / complete / cancelled
+    failures: int = 0  # failing samples
+
+    @property
+    def short_format(self) -> str:
+        return "stock" if self.format == "repogenesis" else "ours"
+
+
+@dataclass(frozen=True, slots=True)
+class SampleEntry:
+    """One sample (a generated repo's evaluation) as the lists show it."""
+
+    key: int  # catalog row id
+    run_key: str
+    run_id: str
+    agent: str
+    model: str
+    sample_id: str
+    task: str
+    sample: int
+    language: str
+    framework: str
+    verdict: Verdict
+    failed_phase: str  # "" when deployment succeeded
+    passed: int
+    failed: int
+    errors: int
+    skipped: int
+    total: int
+    expected: int | None
+    suite_status: str
+    collection_errors: int
+    ac_implemented: int | None
+    ac_total: int | None
+    message: str  # the most telling error line, already one line
+    result_path: Path | None
+    repo_path: Path | None
+    elapsed: float | None
+    has_cases: bool
+
+    @property
+    def deployed(self) -> bool:
+        return not self.failed_phase
+
+    @property
+    def tests_label(self) -> str:
+        return f"{self.passed}/{self.total}" if self.total else "0"
+
+
+@dataclass(frozen=True, slots=True)
+class TestEntry:
+    """One test case of one sample."""
+
+    __test__ = False
+
+    test_id: str
+    outcome: str
+    duration: float | None
+    message: str
+    file: str | None
+    line: int | None

@@ -1,0 +1,43 @@
+"""The one-glance outcome of a sample, shared by every list, the matrix and the filters."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from .results import SampleResult
+
+
+class Verdict(StrEnum):
+    """What happened to one sample, from best to worst."""
+
+    PASSED = "passed"
+    TESTS_FAILED = "tests_failed"
+    SUITE_NOT_RUN = "suite_not_run"
+    NOT_DEPLOYED = "not_deployed"
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self]
+
+    @property
+    def is_failure(self) -> bool:
+        return self is not Verdict.PASSED
+
+
+_LABELS = {
+    Verdict.PASSED: "passed",
+    Verdict.TESTS_FAILED: "tests failed",
+    Verdict.SUITE_NOT_RUN: "suite did not run",
+    Verdict.NOT_DEPLOYED: "did not deploy",
+}
+
+
+def verdict_of(s: SampleResult) -> Verdict:
+    """Strict verdict: passed only if every test passed (as Pass@1 counts it)."""
+    if s.passed:
+        return Verdict.PASSED
+    if not s.deployment.success:
+        return Verdict.NOT_DEPLOYED
+    if s.tests.total == 0:
+        return Verdict.SUITE_NOT_RUN
+    return Verdict.TESTS_FAILED

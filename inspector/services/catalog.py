@@ -1,0 +1,491 @@
+"""The catalog: an on-disk index (SQLite) of every run, sample and test under a root folder.
+
+The app lists from the index, so a corpus of 10,000 samples and 300,000 tests opens in a
+moment after a one-off build; a sample's full result is read from its own files when opened.
+The index lives in the cache folder (``paths.cache_root()/index``), one database per root, and
+is refreshed incrementally: a run location is reloaded only when one of its JSON files changed
+(size or mtime), appeared or vanished. It is a cache: deleting it loses nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from inspector import paths
+from inspector.model import LoadIssue, Run, SampleResult, Task
+from inspector.model.discover import (
+    RunLocation,
+    duplicate_id_issues,
+    load_location,
+    locate_runs,
+)
+from inspector.model.entries import RunEntry, SampleEntry, TestEntry
+from inspector.model.errors import LoadError
+from inspector.model.jsonfields import Fields, read_json
+from inspector.model.runformat import RUN_FILE, parse_sample, parse_task
+from inspector.model.tasks import load_tasks
+from inspector.model.verdict import Verdict, verdict_of
+from inspector.services.metrics import compute_run_metrics
+
+INDEX_VERSION = 3
+MESSAGE_CHARS = 300
+
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, what)`` during a refresh."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS locations (
+    path TEXT PRIMARY KEY, kind TEXT, signature TEXT, issues TEXT);
+CREATE TABLE IF NOT EXISTS runs (
+    key TEXT PRIMARY KEY, location TEXT, run_id TEXT, agent TEXT, model TEXT, language TEXT,
+    format TEXT, date TEXT, source_path TEXT, harness TEXT, metrics TEXT, notes TEXT,
+    status TEXT, failures INTEGER);
+CREATE TABLE IF NOT EXISTS samples (
+    id INTEGER PRIMARY KEY, run_key TEXT, run_id TEXT, agent TEXT, model TEXT,
+    sample_id TEXT, task TEXT, sample INTEGER, language TEXT, framework TEXT, verdict TEXT,
+    failed_phase TEXT, passed INTEGER, failed INTEGER, errors INTEGER, skipped INTEGER,
+    total INTEGER, expected INTEGER, suite_status TEXT, collection_errors INTEGER,
+    ac_impl INTEGER, ac_total INTEGER, message TEXT, result_path TEXT, repo_path TEXT,
+    elapsed REAL, has_cases INTEGER);
+CREATE INDEX IF NOT EXISTS samples_run ON samples(run_key);
+CREATE TABLE IF NOT EXISTS tests (
+    sample INTEGER, ord INTEGER, test_id TEXT, outcome TEXT, duration REAL, message TEXT,
+    file TEXT, line INTEGER);
+CREATE INDEX IF NOT EXISTS tests_sample ON tests(sample);
+"""
+
+
+@dataclass
+class RefreshReport:
+    """What a refresh did."""
+
+    reloaded: list[Path] = field(default_factory=list)
+    removed: list[Path] = field(default_factory=list)
+    unchanged: int = 0
+    seconds: float = 0.0
+    cancelled: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.reloaded or self.removed)
+
+
+class RefreshCancelled(Exception):
+    """Raised inside a refresh when the caller asked to stop; the index stays consistent."""
+
+
+def index_path_for(root: Path) -> Path:
+    """The index database for ``root`` in the cache folder."""
+    digest = hashlib.sha1(str(root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
+    return paths.cache_root() / "index" / f"{digest[:20]}.sqlite3"
+
+
+def _signature(loc: RunLocation) -> str:
+    """Size and mtime of every JSON file a location's runs are read from."""
+    h = hashlib.sha1()
+
+    def add(p: Path) -> None:
+        try:
+            st = p.stat()
+        except OSError:
+            return
+        h.update(f"{p}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+
+    if loc.kind == "report":
+        add(loc.path)
+        return h.hexdigest()
+    if loc.kind == "run":
+        add(loc.path / RUN_FILE)
+        for sub in (loc.path / "samples",):
+            for task_dir in _scandirs(sub):
+                for n_dir in _scandirs(task_dir):
+                    add(n_dir / "result.json")
+        return h.hexdigest()
+    for entry in _scanfiles(loc.path):
+        if entry.suffix == ".json":
+            add(entry)
+    inter = loc.path / "intermediate"
+    for entry in _scanfiles(inter):
+        if entry.suffix == ".json":
+            add(entry)
+    for sub in _scandirs(inter):
+        for entry in _scanfiles(sub):
+            if entry.suffix == ".json":
+                add(entry)
+    return h.hexdigest()
+
+
+def _scandirs(folder: Path) -> list[Path]:
+    try:
+        with os.scandir(folder) as it:
+            return sorted(Path(e.path) for e in it if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
+
+
+def _scanfiles(folder: Path) -> list[Path]:
+    try:
+        with os.scandir(folder) as it:
+            return sorted(Path(e.path) for e in it if e.is_file(follow_symlinks=False))
+    except OSError:
+        return []
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()[:MESSAGE_CHARS]
+    return ""
+
+
+def sample_message(s: SampleResult) -> str:
+    """The most telling one-line reason a sample failed ("" when it passed)."""
+    if s.passed:
+        return ""
+    if not s.deployment.success:
+        return _first_line(s.deployment.message or s.build_error or s.error or "")
+    for c in s.tests.cases:
+        if c.outcome.is_failure:
+            return f"{c.id}: {c.first_message_line}"[:MESSAGE_CHARS]
+    return _first_line(s.error or s.deployment.message or "")
+
+
+class Catalog:
+    """Index of every run under ``root``; thread-safe (one connection behind a lock)."""
+
+    def __init__(self, root: Path, db_path: Path | None = None) -> None:
+        self.root = root.expanduser()
+        self.db_path = db_path or index_path_for(self.root)
+        self._lock = threading.RLock()
+        self._db = self._open()
+        self.tasks_root: Path | None = None
+        self._tasks: dict[str, Task] | None = None
+        self._located_issues: list[LoadIssue] = []
+        self._run_cache: dict[str, tuple[str, list[Run]]] = {}
+
+    # ------------------------------------------------------------------ database
+
+    def _open(self) -> sqlite3.Connection:
+        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            db = self._connect()
+        except sqlite3.DatabaseError:
+            self._discard()
+            db = self._connect()
+        return db
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.db_path, check_same_thread=False, timeout=30,
+                             isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.executescript(_SCHEMA)
+        row = db.execute("SELECT value FROM meta WHERE key='version'").fetchone()
+        if row is None or row[0] != str(INDEX_VERSION):
+            db.executescript("DELETE FROM locations; DELETE FROM runs; DELETE FROM samples; "
+                             "DELETE FROM tests;")
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (str(INDEX_VERSION),))
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('root', ?)", (str(self.root),))
+        return db
+
+    def _discard(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                Path(str(self.db_path) + suffix).unlink()
+            except FileNotFoundError:
+                pass
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @property
+    def is_empty(self) -> bool:
+        """True before the first refresh has indexed anything (the build shows progress)."""
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM locations").fetchone()[0] == 0
+
+    # ------------------------------------------------------------------ refresh
+
+    def refresh(self, progress: Progress | None = None,
+                cancelled: Callable[[], bool] | None = None) -> RefreshReport:
+        """Bring the index up to date with the disk; returns what changed."""
+        started = time.perf_counter()
+        report = RefreshReport()
+        located = locate_runs(self.root)
+        self.tasks_root = located.tasks_root
+        self._located_issues = list(located.issues)
+        with self._lock:
+            known = {Path(p): sig for p, sig in
+                     self._db.execute("SELECT path, signature FROM locations")}
+        wanted = {loc.path: loc for loc in located.locations}
+        for gone in sorted(set(known) - set(wanted)):
+            self._delete_location(gone)
+            report.removed.append(gone)
+        todo: list[tuple[RunLocation, str]] = []
+        for loc in located.locations:
+            sig = _signature(loc)
+            if known.get(loc.path) != sig:
+                todo.append((loc, sig))
+            else:
+                report.unchanged += 1
+        for i, (loc, sig) in enumerate(todo):
+            if cancelled is not None and cancelled():
+                report.cancelled = True
+                break
+            if progress is not None:
+                progress(i, len(todo), str(loc.path))
+            runs, issues = load_location(loc, self._task_table() if loc.kind != "run" else None)
+            self._store_location(loc, sig, runs, issues)
+            self._run_cache.pop(str(loc.path), None)
+            report.reloaded.append(loc.path)
+        if progress is not None and todo:
+            progress(len(todo), len(todo), "done")
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def _task_table(self) -> dict[str, Task]:
+        if self._tasks is None:
+            self._tasks = {}
+            if self.tasks_root is not None:
+                self._tasks, issues = load_tasks(self.tasks_root)
+                self._located_issues.extend(i for i in issues if i.severity == "error")
+        return self._tasks
+
+    def _delete_location(self, path: Path) -> None:
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN")
+            keys = [k for (k,) in db.execute("SELECT key FROM runs WHERE location=?",
+                                             (str(path),))]
+            for key in keys:
+                db.execute("DELETE FROM tests WHERE sample IN "
+                           "(SELECT id FROM samples WHERE run_key=?)", (key,))
+                db.execute("DELETE FROM samples WHERE run_key=?", (key,))
+            db.execute("DELETE FROM runs WHERE location=?", (str(path),))
+            db.execute("DELETE FROM locations WHERE path=?", (str(path),))
+            db.execute("COMMIT")
+
+    def _store_location(self, loc: RunLocation, sig: str, runs: list[Run],
+                        issues: list[LoadIssue]) -> None:
+        rows = [_run_rows(loc, run) for run in runs]
+        self._delete_location(loc.path)
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN")
+            try:
+                for run_row, samples in rows:
+                    db.execute("INSERT OR REPLACE INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                               run_row)
+                    for sample_row, tests in samples:
+                        cur = db.execute(
+                            "INSERT INTO samples VALUES (NULL" + ",?" * len(sample_row) + ")",
+                            sample_row)
+                        sid = cur.lastrowid
+                        db.executemany("INSERT INTO tests VALUES (?,?,?,?,?,?,?,?)",
+                                       ((sid, *t) for t in tests))
+                db.execute("INSERT OR REPLACE INTO locations VALUES (?,?,?,?)",
+                           (str(loc.path), loc.kind, sig,
+                            json.dumps([_issue_json(i) for i in issues])))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    # ------------------------------------------------------------------ queries
+
+    def runs(self) -> list[RunEntry]:
+        """Every run, sorted by run id."""
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM runs ORDER BY run_id, key").fetchall()
+        return [RunEntry(key=r[0], location=Path(r[1]), run_id=r[2], agent=r[3], model=r[4],
+                         language=r[5], format=r[6], date=r[7], source_path=Path(r[8]),
+                         harness=r[9], metrics=json.loads(r[10]),
+                         notes=tuple(json.loads(r[11])), status=r[12], failures=r[13])
+                for r in rows]
+
+    def samples(self, run_keys: Iterable[str] | None = None) -> list[SampleEntry]:
+        """Samples of the given runs (all when None), by run, task, sample number."""
+        sql = "SELECT * FROM samples"
+        args: tuple[str, ...] = ()
+        if run_keys is not None:
+            keys = tuple(run_keys)
+            sql += f" WHERE run_key IN ({','.join('?' * len(keys))})"
+            args = keys
+        sql += " ORDER BY run_id, run_key, task, sample"
+        with self._lock:
+            rows = self._db.execute(sql, args).fetchall()
+        return [_sample_entry(r) for r in rows]
+
+    def sample(self, key: int) -> SampleEntry | None:
+        with self._lock:
+            r = self._db.execute("SELECT * FROM samples WHERE id=?", (key,)).fetchone()
+        return _sample_entry(r) if r else None
+
+    def find_sample(self, sample_id: str) -> SampleEntry | None:
+        with self._lock:
+            r = self._db.execute("SELECT * FROM samples WHERE sample_id=? ORDER BY id",
+                                 (sample_id,)).fetchone()
+        return _sample_entry(r) if r else None
+
+    def tests(self, sample_key: int) -> list[TestEntry]:
+        """A sample's test cases in suite order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT test_id, outcome, duration, message, file, line FROM tests "
+                "WHERE sample=? ORDER BY ord", (sample_key,)).fetchall()
+        return [TestEntry(*r) for r in rows]
+
+    def iter_tests(self) -> Iterator[tuple[str, str, str, str, str, str]]:
+        """(task, run_id, sample_id, test_id, outcome, message) for every test, streamed."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT s.task, s.run_id, s.sample_id, t.test_id, t.outcome, t.message "
+                "FROM tests t JOIN samples s ON s.id = t.sample").fetchall()
+        yield from rows
+
+    def counts(self) -> tuple[int, int, int]:
+        """(runs, samples, tests) in the index."""
+        with self._lock:
+            return tuple(self._db.execute(  # type: ignore[return-value]
+                "SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM samples), "
+                "(SELECT COUNT(*) FROM tests)").fetchone())
+
+    def issues(self) -> list[LoadIssue]:
+        """Problems met while locating and loading runs (never raised)."""
+        out = list(self._located_issues)
+        with self._lock:
+            for (raw,) in self._db.execute("SELECT issues FROM locations ORDER BY path"):
+                out.extend(_issue_from_json(d) for d in json.loads(raw))
+        out.extend(duplicate_id_issues(self.root, [_IdOnly(r.run_id) for r in self.runs()]))
+        return out
+
+    # ------------------------------------------------------------------ full results
+
+    def task(self, name: str, run: RunEntry | None = None) -> Task | None:
+        """The task as the run recorded it, else as found in the tasks folder."""
+        if run is not None and run.format != "repogenesis":
+            try:
+                top = read_json(run.location / RUN_FILE)
+                issues: list[LoadIssue] = []
+                for i, raw in enumerate(Fields(top, run.location / RUN_FILE, "", issues)
+                                        .items("tasks")):
+                    if isinstance(raw, dict) and raw.get("name") == name:
+                        return parse_task(raw, run.location / RUN_FILE, f"tasks[{i}]",
+                                          run.location, issues)
+            except LoadError:
+                pass
+        if self.tasks_root is None:
+            self.tasks_root = locate_runs(self.root).tasks_root
+        return self._task_table().get(name)
+
+    def load_sample(self, entry: SampleEntry) -> SampleResult:
+        """The full result of one sample, read from its files. Raises LoadError."""
+        run = self.run(entry.run_key)
+        if run is None:
+            raise LoadError(self.root, f"run of {entry.sample_id} is no longer indexed")
+        if run.format != "repogenesis" and entry.result_path is not None:
+            task = self.task(entry.task, run)
+            issues: list[LoadIssue] = []
+            s = parse_sample(read_json(entry.result_path), entry.result_path, issues,
+                             {task.name: task} if task else None)
+            return s if s.run_id == run.run_id else _with_run_id(s, run.run_id)
+        for r in self._runs_at(run.location, run.format):
+            if r.id == run.run_id:
+                for s in r.samples:
+                    if s.task == entry.task and s.sample == entry.sample:
+                        return s
+        raise LoadError(run.source_path, f"sample {entry.sample_id} not found any more")
+
+    def run(self, key: str) -> RunEntry | None:
+        return next((r for r in self.runs() if r.key == key), None)
+
+    def _runs_at(self, location: Path, fmt: str) -> list[Run]:
+        sig_loc = RunLocation("report" if location.is_file() else
+                              ("run" if fmt != "repogenesis" else "repogenesis"), location)
+        sig = _signature(sig_loc)
+        cached = self._run_cache.get(str(location))
+        if cached and cached[0] == sig:
+            return cached[1]
+        runs, _ = load_location(sig_loc, self._task_table())
+        self._run_cache[str(location)] = (sig, runs)
+        return runs
+
+
+@dataclass(frozen=True)
+class _IdOnly:
+    id: str
+
+
+def _with_run_id(s: SampleResult, run_id: str) -> SampleResult:
+    from dataclasses import replace
+
+    return replace(s, run_id=run_id)
+
+
+def _issue_json(i: LoadIssue) -> dict[str, str]:
+    return {"path": str(i.path), "field": i.field, "message": i.message,
+            "severity": i.severity}
+
+
+def _issue_from_json(d: dict[str, str]) -> LoadIssue:
+    return LoadIssue(Path(d["path"]), d["field"], d["message"], d["severity"])
+
+
+def _run_rows(loc: RunLocation, run: Run) -> tuple[tuple, list[tuple[tuple, list[tuple]]]]:
+    metrics = compute_run_metrics(run)
+    key = f"{loc.path}#{run.id}"
+    status = None
+    if run.source.format != "repogenesis":
+        try:
+            raw = read_json(loc.path / RUN_FILE)
+            status = raw.get("status") if isinstance(raw, dict) else None
+        except LoadError:
+            status = None
+    samples = []
+    failures = 0
+    for s in run.samples:
+        v = verdict_of(s)
+        failures += v.is_failure
+        ac = s.api_coverage
+        phase = s.deployment.failed_phase.value if s.deployment.failed_phase else ""
+        if not s.deployment.success and not phase:
+            phase = "deploy"
+        sample_row = (
+            key, run.id, run.agent, run.model, s.sample_id, s.task, s.sample, s.language,
+            s.framework, v.value, phase, s.tests.passed, s.tests.failed, s.tests.errors,
+            s.tests.skipped, s.tests.total, s.tests.expected, s.tests.status.value,
+            s.tests.collection_errors, ac.implemented_apis if ac else None,
+            ac.total_apis if ac else None, sample_message(s),
+            str(s.source_file) if s.source_file else None,
+            str(s.repo_path) if s.repo_path else None, s.elapsed_seconds, int(s.tests.has_cases),
+        )
+        tests = [(i, c.id, c.outcome.value, c.duration_seconds,
+                  c.first_message_line[:MESSAGE_CHARS] if c.outcome.is_failure else "",
+                  c.file, c.line) for i, c in enumerate(s.tests.cases)]
+        samples.append((sample_row, tests))
+    run_row = (key, str(loc.path), run.id, run.agent, run.model, run.language,
+               run.source.format, run.date, str(run.source.path), run.source.harness,
+               json.dumps(asdict(metrics)), json.dumps(list(run.notes)), status, failures)
+    return run_row, samples
+
+
+def _sample_entry(r: tuple) -> SampleEntry:
+    return SampleEntry(
+        key=r[0], run_key=r[1], run_id=r[2], agent=r[3], model=r[4], sample_id=r[5],
+        task=r[6], sample=r[7], language=r[8], framework=r[9], verdict=Verdict(r[10]),
+        failed_phase=r[11], passed=r[12], failed=r[13], errors=r[14], skipped=r[15],
+        total=r[16], expected=r[17], suite_status=r[18], collection_errors=r[19],
+        ac_implemented=r[20], ac_total=r[21], message=r[22],
+        result_path=Path(r[23]) if r[23] else None, repo_path=Path(r[24]) if r[24] else None,
+        elapsed=r[25], has_cases=bool(r[26]),
+    )
