@@ -174,9 +174,15 @@ def cmd_app(args: argparse.Namespace) -> int:
     root = Path(args.path) if args.path else paths.sample_runs()
     if not root.exists():
         raise CliError(f"{root}: no such file or folder")
+    from inspector.config import ConfigError, load_settings
+
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
     from inspector.ui.app import InspectorApp
 
-    InspectorApp(root).run()
+    InspectorApp(root, settings=settings, theme=args.theme, watch=not args.no_watch).run()
     return 0
 
 
@@ -194,6 +200,10 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--json", action="store_true", help="machine-readable output")
     app = sub.add_parser("app", help="open the inspector (same as `inspector [PATH]`)")
     app.add_argument("path", nargs="?")
+    app.add_argument("--theme", help="colour theme (default: the saved choice, else "
+                     "genesis-dark); Ctrl+P > theme changes and saves it")
+    app.add_argument("--no-watch", action="store_true",
+                     help="do not watch the folder for runs appearing or changing")
     ev = sub.add_parser("evaluate", help="deploy and test generated repos, writing a run")
     ev.add_argument("--tasks", required=True, help="tasks root (holds repo/<task>/README.md)")
     ev.add_argument("--predictions", required=True, action="append",

@@ -52,7 +52,7 @@ class SampleEntry:
     language: str
     framework: str
     verdict: Verdict
-    failed_phase: str  # "" when deployment succeeded
+    failed_phase: str  # install/start/health/tests, "" when nothing failed
     passed: int
     failed: int
     errors: int
@@ -68,10 +68,7 @@ class SampleEntry:
     repo_path: Path | None
     elapsed: float | None
     has_cases: bool
-
-    @property
-    def deployed(self) -> bool:
-        return not self.failed_phase
+    deployed: bool  # install, start and health check succeeded
 
     @property
     def tests_label(self) -> str:

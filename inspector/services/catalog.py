@@ -15,8 +15,9 @@ import os
 import sqlite3
 import threading
 import time
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from inspector import paths
@@ -33,9 +34,10 @@ from inspector.model.jsonfields import Fields, read_json
 from inspector.model.runformat import RUN_FILE, parse_sample, parse_task
 from inspector.model.tasks import load_tasks
 from inspector.model.verdict import Verdict, verdict_of
+from inspector.services.health import HealthReport, SuiteRecord, TestRecord, analyse_health
 from inspector.services.metrics import compute_run_metrics
 
-INDEX_VERSION = 3
+INDEX_VERSION = 5
 MESSAGE_CHARS = 300
 
 Progress = Callable[[int, int, str], None]
@@ -55,7 +57,7 @@ CREATE TABLE IF NOT EXISTS samples (
     failed_phase TEXT, passed INTEGER, failed INTEGER, errors INTEGER, skipped INTEGER,
     total INTEGER, expected INTEGER, suite_status TEXT, collection_errors INTEGER,
     ac_impl INTEGER, ac_total INTEGER, message TEXT, result_path TEXT, repo_path TEXT,
-    elapsed REAL, has_cases INTEGER);
+    elapsed REAL, has_cases INTEGER, deployed INTEGER);
 CREATE INDEX IF NOT EXISTS samples_run ON samples(run_key);
 CREATE TABLE IF NOT EXISTS tests (
     sample INTEGER, ord INTEGER, test_id TEXT, outcome TEXT, duration REAL, message TEXT,
@@ -156,7 +158,14 @@ def sample_message(s: SampleResult) -> str:
     for c in s.tests.cases:
         if c.outcome.is_failure:
             return f"{c.id}: {c.first_message_line}"[:MESSAGE_CHARS]
-    return _first_line(s.error or s.deployment.message or "")
+    if s.error:
+        return _first_line(s.error)
+    t = s.tests
+    if t.total == 0:
+        return "no test was collected or counted"
+    bad = t.failed + t.errors
+    return (f"{bad} of {t.total} tests failed (this format kept only counts)"
+            if not t.has_cases else f"{bad} of {t.total} tests failed")
 
 
 class Catalog:
@@ -199,10 +208,7 @@ class Catalog:
 
     def _discard(self) -> None:
         for suffix in ("", "-wal", "-shm"):
-            try:
-                Path(str(self.db_path) + suffix).unlink()
-            except FileNotFoundError:
-                pass
+            Path(str(self.db_path) + suffix).unlink(missing_ok=True)
 
     def close(self) -> None:
         with self._lock:
@@ -346,12 +352,45 @@ class Catalog:
         return [TestEntry(*r) for r in rows]
 
     def iter_tests(self) -> Iterator[tuple[str, str, str, str, str, str]]:
-        """(task, run_id, sample_id, test_id, outcome, message) for every test, streamed."""
-        with self._lock:
-            rows = self._db.execute(
+        """(task, run_id, sample_id, test_id, outcome, message) for every test, streamed from
+        a connection of its own so other queries are not held up."""
+        db = sqlite3.connect(self.db_path, timeout=30)
+        try:
+            cur = db.execute(
                 "SELECT s.task, s.run_id, s.sample_id, t.test_id, t.outcome, t.message "
-                "FROM tests t JOIN samples s ON s.id = t.sample").fetchall()
-        yield from rows
+                "FROM tests t JOIN samples s ON s.id = t.sample")
+            while rows := cur.fetchmany(5000):
+                yield from rows
+        finally:
+            db.close()
+
+    def health(self) -> HealthReport:
+        """Benchmark-health analysis over every indexed sample and test.
+
+        Suite-level defects (collection errors, nothing or too little collected) count from
+        one deployed sample on; a test that never passes needs two deployed samples that ran
+        it. Counts-only samples (stock reports) that duplicate a run with per-test results
+        (same agent, model, task and sample) are left out so evidence is not counted twice.
+        """
+        coll: dict[str, list[str]] = defaultdict(list)
+        tests: list[TestRecord] = []
+        for task, run_id, sample_id, test_id, outcome, message in self.iter_tests():
+            if outcome == "error" and "::" not in test_id:
+                coll[sample_id].append(f"{test_id}: {message}" if message else test_id)
+            tests.append(TestRecord(task, run_id, sample_id, test_id, outcome, message or ""))
+        samples = self.samples()
+        detailed = {(e.agent, e.model, e.task, e.sample) for e in samples if e.has_cases}
+        suites = [SuiteRecord(e.task, e.run_id, e.sample_id, e.deployed, e.suite_status,
+                              e.total, e.expected, e.collection_errors,
+                              tuple(coll.get(e.sample_id, ())))
+                  for e in samples
+                  if e.has_cases or (e.agent, e.model, e.task, e.sample) not in detailed]
+        readmes = {name: t.readme for name, t in self._task_table().items()}
+        suite_level = analyse_health(suites, [], min_samples=1, readmes=readmes)
+        test_level = analyse_health(suites, tests, min_samples=2, readmes=readmes)
+        findings = [f for f in suite_level.findings if f.kind != "never_passes"]
+        findings += [f for f in test_level.findings if f.kind == "never_passes"]
+        return replace(test_level, findings=tuple(findings))
 
     def counts(self) -> tuple[int, int, int]:
         """(runs, samples, tests) in the index."""
@@ -468,6 +507,7 @@ def _run_rows(loc: RunLocation, run: Run) -> tuple[tuple, list[tuple[tuple, list
             ac.total_apis if ac else None, sample_message(s),
             str(s.source_file) if s.source_file else None,
             str(s.repo_path) if s.repo_path else None, s.elapsed_seconds, int(s.tests.has_cases),
+            int(s.deployment.success),
         )
         tests = [(i, c.id, c.outcome.value, c.duration_seconds,
                   c.first_message_line[:MESSAGE_CHARS] if c.outcome.is_failure else "",
@@ -487,5 +527,5 @@ def _sample_entry(r: tuple) -> SampleEntry:
         total=r[16], expected=r[17], suite_status=r[18], collection_errors=r[19],
         ac_implemented=r[20], ac_total=r[21], message=r[22],
         result_path=Path(r[23]) if r[23] else None, repo_path=Path(r[24]) if r[24] else None,
-        elapsed=r[25], has_cases=bool(r[26]),
+        elapsed=r[25], has_cases=bool(r[26]), deployed=bool(r[27]),
     )

@@ -1,135 +1,173 @@
-"""The inspector app. For now one screen: every run found under PATH, with its metrics and the
-samples of the highlighted run."""
+"""The Genesis Inspector app: wires the catalog, themes, file watcher and screens together."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from rich.text import Text
-from textual import work
-from textual.app import App, ComposeResult
+from textual import on, work
+from textual.app import App
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.message import Message
-from textual.widgets import DataTable, Footer, Header, LoadingIndicator, Static
+from textual.worker import get_current_worker
 
-from inspector.model import Discovery, Run, SampleResult, discover_runs
-from inspector.services.metrics import RunMetrics, compute_run_metrics
-
-
-def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{x * 100:.1f}%"
-
-
-def sample_verdict(s: SampleResult) -> Text:
-    """A short, coloured verdict for one sample."""
-    if s.passed:
-        return Text("passed", style="bold green")
-    if not s.deployment.success:
-        phase = s.deployment.failed_phase.value if s.deployment.failed_phase else "deploy"
-        return Text(f"did not deploy ({phase})", style="bold red")
-    if s.tests.total == 0:
-        return Text("suite did not run", style="bold magenta")
-    return Text(f"tests failed {s.tests.passed}/{s.tests.total}", style="yellow")
-
-
-class RunsLoaded(Message):
-    def __init__(self, discovery: Discovery, metrics: list[RunMetrics]) -> None:
-        self.discovery = discovery
-        self.metrics = metrics
-        super().__init__()
+from inspector import paths
+from inspector.config import ConfigError, Settings, save_setting
+from inspector.model.filters import LabelState, no_labels
+from inspector.services.catalog import Catalog
+from inspector.services.watcher import RunsWatcher
+from inspector.ui.commands import InspectorCommands
+from inspector.ui.messages import CatalogProgress, CatalogUpdated, DiskChanged, OpenSample
+from inspector.ui.screens.help import HelpScreen
+from inspector.ui.screens.main import MainScreen
+from inspector.ui.styles import SEMANTIC_DEFAULTS
+from inspector.ui.themes import DEFAULT_THEME, load_themes, user_themes_dir
 
 
 class InspectorApp(App[None]):
-    """Genesis Inspector."""
+    """Browse runs, tasks and generated repositories of RepoGenesis-style evaluations."""
 
     TITLE = "Genesis Inspector"
-    CSS = """
-    #runs { height: 1fr; }
-    #samples { height: 1fr; }
-    #issues { height: auto; max-height: 8; color: $warning; padding: 0 1; }
-    #status { height: 1; padding: 0 1; color: $text-muted; }
-    """
+    COMMANDS = App.COMMANDS | {InspectorCommands}
     BINDINGS = [
         Binding("q", "quit", "Quit"),
-        Binding("r", "reload", "Reload"),
-        Binding("tab", "focus_next", "Next pane", show=False),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("ctrl+r", "reindex", "Reload", show=False),
+        Binding("ctrl+t", "next_theme", "Theme", show=False),
     ]
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, settings: Settings | None = None,
+                 theme: str | None = None, db_path: Path | None = None, watch: bool = True,
+                 label_state: LabelState | None = None) -> None:
+        self.settings = settings or Settings()
+        self.root = root.expanduser()
+        self.catalog = Catalog(self.root, db_path)
+        self.watch_disk = watch
+        self.watcher: RunsWatcher | None = None
+        self.label_state: LabelState = label_state or no_labels
+        self.theme_failures: list[tuple[Path, str]] = []
+        self._persist_theme = False
         super().__init__()
-        self.root = root
-        self.runs: list[Run] = []
+        loaded = load_themes([paths.bundled("themes"), user_themes_dir()])
+        self.theme_failures = list(loaded.failures)
+        for t in loaded.themes.values():
+            self.register_theme(t)
+        wanted = theme or self.settings.theme or DEFAULT_THEME
+        if wanted not in self.available_themes:
+            self.theme_failures.append((Path(wanted), f"unknown theme {wanted!r}; using "
+                                        f"{DEFAULT_THEME}"))
+            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+        self.theme = wanted
+        self.main_screen = MainScreen()
 
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Vertical():
-            yield Static(f"Runs under {self.root}", id="status")
-            yield LoadingIndicator(id="loading")
-            yield DataTable(id="runs", cursor_type="row", zebra_stripes=True)
-            yield DataTable(id="samples", cursor_type="row", zebra_stripes=True)
-            yield Static("", id="issues")
-        yield Footer()
+    # ------------------------------------------------------------------ helpers for screens
+
+    @property
+    def root_label(self) -> str:
+        """How the root folder is named on screen (short, stable across machines)."""
+        try:
+            if self.root.resolve() == paths.sample_runs().resolve():
+                return "bundled sample_runs"
+        except OSError:
+            pass
+        return str(self.root)
+
+    def display_path(self, p: Path | str | None) -> str:
+        """A path as shown: relative to the root folder when inside it."""
+        if p is None:
+            return "—"
+        p = Path(p)
+        for base in (self.root, self.root.parent):
+            try:
+                return p.resolve().relative_to(base.resolve()).as_posix()
+            except (ValueError, OSError):
+                continue
+        return str(p)
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return {**super().get_theme_variable_defaults(), **SEMANTIC_DEFAULTS}
+
+    # ------------------------------------------------------------------ lifecycle
 
     def on_mount(self) -> None:
-        self.sub_title = str(self.root)
-        runs = self.query_one("#runs", DataTable)
-        runs.add_columns("run", "agent", "model", "lang", "format", "tasks", "samples",
-                         "pass@1", "test pass", "AC", "DSR", "suites not run")
-        samples = self.query_one("#samples", DataTable)
-        samples.add_columns("task", "#", "verdict", "tests", "AC", "failed phase", "message")
-        self.load_runs()
+        self.push_screen(self.main_screen)
+        for path, error in self.theme_failures:
+            self.notify(f"{path}: {error}", title="Theme not loaded", severity="warning",
+                        timeout=8)
+        if not self.catalog.is_empty:
+            self.main_screen.post_message(CatalogUpdated(None, first=True))
+        self.refresh_catalog()
+        if self.watch_disk:
+            self.start_watching()
+        self._persist_theme = True
 
-    @work(thread=True, exclusive=True, group="load")
-    def load_runs(self) -> None:
-        found = discover_runs(self.root)
-        metrics = [compute_run_metrics(r) for r in found.runs]
-        self.post_message(RunsLoaded(found, metrics))
+    def on_unmount(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
 
-    def on_runs_loaded(self, message: RunsLoaded) -> None:
-        self.query_one("#loading").display = False
-        self.runs = message.discovery.runs
-        table = self.query_one("#runs", DataTable)
-        table.clear()
-        table.add_rows(
-            [m.run_id, m.agent, m.model, m.language,
-             "ours" if m.format != "repogenesis" else "stock", str(m.tasks), str(m.samples),
-             _pct(m.pass_at_1), _pct(m.test_pass_ratio), _pct(m.api_coverage), _pct(m.dsr),
-             str(m.suites_not_run)]
-            for m in message.metrics
-        )
-        n = len(self.runs)
-        self.query_one("#status", Static).update(
-            f"{n} run{'s' if n != 1 else ''} under {self.root}" if n else
-            f"No runs found under {self.root}")
-        issues = message.discovery.issues
-        self.query_one("#issues", Static).update(
-            "\n".join(f"{i.severity}: {i}" for i in issues[:6]) +
-            (f"\n… and {len(issues) - 6} more" if len(issues) > 6 else ""))
-        if self.runs:
-            table.focus()
-            self.show_samples(0)
+    @work(thread=True, exclusive=True, group="watch")
+    def start_watching(self) -> None:
+        """Watch the root for runs appearing or changing (a benchmark in progress)."""
+        self.watcher = RunsWatcher(self.root, lambda: self.post_message(DiskChanged()))
+        mode = self.watcher.start()
+        if mode == "off":
+            self.call_from_thread(self.notify, f"Live updates are off: {self.watcher.error}",
+                                  severity="warning")
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table.id == "runs":
-            self.show_samples(event.cursor_row)
+    def on_disk_changed(self, message: DiskChanged) -> None:
+        self.refresh_catalog()
 
-    def show_samples(self, index: int) -> None:
-        if not 0 <= index < len(self.runs):
+    @work(thread=True, exclusive=True, group="catalog", exit_on_error=False)
+    def refresh_catalog(self) -> None:
+        """Bring the index up to date (a one-off build shows progress; Esc cancels)."""
+        worker = get_current_worker()
+        first = self.catalog.is_empty
+        report = self.catalog.refresh(
+            progress=lambda d, t, w: self.main_screen.post_message(CatalogProgress(d, t, w)),
+            cancelled=lambda: worker.is_cancelled)
+        if report.changed or first or report.cancelled:
+            self.main_screen.post_message(CatalogUpdated(report, first=first))
+        if report.cancelled:
+            self.call_from_thread(self.notify, "Indexing cancelled: showing the runs indexed "
+                                  "so far. Ctrl+R resumes.", severity="warning")
+
+    def action_cancel_indexing(self) -> None:
+        self.workers.cancel_group(self, "catalog")
+
+    def action_reindex(self) -> None:
+        self.refresh_catalog()
+        self.notify("Re-reading runs from disk…", timeout=2)
+
+    # ------------------------------------------------------------------ navigation
+
+    @on(OpenSample)
+    def open_sample(self, message: OpenSample) -> None:
+        from inspector.ui.screens.sample import SampleScreen
+
+        entry = self.catalog.sample(message.sample_key)
+        if entry is None:
+            self.notify("That sample is no longer in the index.", severity="error")
             return
-        run = self.runs[index]
-        table = self.query_one("#samples", DataTable)
-        table.clear()
-        for s in sorted(run.samples, key=lambda s: (s.passed, s.task, s.sample)):
-            ac = s.api_coverage
-            table.add_row(
-                s.task, str(s.sample), sample_verdict(s),
-                f"{s.tests.passed}/{s.tests.total}",
-                f"{ac.implemented_apis}/{ac.total_apis}" if ac else "—",
-                s.deployment.failed_phase.value if s.deployment.failed_phase else "",
-                Text(s.deployment.message[:80]),
-            )
+        if isinstance(self.screen, SampleScreen):
+            self.pop_screen()
+        self.push_screen(SampleScreen(entry, test_id=message.test_id, file=message.file,
+                                      line=message.line))
 
-    def action_reload(self) -> None:
-        self.query_one("#loading").display = True
-        self.load_runs()
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    def action_next_theme(self) -> None:
+        names = sorted(n for n in self.available_themes if not n.startswith("textual-ansi"))
+        i = names.index(self.theme) if self.theme in names else -1
+        self.theme = names[(i + 1) % len(names)]
+        self.notify(f"Theme: {self.theme}", timeout=2)
+
+    def watch_theme(self, name: str) -> None:
+        if not self._persist_theme or self.settings.path is None:
+            return
+        try:
+            save_setting("theme", name, self.settings.path)
+            self.settings.theme = name
+        except (ConfigError, OSError) as exc:
+            self.notify(f"Theme not saved: {exc}", severity="warning")
+        if self.main_screen.is_mounted:
+            self.main_screen.restyle()

@@ -1,0 +1,103 @@
+"""Make untrusted text (generated files, logs, test messages) safe to show in a terminal.
+
+Control characters would otherwise reach the terminal as escape sequences, and bidi or
+invisible format characters can make text display differently from what it is. Each such
+character is replaced by a visible stand-in:
+
+* C0 controls (except ``\\n`` and ``\\t``) and DEL: the Unicode Control Pictures (``␛``, ``␀``,
+  ``␍``, ``␡``, ...), one character for one, so columns stay aligned;
+* C1 controls (U+0080-U+009F): ``\\x9b``-style escapes;
+* bidi overrides/isolates/marks, invisible format characters, line/paragraph separators, tag
+  characters and lone surrogates: ``<U+202E>``-style names.
+
+Pure Python (stdlib only). Markup escaping is not this module's job: show the result as plain
+text, not as Rich/Textual markup.
+"""
+
+from __future__ import annotations
+
+import re
+
+_C0 = [c for c in range(0x20) if c not in (0x09, 0x0A)]
+_C1 = list(range(0x80, 0xA0))
+_FORMAT = [
+    0x061C,  # ARABIC LETTER MARK
+    0x200B,  # ZERO WIDTH SPACE
+    0x200E, 0x200F,  # LRM, RLM
+    0x2028, 0x2029,  # LINE / PARAGRAPH SEPARATOR (str.splitlines breaks on them)
+    *range(0x202A, 0x202F),  # LRE RLE PDF LRO RLO
+    *range(0x2060, 0x2065),  # WORD JOINER, invisible operators
+    *range(0x2066, 0x206A),  # LRI RLI FSI PDI
+    0xFEFF,  # ZERO WIDTH NO-BREAK SPACE / BOM
+    *range(0xFFF9, 0xFFFC),  # interlinear annotation controls
+    0xE0001, *range(0xE0020, 0xE0080),  # tag characters ("ASCII smuggling")
+]
+
+#: ``str.translate`` table: forbidden code point -> visible stand-in.
+TRANSLATION: dict[int, str] = {c: chr(0x2400 + c) for c in _C0}
+TRANSLATION[0x7F] = "\u2421"  # ␡
+TRANSLATION.update({c: f"\\x{c:02x}" for c in _C1})
+TRANSLATION.update({c: f"<U+{c:04X}>" for c in (*_FORMAT, *range(0xD800, 0xE000))})
+
+#: Every code point that :func:`sanitize` never lets through.
+FORBIDDEN: frozenset[int] = frozenset(TRANSLATION)
+
+# Bytes to delete from the UTF-8 encoding so that only C0/DEL offenders remain.
+_NOT_C0 = bytes(b for b in range(0x100) if b >= 0x80 or b not in TRANSLATION)
+_ASCII_PICTURES = {b: TRANSLATION[b] for b in range(0x80) if b in TRANSLATION}
+
+
+def _char_class(code_points: list[int]) -> str:
+    """A regex character class of consecutive ranges (one item per code point is ~20x slower)."""
+    items: list[str] = []
+    start = prev = code_points[0]
+    for c in [*code_points[1:], -1]:
+        if c != prev + 1:
+            items.append(f"\\U{start:08x}" if start == prev else f"\\U{start:08x}-\\U{prev:08x}")
+            start = c
+        prev = c
+    return "[" + "".join(items) + "]"
+
+
+_NON_ASCII_RUNS = re.compile(_char_class(sorted(c for c in FORBIDDEN if c >= 0x80)) + "+")
+
+
+def sanitize(text: str) -> str:
+    """``text`` with every control, bidi and invisible format character made visible.
+
+    ``\\n`` and ``\\t`` are kept. Text without such characters is returned unchanged (the same
+    object). Linear time: 0.01-0.2 s per 10 MB of ordinary text.
+    """
+    # A plain ``text.translate(TRANSLATION)`` leaves CPython's ASCII fast path at the first
+    # replacement and then costs ~0.7 s per 10 MB, so do it in two cheap passes instead.
+    # 1. C0/DEL: ASCII bytes never occur inside a multi-byte UTF-8 sequence, so deleting the
+    #    allowed ASCII bytes from the encoding leaves exactly the offenders (C speed); then one
+    #    str.replace per distinct offender (at most 32).
+    ascii_only = text.isascii()
+    encoded = text.encode("ascii" if ascii_only else "utf-8", "surrogatepass")
+    offenders = encoded.translate(None, _NOT_C0)
+    while offenders:
+        byte = offenders[0]
+        text = text.replace(chr(byte), _ASCII_PICTURES[byte])
+        offenders = offenders.replace(bytes((byte,)), b"")
+    # 2. Non-ASCII offenders (C1, bidi, format, tags, surrogates): one regex scan finds them;
+    #    replace each distinct one, or translate everything if there are many kinds.
+    if not ascii_only:
+        runs = _NON_ASCII_RUNS.findall(text)
+        distinct = set("".join(runs)) if runs else ()
+        if len(distinct) > 16:
+            return text.translate(TRANSLATION)
+        for ch in distinct:
+            text = text.replace(ch, TRANSLATION[ord(ch)])
+    return text
+
+
+def sanitize_line(text: str, max_chars: int = 10_000) -> str:
+    """:func:`sanitize` of at most ``max_chars`` characters of ``text``, with a
+    ``"… (N more characters)"`` suffix when longer."""
+    if max_chars < 0:
+        raise ValueError("max_chars must be >= 0")
+    extra = len(text) - max_chars
+    if extra <= 0:
+        return sanitize(text)
+    return f"{sanitize(text[:max_chars])}… ({extra:,} more characters)"

@@ -1,0 +1,90 @@
+"""file:line references in tracebacks and messages, resolved to files of the generated repo
+or of the task (golden tests), so the UI can open them at that line."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+_PATTERNS = (
+    re.compile(r'File "(?P<path>[^"\n]+)", line (?P<line>\d+)'),  # Python traceback
+    re.compile(r"(?P<path>[\w./\\-]+\.\w+):(?P<line>\d+)(?::|\b)"),  # pytest / compilers
+    re.compile(r"\((?P<path>[\w$-]+\.java):(?P<line>\d+)\)"),  # Java stack frame
+)
+MAX_REFS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A reference found in text: ``root`` is "repo" or "task"; ``rel`` is relative to it."""
+
+    root: str
+    rel: str
+    line: int
+    text: str
+
+    @property
+    def label(self) -> str:
+        where = "repo" if self.root == "repo" else "task"
+        return f"{where}: {self.rel}:{self.line}"
+
+
+def _inside(root: Path, rel: str) -> bool:
+    try:
+        target = (root / rel).resolve()
+        return target.is_file() and target.is_relative_to(root.resolve())
+    except (OSError, ValueError):
+        return False
+
+
+def resolve_path(raw: str, roots: dict[str, Path | None]) -> tuple[str, str] | None:
+    """The (root name, relative path) that ``raw`` most plausibly names: the longest trailing
+    part of it that exists under one of ``roots`` (absolute temp-dir prefixes drop off)."""
+    parts = [p for p in PurePosixPath(raw.replace("\\", "/")).parts if p not in ("/", "", ".")]
+    if not parts or ".." in parts:
+        return None
+    for start in range(len(parts)):
+        rel = "/".join(parts[start:])
+        for name, root in roots.items():
+            if root is not None and _inside(root, rel):
+                return name, rel
+    return None
+
+
+def find_refs(text: str, repo: Path | None, task_root: Path | None) -> list[Ref]:
+    """Every resolvable file:line reference in ``text``, in order, without duplicates."""
+    roots = {"repo": repo, "task": task_root}
+    seen: set[tuple[str, str, int]] = set()
+    found: list[tuple[int, Ref]] = []
+    java_index: dict[str, str] | None = None
+    for pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            raw, line = m.group("path"), int(m.group("line"))
+            hit = resolve_path(raw, roots)
+            if hit is None and raw.endswith(".java") and repo is not None:
+                if java_index is None:
+                    java_index = _java_files(repo)
+                rel = java_index.get(raw)
+                hit = ("repo", rel) if rel else None
+            if hit is None:
+                continue
+            key = (hit[0], hit[1], line)
+            if key in seen:
+                continue
+            seen.add(key)
+            found.append((m.start(), Ref(hit[0], hit[1], line, m.group(0))))
+            if len(found) >= MAX_REFS:
+                break
+    return [r for _, r in sorted(found, key=lambda x: x[0])]
+
+
+def _java_files(repo: Path) -> dict[str, str]:
+    out: dict[str, str] = {}
+    try:
+        for p in repo.rglob("*.java"):
+            if not p.is_symlink():
+                out.setdefault(p.name, p.relative_to(repo).as_posix())
+    except OSError:
+        pass
+    return out

@@ -1,0 +1,398 @@
+"""The task/sample view: the task README (and its endpoints) beside the generated repository,
+its test results and deployment; ``c`` puts the same task from another run alongside."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import (
+    DataTable,
+    Footer,
+    Header,
+    LoadingIndicator,
+    Markdown,
+    OptionList,
+    Static,
+    TabbedContent,
+    TabPane,
+)
+from textual.widgets.option_list import Option
+
+from inspector.model import Endpoint, SampleResult, Task
+from inspector.model.entries import SampleEntry
+from inspector.model.errors import LoadError
+from inspector.model.safe_text import sanitize
+from inspector.services.endpoint_tests import tests_for_endpoints
+from inspector.ui.messages import OpenSample
+from inspector.ui.styles import colour, verdict_text
+from inspector.ui.widgets.sample_pane import SamplePane
+
+
+class PickScreen(ModalScreen[int | None]):
+    """Choose one of a few options (another run's sample, a test hitting an endpoint)."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    DEFAULT_CSS = """
+    PickScreen { align: center middle; }
+    PickScreen > Vertical { width: 100; max-width: 95%; height: auto; max-height: 80%;
+        border: thick $primary; background: $surface; padding: 0 1; }
+    PickScreen OptionList { height: auto; max-height: 30; }
+    """
+
+    def __init__(self, title: str, options: list[Text | str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.options = options
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text)
+            yield OptionList(*[Option(o) for o in self.options])
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_index)
+
+
+class SampleScreen(Screen[None]):
+    """README and endpoints on the left, the generated repo/tests/deploy on the right."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("f", "pane_tab('files')", "Files"),
+        Binding("t", "pane_tab('tests')", "Tests"),
+        Binding("d", "pane_tab('deploy')", "Deploy"),
+        Binding("r", "left_tab('readme-tab')", "README"),
+        Binding("e", "left_tab('endpoints-tab')", "Endpoints"),
+        Binding("c", "compare", "Compare run"),
+        Binding("o", "open_ref", "Open ref"),
+        Binding("n", "step(1)", "Next sample"),
+        Binding("p", "step(-1)", "Prev sample"),
+        Binding("T", "endpoint_tests", "Endpoint tests", show=False),
+    ]
+    DEFAULT_CSS = """
+    SampleScreen #left { width: 42%; min-width: 40; border-right: solid $panel-lighten-2; }
+    SampleScreen #right { width: 1fr; }
+    SampleScreen #endpoints { height: 1fr; }
+    SampleScreen #endpoint-detail { height: auto; max-height: 8; padding: 0 1;
+        border-top: solid $panel-lighten-2; }
+    SampleScreen #readme-scroll { height: 1fr; }
+    SampleScreen #load-error { padding: 1 2; color: $error; }
+    """
+
+    def __init__(self, entry: SampleEntry, *, test_id: str | None = None,
+                 file: str | None = None, line: int | None = None) -> None:
+        super().__init__()
+        self.entry = entry
+        self.sample: SampleResult | None = None
+        self.task_def: Task | None = None
+        self.start_test = test_id
+        self.start_file = file
+        self.start_line = line
+        self.endpoints: list[Endpoint] = []
+        self.endpoint_tests: dict[str, list[Any]] = {}
+        self.compare_entry: SampleEntry | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                with TabbedContent(id="left-tabs"):
+                    with TabPane("README [r]", id="readme-tab"):
+                        with VerticalScroll(id="readme-scroll"):
+                            yield Markdown("", id="readme")
+                    with TabPane("Endpoints [e]", id="endpoints-tab"):
+                        yield DataTable(id="endpoints", cursor_type="row", zebra_stripes=True)
+                        yield Static("", id="endpoint-detail")
+            with Vertical(id="right"):
+                yield LoadingIndicator()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.entry.sample_id
+        self.title = f"{self.entry.task} · {self.entry.agent} · {self.entry.model}"
+        self.query_one("#endpoints", DataTable).add_columns(
+            "method", "path", "implemented", "handler", "tests")
+        self.load()
+
+    @work(thread=True, exclusive=True, group="sample")
+    def load(self) -> None:
+        catalog = self.app.catalog  # type: ignore[attr-defined]
+        try:
+            sample = catalog.load_sample(self.entry)
+        except LoadError as exc:
+            self.app.call_from_thread(self._failed, str(exc))
+            return
+        task = catalog.task(self.entry.task, catalog.run(self.entry.run_key))
+        endpoints = list(task.endpoints) if task and task.endpoints else [
+            Endpoint(e.method, e.path, e.description)
+            for e in (sample.api_coverage.endpoints if sample.api_coverage else ())]
+        refs: dict[str, list[Any]] = {}
+        if task and task.tests_dir:
+            try:
+                result = tests_for_endpoints(task.tests_dir, endpoints)
+                refs = result[0] if isinstance(result, tuple) else result
+            except (OSError, ValueError, SyntaxError):
+                refs = {}
+        self.app.call_from_thread(self._loaded, sample, task, endpoints, refs)
+
+    def _failed(self, message: str) -> None:
+        right = self.query_one("#right")
+        right.remove_children()
+        right.mount(Static(f"Cannot open this sample: {sanitize(message)}", id="load-error"))
+
+    def _loaded(self, sample: SampleResult, task: Task | None, endpoints: list[Endpoint],
+                refs: dict[str, list[Any]]) -> None:
+        self.sample, self.task_def = sample, task
+        self.endpoints, self.endpoint_tests = endpoints, refs
+        readme = task.readme if task and task.readme else (
+            "*The task README is not available for this run.*")
+        self.query_one("#readme", Markdown).update(sanitize(readme))
+        self._fill_endpoints()
+        right = self.query_one("#right")
+        right.remove_children()
+        pane = SamplePane(self.entry, sample, task, id="main-pane")
+        right.mount(pane)
+        self.call_after_refresh(self._start_position)
+
+    def _start_position(self) -> None:
+        pane = self.main_pane
+        if pane is None:
+            return
+        if self.start_file:
+            pane.open_file("repo", self.start_file, self.start_line)
+        elif self.start_test and pane.select_test(self.start_test):
+            pass
+        elif self.entry.verdict.is_failure and pane.cases and \
+                pane.cases[0].outcome.is_failure:
+            pane.show_tab("tests")
+        elif not self.entry.deployed:
+            pane.show_tab("deploy")
+        else:
+            pane.show_tab("files")
+
+    @property
+    def main_pane(self) -> SamplePane | None:
+        found = self.query("#main-pane")
+        return found.first(SamplePane) if found else None
+
+    # ------------------------------------------------------------------ endpoints
+
+    def _coverage(self, ep: Endpoint) -> Any:
+        cov = self.sample.api_coverage if self.sample else None
+        if cov is None:
+            return None
+        return next((c for c in cov.endpoints if c.method == ep.method and c.path == ep.path),
+                    None)
+
+    def _fill_endpoints(self) -> None:
+        table = self.query_one("#endpoints", DataTable)
+        table.clear()
+        ok, bad = colour(self.app, "outcome-pass"), colour(self.app, "outcome-deploy")
+        for ep in self.endpoints:
+            cov = self._coverage(ep)
+            implemented = cov.implemented if cov else None
+            handler = f"{cov.evidence[0].file}:{cov.evidence[0].line}" if cov and \
+                cov.evidence else "—"
+            n_tests = len(self.endpoint_tests.get(ep.key, []))
+            table.add_row(ep.method, Text(sanitize(ep.path)),
+                          Text("✔ yes", style=ok) if implemented else
+                          (Text("✘ no", style=bad) if implemented is False else "?"),
+                          Text(sanitize(handler)), str(n_tests) if n_tests else "—")
+        self._endpoint_moved()
+
+    def _endpoint(self) -> Endpoint | None:
+        row = self.query_one("#endpoints", DataTable).cursor_row
+        return self.endpoints[row] if 0 <= row < len(self.endpoints) else None
+
+    @on(DataTable.RowHighlighted, "#endpoints")
+    def _endpoint_moved(self) -> None:
+        ep = self._endpoint()
+        box = self.query_one("#endpoint-detail", Static)
+        if ep is None:
+            box.update("This task lists no endpoints.")
+            return
+        t = Text()
+        t.append(f"{ep.method} {sanitize(ep.path)}", style="bold")
+        if ep.description:
+            t.append(f"  {sanitize(ep.description)}")
+        cov = self._coverage(ep)
+        for ev in (cov.evidence if cov else ())[:3]:
+            t.append(f"\nhandler {sanitize(ev.file)}:{ev.line}  ", style="dim")
+            t.append(sanitize(ev.text[:100]))
+        tests = self.endpoint_tests.get(ep.key, [])
+        if tests:
+            t.append(f"\n{len(tests)} test(s): " + ", ".join(
+                sanitize(r.test_id.split("::")[-1]) for r in tests[:5]), style="dim")
+        t.append("\nEnter: open handler   T: tests that hit it", style="dim")
+        box.update(t)
+
+    @on(DataTable.RowSelected, "#endpoints")
+    def _endpoint_selected(self) -> None:
+        ep = self._endpoint()
+        cov = self._coverage(ep) if ep else None
+        pane = self.main_pane
+        if pane is None or ep is None:
+            return
+        if cov is None or not cov.evidence:
+            self.notify(f"No handler found for {ep} in this repository.", severity="warning")
+            return
+        ev = cov.evidence[0]
+        pane.open_file("repo", ev.file, ev.line)
+
+    def action_endpoint_tests(self) -> None:
+        ep = self._endpoint()
+        if ep is None:
+            return
+        refs = self.endpoint_tests.get(ep.key, [])
+        if not refs:
+            self.notify(f"No golden test calls {ep}.", severity="warning")
+            return
+
+        def chosen(index: int | None) -> None:
+            if index is None or self.main_pane is None:
+                return
+            ref = refs[index]
+            if not self.main_pane.select_test(ref.test_id):
+                self.main_pane.open_file("task", ref.file, ref.line)
+
+        self.app.push_screen(
+            PickScreen(f"Tests that call {ep}:",
+                       [Text(f"{r.test_id}  ({r.file}:{r.line})  {r.call}") for r in refs]),
+            chosen)
+
+    # ------------------------------------------------------------------ compare
+
+    def action_compare(self) -> None:
+        left_tabs = self.query_one("#left-tabs")
+        existing = self.query("#compare-pane")
+        if existing:
+            existing.remove()
+            left_tabs.display = True
+            self.compare_entry = None
+            return
+        catalog = self.app.catalog  # type: ignore[attr-defined]
+        others = [e for e in catalog.samples() if e.task == self.entry.task
+                  and e.key != self.entry.key]
+        if not others:
+            self.notify("No other run has this task.", severity="warning")
+            return
+        if len(others) == 1:
+            self._show_compare(others[0])
+            return
+        self.app.push_screen(
+            PickScreen(f"Compare {self.entry.task} with:",
+                       [Text.assemble(f"{e.run_id} #{e.sample}  ", verdict_text(self.app, e))
+                        for e in others]),
+            lambda i: self._show_compare(others[i]) if i is not None else None)
+
+    def _show_compare(self, other: SampleEntry) -> None:
+        self.compare_entry = other
+        self._load_compare(other)
+
+    @work(thread=True, exclusive=True, group="compare")
+    def _load_compare(self, other: SampleEntry) -> None:
+        catalog = self.app.catalog  # type: ignore[attr-defined]
+        try:
+            sample = catalog.load_sample(other)
+        except LoadError as exc:
+            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            return
+        task = catalog.task(other.task, catalog.run(other.run_key))
+        self.app.call_from_thread(self._mount_compare, other, sample, task)
+
+    def _mount_compare(self, other: SampleEntry, sample: SampleResult, task: Task | None) -> None:
+        self.query_one("#left-tabs").display = False
+        self.query("#compare-pane").remove()
+        pane = SamplePane(other, sample, task, id="compare-pane",
+                          title=f"{other.run_id} #{other.sample}")
+        self.query_one("#left").mount(pane)
+        main = self.main_pane
+        if main is not None and main.current_file is not None:
+            root, rel = main.current_file
+            self.call_after_refresh(pane.open_file, root, rel, None, False)
+
+    @on(SamplePane.FileOpened)
+    def _file_opened(self, event: SamplePane.FileOpened) -> None:
+        """Keep the compared repo on the same file, so the two versions sit side by side."""
+        if event.pane.id != "main-pane":
+            return
+        for other in self.query("#compare-pane").results(SamplePane):
+            base = other.repo if event.root == "repo" else None
+            if base is not None and (base / event.rel).is_file():
+                other.open_file(event.root, event.rel, None, focus=False)
+
+    # ------------------------------------------------------------------ actions
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_pane_tab(self, name: str) -> None:
+        if self.main_pane is not None:
+            self.main_pane.show_tab(name)
+
+    def action_left_tab(self, tab: str) -> None:
+        if self.compare_entry is not None:
+            self.action_compare()
+        self.query_one("#left-tabs", TabbedContent).active = tab
+        self.query_one("#endpoints" if tab == "endpoints-tab" else "#readme-scroll").focus()
+
+    def action_open_ref(self) -> None:
+        pane = self.main_pane
+        if pane is None:
+            return
+        options = pane.query_one(".refs", OptionList)
+        index = options.highlighted if options.highlighted is not None else 0
+        if not pane.open_ref(index):
+            self.notify("The selected test names no file of the repo or task.",
+                        severity="warning")
+
+    def action_step(self, delta: int) -> None:
+        """Next/previous sample in the samples list (the triage order)."""
+        main = self.app.main_screen  # type: ignore[attr-defined]
+        shown = main.query_one("#samples-table").shown or main.samples
+        keys = [e.key for e in shown]
+        if self.entry.key not in keys:
+            return
+        i = keys.index(self.entry.key) + delta
+        if 0 <= i < len(keys):
+            main.query_one("#samples-table").select(keys[i])
+            self.post_message(OpenSample(keys[i]))
+
+    # ------------------------------------------------------------------ palette
+
+    def palette_candidates(self) -> list[tuple[str, str, object]]:
+        out: list[tuple[str, str, object]] = []
+        pane = self.main_pane
+        if pane is None:
+            return out
+        for node in _tree_files(pane):
+            out.append((f"file {node}", "open in the file view",
+                        lambda rel=node: pane.open_file("repo", rel, None)))
+        for c in pane.cases:
+            out.append((f"test {c.id}", c.outcome.value,
+                        lambda tid=c.id: pane.select_test(tid)))
+        return out
+
+
+def _tree_files(pane: SamplePane) -> list[str]:
+    from textual.widgets import Tree
+
+    tree = pane.query_one(".repo-tree", Tree)
+    out: list[str] = []
+    stack = [tree.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node.data, str) and not node.children:
+            out.append(node.data)
+        stack.extend(node.children)
+    return sorted(out)

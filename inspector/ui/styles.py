@@ -1,0 +1,65 @@
+"""Colours for outcomes, read from the active theme's semantic variables."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App
+
+from inspector.model.entries import SampleEntry
+from inspector.model.verdict import Verdict
+
+SEMANTIC_DEFAULTS = {
+    "outcome-pass": "#4ec97a",
+    "outcome-fail": "#e5c07b",
+    "outcome-error": "#e06c75",
+    "outcome-deploy": "#e06c75",
+    "outcome-notrun": "#c678dd",
+    "outcome-skip": "#8a8f98",
+    "health-suspect": "#ff9e3b",
+}
+"""Fallbacks so a user theme that lacks a semantic variable still works."""
+
+_VERDICT_VAR = {
+    Verdict.PASSED: "outcome-pass",
+    Verdict.TESTS_FAILED: "outcome-fail",
+    Verdict.SUITE_NOT_RUN: "outcome-notrun",
+    Verdict.NOT_DEPLOYED: "outcome-deploy",
+}
+_OUTCOME_VAR = {"passed": "outcome-pass", "failed": "outcome-fail", "error": "outcome-error",
+                "skipped": "outcome-skip"}
+GLYPH = {Verdict.PASSED: "✔", Verdict.TESTS_FAILED: "✘", Verdict.SUITE_NOT_RUN: "∅",
+         Verdict.NOT_DEPLOYED: "⊘"}
+
+
+def colour(app: App, name: str) -> str:
+    """A semantic colour of the current theme."""
+    theme = app.current_theme
+    value = theme.variables.get(name) if theme is not None else None
+    return value or SEMANTIC_DEFAULTS.get(name, "")
+
+
+def verdict_style(app: App, v: Verdict) -> str:
+    return f"bold {colour(app, _VERDICT_VAR[v])}"
+
+
+def outcome_text(app: App, outcome: str) -> Text:
+    """A test outcome, coloured."""
+    return Text(outcome, style=colour(app, _OUTCOME_VAR.get(outcome, "outcome-skip")))
+
+
+def verdict_text(app: App, e: SampleEntry) -> Text:
+    """A sample's verdict in a few words, coloured: 'passed', 'failed 9/12', 'no deploy: start'."""
+    v = e.verdict
+    if v is Verdict.PASSED:
+        label = "passed"
+    elif v is Verdict.TESTS_FAILED:
+        label = f"failed {e.passed}/{e.total}"
+    elif v is Verdict.SUITE_NOT_RUN:
+        label = "suite did not run"
+    else:
+        label = f"no deploy: {e.failed_phase or 'deploy'}"
+    return Text(f"{GLYPH[v]} {label}", style=verdict_style(app, v))
+
+
+def pct(x: float | None) -> str:
+    return "—" if x is None else f"{x * 100:.1f}%"

@@ -1,0 +1,90 @@
+"""Run x task matrix: tasks as rows, runs as columns, each cell the outcome at a glance."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import DataTable
+
+from inspector.model.entries import RunEntry, SampleEntry
+from inspector.model.verdict import Verdict
+from inspector.ui.styles import GLYPH, colour, verdict_style
+
+_WORST = [Verdict.NOT_DEPLOYED, Verdict.SUITE_NOT_RUN, Verdict.TESTS_FAILED, Verdict.PASSED]
+
+
+def cell_text(app: Any, samples: list[SampleEntry]) -> Text:
+    """One cell: the sample's outcome (or, with several samples, how many passed)."""
+    if not samples:
+        return Text("·", style="dim")
+    if len(samples) == 1:
+        e = samples[0]
+        v = e.verdict
+        label = {Verdict.PASSED: f"{e.passed}/{e.total}",
+                 Verdict.TESTS_FAILED: f"{e.passed}/{e.total}",
+                 Verdict.SUITE_NOT_RUN: "no tests",
+                 Verdict.NOT_DEPLOYED: e.failed_phase or "deploy"}[v]
+        return Text(f"{GLYPH[v]} {label}", style=verdict_style(app, v))
+    passed = sum(e.verdict is Verdict.PASSED for e in samples)
+    worst = next(v for v in _WORST if any(e.verdict is v for e in samples))
+    v = Verdict.PASSED if passed == len(samples) else worst
+    return Text(f"{GLYPH[v]} {passed}/{len(samples)} pass", style=verdict_style(app, v))
+
+
+class MatrixTable(DataTable):
+    """Cell cursor over tasks x runs; Enter opens the cell's (first failing) sample."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(cursor_type="cell", zebra_stripes=False, **kwargs)
+        self.tasks: list[str] = []
+        self.runs: list[RunEntry] = []
+        self.cells: dict[tuple[str, str], list[SampleEntry]] = {}
+        self.suspect_tasks: set[str] = set()
+
+    def set_data(self, runs: list[RunEntry], samples: list[SampleEntry]) -> None:
+        cells: dict[tuple[str, str], list[SampleEntry]] = defaultdict(list)
+        for e in samples:
+            cells[(e.task, e.run_key)].append(e)
+        self.cells = dict(cells)
+        self.runs = runs
+        self.tasks = sorted({e.task for e in samples})
+        keep = self.cursor_coordinate
+        self.clear(columns=True)
+        self.add_column("task", key="task")
+        for i, r in enumerate(runs):
+            stock = " ·stock" if r.format == "repogenesis" else ""
+            self.add_column(Text(f"{r.agent}·{r.model}{stock}"), key=f"r{i}")
+        suspect = colour(self.app, "health-suspect")
+        rows = []
+        for t in self.tasks:
+            label = Text(t)
+            if t in self.suspect_tasks:
+                label.append(" ⚠", style=f"bold {suspect}")
+            row: list[Any] = [label]
+            for r in runs:
+                row.append(cell_text(self.app, sorted(cells.get((t, r.key), []),
+                                                      key=lambda e: e.sample)))
+            rows.append(row)
+        self.add_rows(rows)
+        if rows:
+            self.move_cursor(row=min(keep.row, len(rows) - 1),
+                             column=max(1, min(keep.column, len(runs))))
+
+    def current_samples(self) -> list[SampleEntry]:
+        row, col = self.cursor_coordinate
+        if not (0 <= row < len(self.tasks)) or not (1 <= col <= len(self.runs)):
+            return []
+        return sorted(self.cells.get((self.tasks[row], self.runs[col - 1].key), []),
+                      key=lambda e: (e.verdict is Verdict.PASSED, e.sample))
+
+    def current_task(self) -> str | None:
+        row = self.cursor_coordinate.row
+        return self.tasks[row] if 0 <= row < len(self.tasks) else None
+
+    def select_task(self, task: str) -> bool:
+        if task in self.tasks:
+            self.move_cursor(row=self.tasks.index(task), column=max(1, self.cursor_column))
+            return True
+        return False

@@ -1,0 +1,345 @@
+"""One sample's generated repository, test results and deployment, as three tabs.
+
+The sample screen shows one of these next to the task README, or two side by side when
+comparing runs. Files open safely (binary, huge, undecodable and escaping files get a notice
+and a capped preview) and at a line; traceback references open the file they name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import (
+    DataTable,
+    OptionList,
+    Static,
+    TabbedContent,
+    TabPane,
+    Tree,
+)
+from textual.widgets.option_list import Option
+
+from inspector.model import SampleResult, Task
+from inspector.model.entries import SampleEntry
+from inspector.model.outcomes import PHASE_ORDER
+from inspector.model.safe_text import sanitize
+from inspector.services.file_preview import list_repo_tree, preview_file
+from inspector.services.references import Ref, find_refs
+from inspector.ui.styles import colour, outcome_text, verdict_text
+from inspector.ui.widgets.code_view import CodeView
+
+_FAILURE_ORDER = {"error": 0, "failed": 1, "skipped": 2, "passed": 3}
+
+
+class SamplePane(Vertical):
+    """Files, Tests and Deploy tabs for one loaded sample."""
+
+    DEFAULT_CSS = """
+    SamplePane { height: 1fr; }
+    SamplePane .pane-title { height: 1; padding: 0 1; background: $boost; }
+    SamplePane .files-row { height: 1fr; }
+    SamplePane Tree { width: 32; min-width: 20; height: 1fr; border-right: solid $panel-lighten-2; }
+    SamplePane .code-col { width: 1fr; }
+    SamplePane .file-notice { height: auto; padding: 0 1; color: $warning; }
+    SamplePane .file-label { height: 1; padding: 0 1; color: $text-muted; }
+    SamplePane CodeView { height: 1fr; }
+    SamplePane .tests-table { height: 1fr; min-height: 5; }
+    SamplePane .test-detail-box { height: 1fr; border-top: solid $panel-lighten-2; }
+    SamplePane .test-detail { padding: 0 1; }
+    SamplePane .refs { height: auto; max-height: 7; border-top: solid $panel-lighten-2; }
+    SamplePane .phases { height: auto; max-height: 8; }
+    SamplePane .deploy-detail { padding: 0 1; }
+    """
+
+    class FileOpened(Message):
+        """A file was shown (``root`` is "repo" or "task")."""
+
+        def __init__(self, pane: SamplePane, root: str, rel: str, line: int | None) -> None:
+            self.pane = pane
+            self.root = root
+            self.rel = rel
+            self.line = line
+            super().__init__()
+
+    def __init__(self, entry: SampleEntry, sample: SampleResult, task: Task | None,
+                 *, title: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.entry = entry
+        self.sample = sample
+        self.task_def = task
+        self.pane_title = title
+        self.cases = sorted(sample.tests.cases,
+                            key=lambda c: (_FAILURE_ORDER.get(c.outcome.value, 9), c.id))
+        self.refs: list[Ref] = []
+        self.current_file: tuple[str, str] | None = None
+
+    @property
+    def repo(self) -> Path | None:
+        return self.sample.repo_path
+
+    def compose(self) -> ComposeResult:
+        t = Text()
+        t.append(self.pane_title or self.entry.sample_id, style="bold")
+        t.append("  ")
+        t.append_text(verdict_text(self.app, self.entry))
+        yield Static(t, classes="pane-title")
+        with TabbedContent(classes="pane-tabs"):
+            with TabPane("Files", classes="files-tab"):
+                with Horizontal(classes="files-row"):
+                    yield Tree("repo", classes="repo-tree")
+                    with Vertical(classes="code-col"):
+                        yield Static("", classes="file-label")
+                        yield Static("", classes="file-notice")
+                        yield CodeView(classes="code")
+            with TabPane("Tests", classes="tests-tab"):
+                yield DataTable(cursor_type="row", zebra_stripes=True, classes="tests-table")
+                with VerticalScroll(classes="test-detail-box"):
+                    yield Static("", classes="test-detail")
+                yield OptionList(classes="refs")
+            with TabPane("Deploy", classes="deploy-tab"):
+                yield DataTable(cursor_type="row", classes="phases")
+                with VerticalScroll():
+                    yield Static("", classes="deploy-detail")
+
+    def on_mount(self) -> None:
+        self._fill_tests()
+        self._fill_deploy()
+        self.query_one(".refs", OptionList).display = False
+        if self.repo is None or not self.repo.is_dir():
+            self.query_one(".file-notice", Static).update(
+                f"The generated repository is not available"
+                f"{': ' + str(self.repo) if self.repo else ''}.")
+        else:
+            self.load_tree()
+
+    # ------------------------------------------------------------------ tabs
+
+    def show_tab(self, name: str) -> None:
+        """``files``, ``tests`` or ``deploy``."""
+        tabs = self.query_one(TabbedContent)
+        pane = self.query_one(f".{name}-tab", TabPane)
+        tabs.active = pane.id or ""
+        target = {"files": ".repo-tree", "tests": ".tests-table", "deploy": ".phases"}[name]
+        self.query_one(target).focus()
+
+    # ------------------------------------------------------------------ files
+
+    @work(thread=True, exclusive=True, group="tree")
+    def load_tree(self) -> None:
+        assert self.repo is not None
+        listing = list_repo_tree(self.repo)
+        self.app.call_from_thread(self._fill_tree, listing)
+
+    def _fill_tree(self, listing: Any) -> None:
+        tree = self.query_one(".repo-tree", Tree)
+        tree.clear()
+        tree.root.set_label(self.repo.name if self.repo else "repo")
+        _add_nodes(tree.root, listing.entries)
+        tree.root.expand_all()
+        notice = getattr(listing, "notice", "")
+        if notice:
+            self.query_one(".file-notice", Static).update(sanitize(notice))
+        if self.current_file is None:
+            first = _first_interesting(listing)
+            if first:
+                self.open_file("repo", first, None, focus=False, switch=False)
+
+    @on(Tree.NodeSelected, ".repo-tree")
+    def _tree_selected(self, event: Tree.NodeSelected) -> None:
+        event.stop()
+        data = event.node.data
+        if isinstance(data, str):
+            self.open_file("repo", data, None)
+
+    def open_file(self, root: str, rel: str, line: int | None, focus: bool = True,
+                  switch: bool = True) -> None:
+        """Show ``rel`` (under the repo or the task folder), at ``line`` if given."""
+        base = self.repo if root == "repo" else (self.task_def.root if self.task_def else None)
+        label = self.query_one(".file-label", Static)
+        notice = self.query_one(".file-notice", Static)
+        code = self.query_one(CodeView)
+        if base is None:
+            notice.update(f"{rel}: the {'repository' if root == 'repo' else 'task folder'} "
+                          "is not available")
+            return
+        preview = preview_file(base, rel)
+        self.current_file = (root, rel)
+        where = "" if root == "repo" else "task: "
+        label.update(Text(f"{where}{sanitize(rel)}"
+                          f"{':' + str(line) if line else ''}  ({preview.size} bytes"
+                          f"{', ' + preview.lexer if preview.lexer != 'text' else ''})",
+                          style="bold"))
+        notice.update(sanitize(preview.notice or ""))
+        code.show(preview.text, preview.lexer, rel, line)
+        if switch:
+            tabs = self.query_one(TabbedContent)
+            tabs.active = self.query_one(".files-tab", TabPane).id or ""
+        if focus:
+            code.focus()
+        self.post_message(self.FileOpened(self, root, rel, line))
+
+    # ------------------------------------------------------------------ tests
+
+    def _fill_tests(self) -> None:
+        table = self.query_one(".tests-table", DataTable)
+        table.add_columns("outcome", "test", "time", "message")
+        if not self.cases:
+            s = self.sample
+            why = ("the suite did not run" if s.tests.total == 0 else
+                   "this format kept only counts, not individual tests")
+            self.query_one(".test-detail", Static).update(
+                f"No individual test results: {why}. Passed {s.tests.passed}, failed "
+                f"{s.tests.failed}, errors {s.tests.errors}, skipped {s.tests.skipped}.")
+            return
+        table.add_rows([
+            [outcome_text(self.app, c.outcome.value), Text(sanitize(c.id)),
+             f"{c.duration_seconds:.3f}s" if c.duration_seconds is not None else "—",
+             Text(sanitize(c.first_message_line[:100]), no_wrap=True)]
+            for c in self.cases])
+        self._show_test(0)
+
+    @on(DataTable.RowHighlighted, ".tests-table")
+    def _test_moved(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._show_test(event.cursor_row)
+
+    def _show_test(self, index: int) -> None:
+        if not 0 <= index < len(self.cases):
+            return
+        c = self.cases[index]
+        t = Text()
+        t.append(sanitize(c.id) + "\n", style="bold")
+        t.append_text(outcome_text(self.app, c.outcome.value))
+        if c.duration_seconds is not None:
+            t.append(f"  {c.duration_seconds:.3f}s")
+        if c.file:
+            t.append(f"  defined at {sanitize(c.file)}:{c.line or '?'}", style="dim")
+        t.append("\n")
+        if c.message:
+            t.append("\n" + sanitize(c.message[:20_000]) + "\n",
+                     style=colour(self.app, "outcome-error"))
+        if c.traceback:
+            t.append("\n" + sanitize(c.traceback[:60_000]))
+        self.query_one(".test-detail", Static).update(t)
+        refs = find_refs(f"{c.message}\n{c.traceback}", self.repo,
+                         self.task_def.root if self.task_def else None)
+        if c.file and self.task_def and self.task_def.root:
+            own = Ref("task", c.file, c.line or 1, f"{c.file}:{c.line}")
+            if (own.root, own.rel, own.line) not in {(r.root, r.rel, r.line) for r in refs}:
+                refs.append(own)
+        self.refs = refs
+        options = self.query_one(".refs", OptionList)
+        options.clear_options()
+        options.add_options([Option(f"↪ {r.label}") for r in refs])
+        options.display = bool(refs)
+
+    def select_test(self, test_id: str) -> bool:
+        """Select ``test_id`` in the Tests tab."""
+        for i, c in enumerate(self.cases):
+            if c.id == test_id or c.id.endswith("::" + test_id.split("::")[-1]) and \
+                    c.id.split("::")[0] == test_id.split("::")[0]:
+                self.show_tab("tests")
+                self.query_one(".tests-table", DataTable).move_cursor(row=i)
+                self._show_test(i)
+                return True
+        return False
+
+    @on(OptionList.OptionSelected, ".refs")
+    def _ref_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.open_ref(event.option_index)
+
+    def open_ref(self, index: int = 0) -> bool:
+        """Open the ``index``-th reference of the selected test at its line."""
+        if not 0 <= index < len(self.refs):
+            return False
+        r = self.refs[index]
+        self.open_file(r.root, r.rel, r.line)
+        return True
+
+    # ------------------------------------------------------------------ deploy
+
+    def _fill_deploy(self) -> None:
+        table = self.query_one(".phases", DataTable)
+        table.add_columns("phase", "status", "duration", "exit", "message")
+        d = self.sample.deployment
+        ok, bad = colour(self.app, "outcome-pass"), colour(self.app, "outcome-deploy")
+        for phase in PHASE_ORDER:
+            p = d.phase(phase)
+            if p is None:
+                table.add_row(phase.value, Text("—", style="dim"), "", "", "")
+                continue
+            status = p.status.value
+            style = ok if status == "ok" else ("dim" if status == "skipped" else bad)
+            failed_here = d.failed_phase is phase
+            table.add_row(Text(("▶ " if failed_here else "  ") + phase.value,
+                               style="bold" if failed_here else ""),
+                          Text(status, style=style),
+                          f"{p.duration_seconds:.2f}s" if p.duration_seconds is not None else "—",
+                          "" if p.exit_code is None else str(p.exit_code),
+                          Text(sanitize((p.message or "")[:100]), no_wrap=True))
+        t = Text()
+        if d.success:
+            t.append("Deployed", style=f"bold {ok}")
+        else:
+            where = d.failed_phase.value if d.failed_phase else "deployment"
+            t.append(f"Failed in {where}", style=f"bold {bad}")
+        if d.lenient_success is not None and d.lenient_success != d.success:
+            t.append(f"  (the stock harness counts it as "
+                     f"{'deployed' if d.lenient_success else 'not deployed'})", style="dim")
+        t.append("\n")
+        if d.message:
+            t.append(sanitize(d.message[:20_000]) + "\n")
+        s = self.sample
+        for label, value in (("build error", s.build_error), ("error", s.error)):
+            if value:
+                t.append(f"\n{label}: ", style="bold")
+                t.append(sanitize(value[:20_000]) + "\n")
+        if s.logs:
+            t.append("\nlogs: " + ", ".join(f"{k.value}" for k in s.logs), style="dim")
+        for note in s.notes:
+            t.append(f"\nnote: {sanitize(note)}", style="italic dim")
+        self.query_one(".deploy-detail", Static).update(t)
+
+
+def _add_nodes(node: Any, entries: Any) -> None:
+    for child in entries:
+        name = sanitize(child.name)
+        if child.kind == "dir":
+            label = Text(name + "/", style="bold")
+            if child.error:
+                label.append(f"  ({sanitize(child.error)})", style="dim")
+            sub = node.add(label, expand=True)
+            _add_nodes(sub, child.children)
+        elif child.kind == "symlink":
+            target = sanitize(child.link_target)
+            if child.escapes:
+                node.add_leaf(Text(f"{name} ↗ {target} (outside the repo, not followed)",
+                                   style="dim italic"), data=child.rel_path)
+            elif child.broken:
+                node.add_leaf(Text(f"{name} → {target} (broken link)", style="dim italic"),
+                              data=child.rel_path)
+            else:
+                node.add_leaf(Text(f"{name} → {target}"), data=child.rel_path)
+        elif child.kind == "file":
+            node.add_leaf(name, data=child.rel_path)
+        else:
+            node.add_leaf(Text(f"{name} (special file)", style="dim"))
+
+
+_PREFERRED = ("app.py", "main.py", "start.sh", "README.md")
+
+
+def _first_interesting(listing: Any) -> str | None:
+    files = [e.rel_path for _, e in listing.walk() if e.kind == "file"]
+    for name in _PREFERRED:
+        for f in files:
+            if f.split("/")[-1] == name:
+                return f
+    return files[0] if files else None

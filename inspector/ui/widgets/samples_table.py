@@ -1,0 +1,68 @@
+"""Every sample matching the active filter: failures first, with the telling message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import DataTable
+
+from inspector.model.entries import SampleEntry
+from inspector.model.safe_text import sanitize
+from inspector.model.verdict import Verdict
+
+_ORDER = {Verdict.NOT_DEPLOYED: 0, Verdict.SUITE_NOT_RUN: 1, Verdict.TESTS_FAILED: 2,
+          Verdict.PASSED: 3}
+
+
+class SamplesTable(DataTable):
+    """Samples (one per row); Enter opens one. Rows are rebuilt in one batch."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        self.shown: list[SampleEntry] = []
+        self.suspect_tasks: set[str] = set()
+
+    def on_mount(self) -> None:
+        self.add_column("run", key="run", width=28)
+        self.add_column("task", key="task")
+        self.add_column("#", key="n")
+        self.add_column("outcome", key="outcome")
+        self.add_column("AC", key="ac")
+        self.add_column("message", key="message")
+
+    def set_samples(self, entries: list[SampleEntry]) -> None:
+        from inspector.ui.styles import colour, verdict_text
+
+        keep = self.current()
+        entries = sorted(entries, key=lambda e: (_ORDER[e.verdict], e.task, e.run_id, e.sample))
+        self.shown = entries
+        self.clear()
+        suspect = colour(self.app, "health-suspect")
+        rows = []
+        for e in entries:
+            task = Text(e.task)
+            if e.task in self.suspect_tasks:
+                task.append(" ⚠", style=f"bold {suspect}")
+            ac = f"{e.ac_implemented}/{e.ac_total}" if e.ac_total else "—"
+            rows.append([_short(e.run_id, 28), task, str(e.sample), verdict_text(self.app, e),
+                         ac, Text(sanitize(e.message[:120]), no_wrap=True)])
+        self.add_rows(rows)
+        if keep is not None:
+            self.select(keep.key)
+
+    def current(self) -> SampleEntry | None:
+        if 0 <= self.cursor_row < len(self.shown):
+            return self.shown[self.cursor_row]
+        return None
+
+    def select(self, sample_key: int) -> bool:
+        for i, e in enumerate(self.shown):
+            if e.key == sample_key:
+                self.move_cursor(row=i)
+                return True
+        return False
+
+
+def _short(text: str, width: int) -> str:
+    return text if len(text) <= width else "…" + text[-(width - 1):]

@@ -1,0 +1,37 @@
+"""UI test fixtures: an app on the bundled runs with its own index, config and cache."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from inspector.config import load_settings
+from inspector.ui.app import InspectorApp
+
+
+@pytest.fixture(autouse=True)
+def isolated_user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No test reads or writes the developer's config, themes or index."""
+    config = tmp_path / "config" / "config.toml"
+    monkeypatch.setenv("GENESIS_INSPECTOR_CONFIG", str(config))
+    monkeypatch.setenv("GENESIS_INSPECTOR_CACHE", str(tmp_path / "cache"))
+    return config
+
+
+@pytest.fixture
+def make_app(tmp_path: Path, sample_runs: Path) -> Callable[..., InspectorApp]:
+    def make(root: Path | None = None, **kwargs: object) -> InspectorApp:
+        kwargs.setdefault("watch", False)
+        return InspectorApp(root or sample_runs, settings=load_settings(),
+                            **kwargs)  # type: ignore[arg-type]
+
+    return make
+
+
+async def settle(app: InspectorApp, pilot: object) -> None:
+    """Wait until every worker (indexing, health, highlighting) is done and the screen drew."""
+    for _ in range(3):
+        await app.workers.wait_for_complete()
+        await pilot.pause()  # type: ignore[attr-defined]

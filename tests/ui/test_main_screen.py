@@ -1,0 +1,276 @@
+"""The main screen driven with Pilot as a person would: runs overview, samples with filters,
+the run x task matrix, benchmark health, help, palette and themes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from textual.widgets import DataTable, Input, Select, Static, TabbedContent
+
+from inspector.config import load_settings
+from inspector.model.verdict import Verdict
+from inspector.ui.screens.help import HelpScreen
+from inspector.ui.screens.sample import SampleScreen
+from inspector.ui.widgets.matrix_table import MatrixTable
+from inspector.ui.widgets.runs_table import RunsTable
+from inspector.ui.widgets.samples_table import SamplesTable
+
+from .conftest import settle
+
+FORGE = "repo_readme_1118_forge_m1-large_Python"
+RELAY = "repo_readme_1119_relay_open_coder-7b_Python"
+
+
+def _row(table: DataTable, i: int) -> list[str]:
+    return [str(c) for c in table.get_row_at(i)]
+
+
+async def test_runs_overview_lists_every_run_with_its_metrics(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        table = app.screen.query_one(RunsTable)
+        assert table.row_count == 4
+        rows = {r[0]: r for r in (_row(table, i) for i in range(4))}
+        forge = rows[FORGE]
+        assert forge[1:5] == ["Forge", "m1-large", "python", "ours"]
+        assert forge[6:10] == ["50.0%", "75.8%", "100.0%", "83.3%"]
+        assert forge[-1] == "3"  # failing samples, none labelled yet
+        assert rows[f"{RELAY}@relay"][4] == "stock"
+        detail = str(app.screen.query_one("#run-detail", Static).render())
+        assert "pass@1 50.0%" in detail and "stock 92.5%" in detail
+
+
+async def test_runs_sort_and_filter(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        table = app.screen.query_one(RunsTable)
+        table.focus()
+        for _ in range(6):  # run, agent, model, lang, format, samples -> pass@1
+            await pilot.press("s")
+        assert [r.metrics["pass_at_1"] for r in table.shown] == [0.0, 0.0, 0.5, 0.5]
+        await pilot.press("S")
+        assert [r.metrics["pass_at_1"] for r in table.shown] == [0.5, 0.5, 0.0, 0.0]
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"relay")
+        assert table.row_count == 2 and all(r.agent == "Relay" for r in table.shown)
+
+
+async def test_enter_on_a_run_lists_its_samples_failures_first(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        table = app.screen.query_one(RunsTable)
+        table.focus()
+        table.select_key(next(r.key for r in table.shown if r.run_id == RELAY))
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen.query_one(TabbedContent).active == "samples-tab"
+        samples = app.screen.query_one(SamplesTable)
+        assert samples.row_count == 6
+        assert {e.run_id for e in samples.shown} == {RELAY}
+        verdicts = [e.verdict for e in samples.shown]
+        assert verdicts == sorted(verdicts, key=[Verdict.NOT_DEPLOYED, Verdict.SUITE_NOT_RUN,
+                                                 Verdict.TESTS_FAILED, Verdict.PASSED].index)
+        count = str(app.screen.query_one("#samples-count", Static).render())
+        assert count.startswith("6 of 24 samples in " + RELAY)
+        await pilot.press("a")  # all runs
+        assert samples.row_count == 24
+
+
+async def test_sample_filters_outcome_phase_framework_and_text(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        screen = app.screen
+        samples = screen.query_one(SamplesTable)
+        assert samples.row_count == 24
+        screen.query_one("#f-verdict", Select).value = Verdict.NOT_DEPLOYED.value
+        await pilot.pause()
+        assert samples.row_count == 7
+        assert all(e.verdict is Verdict.NOT_DEPLOYED for e in samples.shown)
+        screen.query_one("#f-phase", Select).value = "start"
+        await pilot.pause()
+        assert {(e.task, e.run_id) for e in samples.shown} >= {("url-shortener", RELAY),
+                                                              ("todo-service", RELAY)}
+        assert all(e.failed_phase == "start" for e in samples.shown)
+        await pilot.press("x")
+        await pilot.pause()
+        assert samples.row_count == 24
+        screen.query_one("#f-framework", Select).value = "fastapi"
+        await pilot.pause()
+        assert {e.task for e in samples.shown} == {"notes-api", "inventory-api", "unit-converter"}
+        await pilot.press("x")
+        await pilot.press("slash", *"/500.==.200/ -unit", "enter")
+        await pilot.pause()
+        assert [e.sample_id for e in samples.shown] == [f"{RELAY}/inventory-api/0"]
+        assert app.focused is samples
+        await pilot.press("x")
+        screen.query_one("#f-label", Select).value = "unlabelled"
+        await pilot.pause()
+        assert samples.row_count == 18  # every failure, none labelled yet
+
+
+async def test_matrix_shows_each_task_across_runs_and_opens_a_cell(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3")
+        await settle(app, pilot)
+        matrix = app.screen.query_one(MatrixTable)
+        assert matrix.tasks == ["inventory-api", "notes-api", "quote-board", "todo-service",
+                                "unit-converter", "url-shortener"]
+        assert len(matrix.runs) == 4
+        col = {r.run_id: i + 1 for i, r in enumerate(matrix.runs)}
+        row = matrix.tasks.index("todo-service")
+        assert str(matrix.get_cell_at((row, col[FORGE]))) == "✘ 9/12"
+        assert str(matrix.get_cell_at((row, col[RELAY]))) == "⊘ start"
+        assert str(matrix.get_cell_at((matrix.tasks.index("notes-api"), col[FORGE]))) == "✔ 10/10"
+        # the benchmark defect is flagged on its task row
+        assert "⚠" in str(matrix.get_cell_at((matrix.tasks.index("quote-board"), 0)))
+        matrix.move_cursor(row=row, column=col[FORGE])
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, SampleScreen)
+        assert app.screen.entry.sample_id == f"{FORGE}/todo-service/0"
+
+
+async def test_benchmark_health_reports_the_undocumented_module_with_evidence(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("4")
+        await settle(app, pilot)
+        table = app.screen.query_one("#health-table", DataTable)
+        rows = [_row(table, i) for i in range(table.row_count)]
+        assert ["collection error", "quote-board", "tests/test_quote_model.py"] == rows[0][:3]
+        assert "No module named 'app.models'" in rows[0][5]
+        detail = str(app.screen.query_one("#health-detail", Static).render())
+        assert "README does not document" in detail
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, SampleScreen)
+        assert app.screen.entry.task == "quote-board"
+
+
+async def test_help_lists_the_keys_of_the_screen_underneath(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        table = app.screen.query_one(DataTable)
+        does = {_row(table, i)[1] for i in range(table.row_count)}
+        assert {"Runs", "Samples", "Matrix", "Health", "Filter", "Sort", "Quit"} <= does
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_palette_finds_a_task_and_a_sample_by_name(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"task unit-conv")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.main_screen.query_one(TabbedContent).active == "matrix-tab"
+        assert app.main_screen.query_one(MatrixTable).current_task() == "unit-converter"
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*f"sample {RELAY}/notes-api/0")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, SampleScreen)
+        assert app.screen.entry.sample_id == f"{RELAY}/notes-api/0"
+
+
+async def test_theme_switch_recolours_and_persists(make_app, isolated_user_dirs: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        assert app.theme == "genesis-dark"
+        app.theme = "genesis-light"
+        await settle(app, pilot)
+        assert not app.current_theme.dark
+    assert 'theme = "genesis-light"' in isolated_user_dirs.read_text()
+    assert load_settings().theme == "genesis-light"
+    again = make_app()
+    async with again.run_test(size=(180, 45)) as pilot:
+        assert again.theme == "genesis-light"
+    chosen = make_app(theme="high-contrast")
+    async with chosen.run_test(size=(180, 45)) as pilot:
+        await settle(chosen, pilot)
+        assert chosen.theme == "high-contrast"
+        await pilot.press("ctrl+t")
+        assert chosen.theme != "high-contrast"
+
+
+async def test_unknown_theme_falls_back_with_a_notice(make_app) -> None:
+    app = make_app(theme="no-such-theme")
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        assert app.theme == "genesis-dark"
+        assert any("no-such-theme" in n.message for n in app._notifications)
+
+
+async def test_a_run_appearing_on_disk_shows_up_without_a_restart(make_app, tmp_path: Path,
+                                                                  sample_runs: Path) -> None:
+    root = tmp_path / "live"
+    root.mkdir()
+    shutil.copytree(sample_runs / "tasks", root / "tasks")
+    shutil.copytree(sample_runs / "runs" / FORGE, root / "runs" / FORGE)
+    app = make_app(root, watch=True)
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        table = app.screen.query_one(RunsTable)
+        assert table.row_count == 1
+        for _ in range(50):  # the watcher must be up before the copy
+            if app.watcher is not None and app.watcher.mode != "stopped":
+                break
+            await pilot.pause(0.1)
+        shutil.copytree(sample_runs / "runs" / RELAY, root / "runs" / RELAY)
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if table.row_count == 2:
+                break
+        assert table.row_count == 2
+        assert {r.run_id for r in table.shown} == {FORGE, RELAY}
+        # a sample of a run in progress changing on disk updates its row
+        shutil.rmtree(root / "runs" / FORGE)
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if table.row_count == 1:
+                break
+        assert [r.run_id for r in table.shown] == [RELAY]
+
+
+async def test_bad_files_are_reported_and_good_runs_still_show(make_app, tmp_path: Path,
+                                                               sample_runs: Path) -> None:
+    root = tmp_path / "mixed"
+    shutil.copytree(sample_runs / "runs" / FORGE, root / "good")
+    (root / "broken").mkdir()
+    (root / "broken" / "run.json").write_text("{not json")
+    app = make_app(root)
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        assert app.screen.query_one(RunsTable).row_count == 1
+        problems = str(app.screen.query_one("#problems", Static).render())
+        assert "broken/run.json" in problems
+
+
+async def test_an_empty_folder_says_what_to_do(make_app, tmp_path: Path) -> None:
+    app = make_app(tmp_path)
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        assert app.screen.query_one(RunsTable).row_count == 0
+        assert "No runs found" in str(app.screen.query_one("#run-detail", Static).render())
