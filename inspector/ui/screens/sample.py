@@ -135,7 +135,7 @@ class SampleScreen(Screen[None]):
         task = catalog.task(self.entry.task, catalog.run(self.entry.run_key))
         endpoints = list(task.endpoints) if task and task.endpoints else [
             Endpoint(e.method, e.path, e.description)
-            for e in (sample.api_coverage.endpoints if sample.api_coverage else ())]
+            for e in ((sample.api_coverage.endpoints or ()) if sample.api_coverage else ())]
         refs: dict[str, list[Any]] = {}
         if task and task.tests_dir:
             try:
@@ -172,11 +172,11 @@ class SampleScreen(Screen[None]):
             pane.open_file("repo", self.start_file, self.start_line)
         elif self.start_test and pane.select_test(self.start_test):
             pass
+        elif not self.entry.deployed:
+            pane.show_tab("deploy")
         elif self.entry.verdict.is_failure and pane.cases and \
                 pane.cases[0].outcome.is_failure:
             pane.show_tab("tests")
-        elif not self.entry.deployed:
-            pane.show_tab("deploy")
         else:
             pane.show_tab("files")
 
@@ -189,7 +189,7 @@ class SampleScreen(Screen[None]):
 
     def _coverage(self, ep: Endpoint) -> Any:
         cov = self.sample.api_coverage if self.sample else None
-        if cov is None:
+        if cov is None or not cov.endpoints:
             return None
         return next((c for c in cov.endpoints if c.method == ep.method and c.path == ep.path),
                     None)

@@ -78,6 +78,7 @@ class SamplePane(Vertical):
                             key=lambda c: (_FAILURE_ORDER.get(c.outcome.value, 9), c.id))
         self.refs: list[Ref] = []
         self.current_file: tuple[str, str] | None = None
+        self._pending: tuple[str, str, int | None] | None = None
 
     @property
     def repo(self) -> Path | None:
@@ -111,6 +112,10 @@ class SamplePane(Vertical):
         self._fill_tests()
         self._fill_deploy()
         self.query_one(".refs", OptionList).display = False
+        if self._pending is not None:
+            root, rel, line = self._pending
+            self._pending = None
+            self.open_file(root, rel, line, focus=False, switch=False)
         if self.repo is None or not self.repo.is_dir():
             self.query_one(".file-notice", Static).update(
                 f"The generated repository is not available"
@@ -160,6 +165,9 @@ class SamplePane(Vertical):
     def open_file(self, root: str, rel: str, line: int | None, focus: bool = True,
                   switch: bool = True) -> None:
         """Show ``rel`` (under the repo or the task folder), at ``line`` if given."""
+        if not self.query(".file-label"):  # not composed yet: open once mounted
+            self._pending = (root, rel, line)
+            return
         base = self.repo if root == "repo" else (self.task_def.root if self.task_def else None)
         label = self.query_one(".file-label", Static)
         notice = self.query_one(".file-notice", Static)
