@@ -322,7 +322,7 @@ class MainScreen(Screen[None]):
             return
         t = Text()
         t.append(f"{e.sample_id}", style="bold")
-        t.append(f"  {e.language}/{e.framework}  tests {e.passed}/{e.total}"
+        t.append(f"   {e.language}/{e.framework}  tests {e.passed}/{e.total}"
                  f"{' of ' + str(e.expected) + ' expected' if e.expected else ''}"
                  f"  suite {e.suite_status}  {e.elapsed or 0:.1f}s\n")
         if e.message:

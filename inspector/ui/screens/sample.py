@@ -150,8 +150,8 @@ class SampleScreen(Screen[None]):
         right.remove_children()
         right.mount(Static(f"Cannot open this sample: {sanitize(message)}", id="load-error"))
 
-    def _loaded(self, sample: SampleResult, task: Task | None, endpoints: list[Endpoint],
-                refs: dict[str, list[Any]]) -> None:
+    async def _loaded(self, sample: SampleResult, task: Task | None,
+                      endpoints: list[Endpoint], refs: dict[str, list[Any]]) -> None:
         self.sample, self.task_def = sample, task
         self.endpoints, self.endpoint_tests = endpoints, refs
         readme = task.readme if task and task.readme else (
@@ -159,9 +159,9 @@ class SampleScreen(Screen[None]):
         self.query_one("#readme", Markdown).update(sanitize(readme))
         self._fill_endpoints()
         right = self.query_one("#right")
-        right.remove_children()
+        await right.remove_children()
         pane = SamplePane(self.entry, sample, task, id="main-pane")
-        right.mount(pane)
+        await right.mount(pane)
         self.call_after_refresh(self._start_position)
 
     def _start_position(self) -> None:
@@ -310,12 +310,13 @@ class SampleScreen(Screen[None]):
         task = catalog.task(other.task, catalog.run(other.run_key))
         self.app.call_from_thread(self._mount_compare, other, sample, task)
 
-    def _mount_compare(self, other: SampleEntry, sample: SampleResult, task: Task | None) -> None:
+    async def _mount_compare(self, other: SampleEntry, sample: SampleResult,
+                             task: Task | None) -> None:
         self.query_one("#left-tabs").display = False
-        self.query("#compare-pane").remove()
+        await self.query("#compare-pane").remove()
         pane = SamplePane(other, sample, task, id="compare-pane",
                           title=f"{other.run_id} #{other.sample}")
-        self.query_one("#left").mount(pane)
+        await self.query_one("#left").mount(pane)
         main = self.main_pane
         if main is not None and main.current_file is not None:
             root, rel = main.current_file

@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import (
+    ContentSwitcher,
     DataTable,
     OptionList,
     Static,
@@ -127,11 +128,17 @@ class SamplePane(Vertical):
 
     def show_tab(self, name: str) -> None:
         """``files``, ``tests`` or ``deploy``."""
-        tabs = self.query_one(TabbedContent)
-        pane = self.query_one(f".{name}-tab", TabPane)
-        tabs.active = pane.id or ""
+        self._activate(f".{name}-tab")
         target = {"files": ".repo-tree", "tests": ".tests-table", "deploy": ".phases"}[name]
         self.query_one(target).focus()
+
+    def _activate(self, selector: str) -> None:
+        tabs = self.query_one(TabbedContent)
+        pane_id = self.query_one(selector, TabPane).id or ""
+        switcher = tabs.query_one(ContentSwitcher)
+        if tabs.active != pane_id or switcher.current != pane_id:
+            tabs.active = pane_id
+            switcher.current = pane_id
 
     # ------------------------------------------------------------------ files
 
@@ -186,8 +193,7 @@ class SamplePane(Vertical):
         notice.update(sanitize(preview.notice or ""))
         code.show(preview.text, preview.lexer, rel, line)
         if switch:
-            tabs = self.query_one(TabbedContent)
-            tabs.active = self.query_one(".files-tab", TabPane).id or ""
+            self._activate(".files-tab")
         if focus:
             code.focus()
         self.post_message(self.FileOpened(self, root, rel, line))

@@ -1,0 +1,97 @@
+"""Snapshots of each main screen in a dark and a light theme.
+
+Review changes with the HTML report pytest-textual-snapshot writes on failure; update with
+``pytest tests/snapshots --snapshot-update`` only after looking at it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inspector.config import load_settings
+from inspector.ui.app import InspectorApp
+from inspector.ui.messages import OpenSample
+
+SIZE = (160, 42)
+FORGE = "repo_readme_1118_forge_m1-large_Python"
+THEMES = ["genesis-dark", "genesis-light"]
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GENESIS_INSPECTOR_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("GENESIS_INSPECTOR_CACHE", str(tmp_path / "cache"))
+
+
+def _app(sample_runs: Path, theme: str) -> InspectorApp:
+    return InspectorApp(sample_runs, settings=load_settings(), theme=theme, watch=False)
+
+
+async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+def _tab(key: str):  # type: ignore[no-untyped-def]
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _settle(pilot)
+        if key:
+            await pilot.press(key)
+            await _settle(pilot)
+
+    return run_before
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_runs_overview(snap_compare, sample_runs: Path, theme: str) -> None:
+    """Four runs with metrics; the highlighted run's detail below (stock vs strict figures)."""
+    assert snap_compare(_app(sample_runs, theme), terminal_size=SIZE, run_before=_tab(""))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_samples_list(snap_compare, sample_runs: Path, theme: str) -> None:
+    """24 samples, failures first, coloured outcomes, quote-board flagged ⚠, filter bar."""
+    assert snap_compare(_app(sample_runs, theme), terminal_size=SIZE, run_before=_tab("2"))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_matrix(snap_compare, sample_runs: Path, theme: str) -> None:
+    """Tasks x runs with one glyph and ratio per cell, legend above."""
+    assert snap_compare(_app(sample_runs, theme), terminal_size=SIZE, run_before=_tab("3"))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_benchmark_health(snap_compare, sample_runs: Path, theme: str) -> None:
+    """The quote-board collection error with its evidence and suspected cause."""
+    assert snap_compare(_app(sample_runs, theme), terminal_size=SIZE, run_before=_tab("4"))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_sample_view(snap_compare, sample_runs: Path, theme: str) -> None:
+    """README on the left; failing tests first with the traceback and its reference."""
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _settle(pilot)
+        entry = pilot.app.catalog.find_sample(f"{FORGE}/todo-service/0")
+        pilot.app.post_message(OpenSample(entry.key))
+        await _settle(pilot)
+
+    assert snap_compare(_app(sample_runs, theme), terminal_size=SIZE, run_before=run_before)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_sample_files(snap_compare, sample_runs: Path, theme: str) -> None:
+    """Endpoints table; the PATCH handler opened, highlighted, at routes.py:48."""
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _settle(pilot)
+        entry = pilot.app.catalog.find_sample(f"{FORGE}/todo-service/0")
+        pilot.app.post_message(OpenSample(entry.key, file="routes.py", line=48))
+        await _settle(pilot)
+        await pilot.press("e")
+        await _settle(pilot)
+
+    assert snap_compare(_app(sample_runs, theme), terminal_size=SIZE, run_before=run_before)
