@@ -148,7 +148,7 @@ async def test_benchmark_health_reports_the_undocumented_module_with_evidence(ma
         await settle(app, pilot)
         table = app.screen.query_one("#health-table", DataTable)
         rows = [_row(table, i) for i in range(table.row_count)]
-        assert ["collection error", "quote-board", "tests/test_quote_model.py"] == rows[0][:3]
+        assert rows[0][:3] == ["collection error", "quote-board", "tests/test_quote_model.py"]
         assert "No module named 'app.models'" in rows[0][5]
         detail = str(app.screen.query_one("#health-detail", Static).render())
         assert "README does not document" in detail

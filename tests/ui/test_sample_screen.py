@@ -51,7 +51,8 @@ async def test_failing_sample_opens_on_its_failures_with_traceback_and_ref(make_
         assert "tests/test_todos.py::test_create_defaults" in detail
         assert "KeyError: 'completed'" in detail
         refs = pane.query_one(".refs", OptionList)
-        assert refs.display and "task: tests/test_todos.py:30" in str(refs.get_option_at_index(0).prompt)
+        first_ref = str(refs.get_option_at_index(0).prompt)
+        assert refs.display and "task: tests/test_todos.py:30" in first_ref
         await pilot.press("o")  # open the first reference at its line
         await settle(app, pilot)
         code = pane.query_one(CodeView)
