@@ -117,7 +117,8 @@ def _text_tests(text: str) -> list[Callable[[str], bool]]:
 
 def run_matches(run: RunEntry, text: str) -> bool:
     """Runs-table filter: every word must occur in the run's id, agent, model or language."""
-    hay = " ".join((run.run_id, run.agent, run.model, run.language, run.format)).lower()
+    hay = " ".join((run.run_id, run.agent, run.model, run.language, run.format,
+                    run.short_format, run.status or "")).lower()
     return all(w.lower() in hay for w in text.split())
 
 

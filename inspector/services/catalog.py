@@ -200,8 +200,10 @@ class Catalog:
         db.executescript(_SCHEMA)
         row = db.execute("SELECT value FROM meta WHERE key='version'").fetchone()
         if row is None or row[0] != str(INDEX_VERSION):
-            db.executescript("DELETE FROM locations; DELETE FROM runs; DELETE FROM samples; "
-                             "DELETE FROM tests;")
+            # an index from another version may have another layout: rebuild it from scratch
+            db.executescript("DROP TABLE IF EXISTS locations; DROP TABLE IF EXISTS runs; "
+                             "DROP TABLE IF EXISTS samples; DROP TABLE IF EXISTS tests;")
+            db.executescript(_SCHEMA)
             db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (str(INDEX_VERSION),))
             db.execute("INSERT OR REPLACE INTO meta VALUES ('root', ?)", (str(self.root),))
         return db
@@ -228,6 +230,8 @@ class Catalog:
         started = time.perf_counter()
         report = RefreshReport()
         located = locate_runs(self.root)
+        if located.tasks_root != self.tasks_root:
+            self._tasks = None  # a tasks folder appeared, moved or vanished
         self.tasks_root = located.tasks_root
         self._located_issues = list(located.issues)
         with self._lock:
@@ -270,25 +274,32 @@ class Catalog:
     def _delete_location(self, path: Path) -> None:
         with self._lock:
             db = self._db
-            db.execute("BEGIN")
-            keys = [k for (k,) in db.execute("SELECT key FROM runs WHERE location=?",
-                                             (str(path),))]
-            for key in keys:
-                db.execute("DELETE FROM tests WHERE sample IN "
-                           "(SELECT id FROM samples WHERE run_key=?)", (key,))
-                db.execute("DELETE FROM samples WHERE run_key=?", (key,))
-            db.execute("DELETE FROM runs WHERE location=?", (str(path),))
-            db.execute("DELETE FROM locations WHERE path=?", (str(path),))
-            db.execute("COMMIT")
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                self._delete_rows(path)
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    def _delete_rows(self, path: Path) -> None:
+        db = self._db
+        keys = [k for (k,) in db.execute("SELECT key FROM runs WHERE location=?", (str(path),))]
+        for key in keys:
+            db.execute("DELETE FROM tests WHERE sample IN "
+                       "(SELECT id FROM samples WHERE run_key=?)", (key,))
+            db.execute("DELETE FROM samples WHERE run_key=?", (key,))
+        db.execute("DELETE FROM runs WHERE location=?", (str(path),))
+        db.execute("DELETE FROM locations WHERE path=?", (str(path),))
 
     def _store_location(self, loc: RunLocation, sig: str, runs: list[Run],
                         issues: list[LoadIssue]) -> None:
         rows = [_run_rows(loc, run) for run in runs]
-        self._delete_location(loc.path)
         with self._lock:
             db = self._db
-            db.execute("BEGIN")
+            db.execute("BEGIN IMMEDIATE")
             try:
+                self._delete_rows(loc.path)
                 for run_row, samples in rows:
                     db.execute("INSERT OR REPLACE INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                run_row)

@@ -74,9 +74,7 @@ def find_refs(text: str, repo: Path | None, task_root: Path | None) -> list[Ref]
                 continue
             seen.add(key)
             found.append((m.start(), Ref(hit[0], hit[1], line, m.group(0))))
-            if len(found) >= MAX_REFS:
-                break
-    return [r for _, r in sorted(found, key=lambda x: x[0])]
+    return [r for _, r in sorted(found, key=lambda x: x[0])][:MAX_REFS]
 
 
 def _java_files(repo: Path) -> dict[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -15,11 +16,19 @@ IGNORED_PARTS = frozenset({".git", "__pycache__", "node_modules", ".venv", "venv
                            ".pytest_cache"})
 
 
-def _relevant(path: str) -> bool:
-    p = Path(path)
-    if IGNORED_PARTS.intersection(p.parts):
+def relevant(root: Path, event_type: str, path: str, is_directory: bool) -> bool:
+    """Whether an event under ``root`` can change what runs say: a JSON file, or a folder
+    appearing, vanishing or moving (a run copied in or deleted). A folder merely "modified"
+    (a file written in it) is not, nor is anything under logs, .git, venvs and the like."""
+    try:
+        rel = Path(path).relative_to(root)
+    except ValueError:
         return False
-    return p.suffix in (".json", "") or p.name.startswith("report")
+    if IGNORED_PARTS.intersection(rel.parts):
+        return False
+    if is_directory:
+        return event_type in ("created", "deleted", "moved")
+    return rel.suffix == ".json"
 
 
 class RunsWatcher:
@@ -41,8 +50,8 @@ class RunsWatcher:
 
     def start(self) -> str:
         """Start watching; returns the mode ("inotify", "polling" or "off")."""
-        handler = _Handler(self._poke)
         watch_root = self.root if self.root.is_dir() else self.root.parent
+        handler = _Handler(watch_root, self._poke)
         for mode, factory in (("native", Observer), ("polling", self._polling)):
             observer = factory()
             try:
@@ -83,12 +92,14 @@ class RunsWatcher:
 
 
 class _Handler(FileSystemEventHandler):
-    def __init__(self, poke: Callable[[], None]) -> None:
+    def __init__(self, root: Path, poke: Callable[[], None]) -> None:
+        self.root = root
         self.poke = poke
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in ("opened", "closed_no_write"):
             return
         paths = [event.src_path, getattr(event, "dest_path", "")]
-        if any(p and _relevant(str(p)) for p in paths):
+        if any(p and relevant(self.root, event.event_type, os.fsdecode(p), event.is_directory)
+               for p in paths):
             self.poke()
