@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -16,7 +17,6 @@ from textual.widgets import (
     Footer,
     Header,
     LoadingIndicator,
-    Markdown,
     OptionList,
     Static,
     TabbedContent,
@@ -86,6 +86,7 @@ class SampleScreen(Screen[None]):
     SampleScreen #endpoint-detail { height: auto; max-height: 8; padding: 0 1;
         border-top: solid $panel-lighten-2; }
     SampleScreen #readme-scroll { height: 1fr; }
+    SampleScreen #readme { padding: 0 1; }
     SampleScreen #load-error { padding: 1 2; color: $error; }
     """
 
@@ -101,6 +102,7 @@ class SampleScreen(Screen[None]):
         self.endpoints: list[Endpoint] = []
         self.endpoint_tests: dict[str, list[Any]] = {}
         self.compare_entry: SampleEntry | None = None
+        self.readme_source = ""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -109,7 +111,7 @@ class SampleScreen(Screen[None]):
                 with TabbedContent(id="left-tabs"):
                     with TabPane("README [r]", id="readme-tab"):
                         with VerticalScroll(id="readme-scroll"):
-                            yield Markdown("", id="readme")
+                            yield Static("", id="readme")
                     with TabPane("Endpoints [e]", id="endpoints-tab"):
                         yield DataTable(id="endpoints", cursor_type="row", zebra_stripes=True)
                         yield Static("", id="endpoint-detail")
@@ -156,7 +158,14 @@ class SampleScreen(Screen[None]):
         self.endpoints, self.endpoint_tests = endpoints, refs
         readme = task.readme if task and task.readme else (
             "*The task README is not available for this run.*")
-        self.query_one("#readme", Markdown).update(sanitize(readme))
+        self.readme_source = sanitize(readme)
+        # Rich's Markdown in one Static renders a README in a few ms; Textual's Markdown
+        # widget builds a widget per block and takes hundreds.
+        dark = self.app.current_theme.dark if self.app.current_theme else True
+        code_theme = "monokai" if dark else "friendly"
+        self.query_one("#readme", Static).update(RichMarkdown(
+            self.readme_source, code_theme=code_theme, inline_code_lexer="text",
+            inline_code_theme=code_theme))
         self._fill_endpoints()
         right = self.query_one("#right")
         await right.remove_children()
