@@ -231,8 +231,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
-        argv = ["app", *argv]
+    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
+        argv = ["app", *argv]  # `inspector [PATH] [--theme NAME]` opens the app
     parser = build_parser()
     args = parser.parse_args(argv)
     handlers = {"summary": cmd_summary, "failures": cmd_failures, "evaluate": cmd_evaluate,

@@ -124,3 +124,34 @@ def test_evaluate_refuses_local_exec_without_permission(tmp_path: Path,
     assert "--allow-local-exec" in env_free.stderr
     assert "Traceback" not in env_free.stderr
     assert not (tmp_path / "run").exists()
+
+
+def test_app_command_passes_theme_and_watch_flags(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    """`inspector --theme high-contrast --no-watch` opens the app with those choices."""
+    import inspector.ui.app as app_module
+
+    monkeypatch.setenv("GENESIS_INSPECTOR_CONFIG", str(tmp_path / "config.toml"))
+    opened: dict[str, object] = {}
+
+    class FakeApp:
+        def __init__(self, root: Path, **kwargs: object) -> None:
+            opened.update(root=root, **kwargs)
+
+        def run(self) -> None:
+            opened["ran"] = True
+
+    monkeypatch.setattr(app_module, "InspectorApp", FakeApp)
+    assert main(["--theme", "high-contrast", "--no-watch"]) == 0
+    assert opened["theme"] == "high-contrast" and opened["watch"] is False and opened["ran"]
+
+
+def test_app_with_a_corrupt_config_is_one_clear_line(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("theme = [unterminated")
+    monkeypatch.setenv("GENESIS_INSPECTOR_CONFIG", str(config))
+    assert main([]) == 1
+    err = capsys.readouterr().err
+    assert str(config) in err and "Traceback" not in err

@@ -274,3 +274,46 @@ async def test_an_empty_folder_says_what_to_do(make_app, tmp_path: Path) -> None
         await settle(app, pilot)
         assert app.screen.query_one(RunsTable).row_count == 0
         assert "No runs found" in str(app.screen.query_one("#run-detail", Static).render())
+
+
+async def test_first_index_build_shows_progress_and_can_be_cancelled(make_app, tmp_path: Path,
+                                                                    sample_runs: Path) -> None:
+    root = tmp_path / "many"
+    for i in range(6):
+        shutil.copytree(sample_runs / "runs" / FORGE, root / f"copy{i}" / FORGE)
+    app = make_app(root)
+    seen: list[tuple[int, int]] = []
+    async with app.run_test(size=(180, 45),
+                            message_hook=lambda m: seen.append((m.done, m.total))
+                            if type(m).__name__ == "CatalogProgress" else None) as pilot:
+        await settle(app, pilot)
+        assert seen[0] == (0, 6) and seen[-1] == (6, 6)
+        assert app.screen.query_one(RunsTable).row_count == 6
+        bar = app.screen.query_one("#index-bar")
+        assert not bar.has_class("busy")  # hidden once done
+        from inspector.ui.messages import CatalogProgress
+
+        app.main_screen.post_message(CatalogProgress(2, 6, "x"))
+        await pilot.pause()
+        assert bar.has_class("busy")
+        assert "Indexing runs 2/6" in str(app.screen.query_one("#index-label", Static).render())
+    # cancelling between locations keeps what was indexed and says how to resume
+    app = make_app(root, db_path=tmp_path / "other.sqlite3")
+    app.catalog.refresh = _cancelling(app.catalog.refresh)  # type: ignore[method-assign]
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        assert 0 < app.screen.query_one(RunsTable).row_count < 6
+        assert any("Indexing cancelled" in n.message for n in app._notifications)
+
+
+def _cancelling(refresh):  # type: ignore[no-untyped-def]
+    def run(progress=None, cancelled=None):  # type: ignore[no-untyped-def]
+        calls = {"n": 0}
+
+        def stop_after_two() -> bool:
+            calls["n"] += 1
+            return calls["n"] > 2
+
+        return refresh(progress=progress, cancelled=stop_after_two)
+
+    return run
