@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,13 +101,11 @@ def load_location(loc: RunLocation, tasks: dict[str, Task] | None = None
         return [], [LoadIssue(loc.path, "", f"cannot read: {exc}")]
 
 
-def duplicate_id_issues(root: Path, runs: list[Run]) -> list[LoadIssue]:
+def duplicate_id_issues(root: Path, run_ids: Iterable[str]) -> list[LoadIssue]:
     """A warning for every run id found more than once."""
-    ids: dict[str, int] = {}
-    for r in runs:
-        ids[r.id] = ids.get(r.id, 0) + 1
+    counts = Counter(run_ids)
     return [LoadIssue(root, "", f"run id {run_id!r} found {n} times", "warning")
-            for run_id, n in ids.items() if n > 1]
+            for run_id, n in counts.items() if n > 1]
 
 
 def discover_runs(path: Path, tasks_root: Path | None = None) -> Discovery:
@@ -121,7 +121,7 @@ def discover_runs(path: Path, tasks_root: Path | None = None) -> Discovery:
         found.runs.extend(runs)
         found.issues.extend(issues)
     found.runs.sort(key=lambda r: r.id)
-    found.issues.extend(duplicate_id_issues(located.root, found.runs))
+    found.issues.extend(duplicate_id_issues(located.root, (r.id for r in found.runs)))
     return found
 
 

@@ -92,7 +92,8 @@ class SampleFilter:
 
     def apply(self, entries: Iterable[SampleEntry],
               label_state: LabelState = no_labels) -> list[SampleEntry]:
-        return [e for e in entries if self.predicate(label_state)(e)]
+        match = self.predicate(label_state)
+        return [e for e in entries if match(e)]
 
 
 def _text_tests(text: str) -> list[Callable[[str], bool]]:

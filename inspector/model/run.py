@@ -32,6 +32,7 @@ class Run:
     samples: tuple[SampleResult, ...] = ()
     tasks: dict[str, Task] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    status: str | None = None  # our format: running / complete / cancelled
 
     @property
     def task_names(self) -> list[str]:

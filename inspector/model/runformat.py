@@ -425,5 +425,6 @@ def load_run(run_dir: Path) -> tuple[Run, list[LoadIssue]]:
         date=top.str("generation_date") or top.str("created_at"),
         samples=tuple(samples),
         tasks=tasks,
+        status=top.str("status"),
     ), issues
 

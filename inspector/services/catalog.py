@@ -177,6 +177,7 @@ class Catalog:
         self._lock = threading.RLock()
         self._db = self._open()
         self.tasks_root: Path | None = None
+        self._tasks_root_known = False
         self._tasks: dict[str, Task] | None = None
         self._located_issues: list[LoadIssue] = []
         self._run_cache: dict[str, tuple[str, list[Run]]] = {}
@@ -233,6 +234,7 @@ class Catalog:
         if located.tasks_root != self.tasks_root:
             self._tasks = None  # a tasks folder appeared, moved or vanished
         self.tasks_root = located.tasks_root
+        self._tasks_root_known = True
         self._located_issues = list(located.issues)
         with self._lock:
             known = {Path(p): sig for p, sig in
@@ -324,11 +326,12 @@ class Catalog:
         """Every run, sorted by run id."""
         with self._lock:
             rows = self._db.execute("SELECT * FROM runs ORDER BY run_id, key").fetchall()
-        return [RunEntry(key=r[0], location=Path(r[1]), run_id=r[2], agent=r[3], model=r[4],
-                         language=r[5], format=r[6], date=r[7], source_path=Path(r[8]),
-                         harness=r[9], metrics=json.loads(r[10]),
-                         notes=tuple(json.loads(r[11])), status=r[12], failures=r[13])
-                for r in rows]
+        return [_run_entry(r) for r in rows]
+
+    def run(self, key: str) -> RunEntry | None:
+        with self._lock:
+            r = self._db.execute("SELECT * FROM runs WHERE key=?", (key,)).fetchone()
+        return _run_entry(r) if r else None
 
     def samples(self, run_keys: Iterable[str] | None = None) -> list[SampleEntry]:
         """Samples of the given runs (all when None), by run, task, sample number."""
@@ -416,7 +419,7 @@ class Catalog:
         with self._lock:
             for (raw,) in self._db.execute("SELECT issues FROM locations ORDER BY path"):
                 out.extend(_issue_from_json(d) for d in json.loads(raw))
-        out.extend(duplicate_id_issues(self.root, [_IdOnly(r.run_id) for r in self.runs()]))
+        out.extend(duplicate_id_issues(self.root, (r.run_id for r in self.runs())))
         return out
 
     # ------------------------------------------------------------------ full results
@@ -434,8 +437,9 @@ class Catalog:
                                           run.location, issues)
             except LoadError:
                 pass
-        if self.tasks_root is None:
+        if not self._tasks_root_known:  # an index opened without a refresh
             self.tasks_root = locate_runs(self.root).tasks_root
+            self._tasks_root_known = True
         return self._task_table().get(name)
 
     def load_sample(self, entry: SampleEntry) -> SampleResult:
@@ -448,20 +452,21 @@ class Catalog:
             issues: list[LoadIssue] = []
             s = parse_sample(read_json(entry.result_path), entry.result_path, issues,
                              {task.name: task} if task else None)
-            return s if s.run_id == run.run_id else _with_run_id(s, run.run_id)
-        for r in self._runs_at(run.location, run.format):
+            return s if s.run_id == run.run_id else replace(s, run_id=run.run_id)
+        for r in self._runs_at(run.location):
             if r.id == run.run_id:
                 for s in r.samples:
                     if s.task == entry.task and s.sample == entry.sample:
                         return s
         raise LoadError(run.source_path, f"sample {entry.sample_id} not found any more")
 
-    def run(self, key: str) -> RunEntry | None:
-        return next((r for r in self.runs() if r.key == key), None)
-
-    def _runs_at(self, location: Path, fmt: str) -> list[Run]:
-        sig_loc = RunLocation("report" if location.is_file() else
-                              ("run" if fmt != "repogenesis" else "repogenesis"), location)
+    def _runs_at(self, location: Path) -> list[Run]:
+        with self._lock:
+            row = self._db.execute("SELECT kind FROM locations WHERE path=?",
+                                   (str(location),)).fetchone()
+        if row is None:
+            return []
+        sig_loc = RunLocation(row[0], location)
         sig = _signature(sig_loc)
         cached = self._run_cache.get(str(location))
         if cached and cached[0] == sig:
@@ -469,17 +474,6 @@ class Catalog:
         runs, _ = load_location(sig_loc, self._task_table())
         self._run_cache[str(location)] = (sig, runs)
         return runs
-
-
-@dataclass(frozen=True)
-class _IdOnly:
-    id: str
-
-
-def _with_run_id(s: SampleResult, run_id: str) -> SampleResult:
-    from dataclasses import replace
-
-    return replace(s, run_id=run_id)
 
 
 def _issue_json(i: LoadIssue) -> dict[str, str]:
@@ -494,13 +488,6 @@ def _issue_from_json(d: dict[str, str]) -> LoadIssue:
 def _run_rows(loc: RunLocation, run: Run) -> tuple[tuple, list[tuple[tuple, list[tuple]]]]:
     metrics = compute_run_metrics(run)
     key = f"{loc.path}#{run.id}"
-    status = None
-    if run.source.format != "repogenesis":
-        try:
-            raw = read_json(loc.path / RUN_FILE)
-            status = raw.get("status") if isinstance(raw, dict) else None
-        except LoadError:
-            status = None
     samples = []
     failures = 0
     for s in run.samples:
@@ -526,8 +513,15 @@ def _run_rows(loc: RunLocation, run: Run) -> tuple[tuple, list[tuple[tuple, list
         samples.append((sample_row, tests))
     run_row = (key, str(loc.path), run.id, run.agent, run.model, run.language,
                run.source.format, run.date, str(run.source.path), run.source.harness,
-               json.dumps(asdict(metrics)), json.dumps(list(run.notes)), status, failures)
+               json.dumps(asdict(metrics)), json.dumps(list(run.notes)), run.status, failures)
     return run_row, samples
+
+
+def _run_entry(r: tuple) -> RunEntry:
+    return RunEntry(key=r[0], location=Path(r[1]), run_id=r[2], agent=r[3], model=r[4],
+                    language=r[5], format=r[6], date=r[7], source_path=Path(r[8]),
+                    harness=r[9], metrics=json.loads(r[10]), notes=tuple(json.loads(r[11])),
+                    status=r[12], failures=r[13])
 
 
 def _sample_entry(r: tuple) -> SampleEntry:

@@ -19,17 +19,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from inspector import paths
+
 from .phase_log import PhaseLog
 
 MARKER = ".genesis-complete"
 
 
 def default_cache_dir() -> Path:
-    """``$GENESIS_INSPECTOR_CACHE/venvs``, else ``$XDG_CACHE_HOME/genesis-inspector/venvs``."""
-    if os.environ.get("GENESIS_INSPECTOR_CACHE"):
-        return Path(os.environ["GENESIS_INSPECTOR_CACHE"]) / "venvs"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "genesis-inspector" / "venvs"
+    """``venvs`` in :func:`inspector.paths.cache_root`."""
+    return paths.cache_root() / "venvs"
 
 
 @dataclass

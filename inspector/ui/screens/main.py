@@ -30,7 +30,7 @@ from inspector.model.safe_text import sanitize
 from inspector.model.verdict import Verdict
 from inspector.services.health import HealthFinding, HealthReport
 from inspector.ui.messages import CatalogProgress, CatalogUpdated, OpenSample
-from inspector.ui.styles import colour, pct
+from inspector.ui.styles import GLYPH, colour, pct, verdict_style
 from inspector.ui.widgets.matrix_table import MatrixTable
 from inspector.ui.widgets.runs_table import RunsTable
 from inspector.ui.widgets.samples_table import SamplesTable
@@ -132,8 +132,6 @@ class MainScreen(Screen[None]):
                          (Verdict.TESTS_FAILED, "tests failed"),
                          (Verdict.SUITE_NOT_RUN, "suite did not run"),
                          (Verdict.NOT_DEPLOYED, "did not deploy (phase)")):
-            from inspector.ui.styles import GLYPH, verdict_style
-
             t.append(f"{GLYPH[v]} {label}", style=verdict_style(self.app, v))
             t.append("   ")
         t.append("⚠ suspected benchmark defect", style=f"bold {colour(self.app, 'health-suspect')}")

@@ -255,9 +255,11 @@ class SamplePane(Vertical):
 
     def select_test(self, test_id: str) -> bool:
         """Select ``test_id`` in the Tests tab."""
+        file, _, name = test_id.partition("::")
         for i, c in enumerate(self.cases):
-            if c.id == test_id or c.id.endswith("::" + test_id.split("::")[-1]) and \
-                    c.id.split("::")[0] == test_id.split("::")[0]:
+            # the same test, whatever class path the two ids spell out
+            if c.id == test_id or (c.id.split("::")[0] == file
+                                   and c.id.split("::")[-1] == name.split("::")[-1]):
                 self.show_tab("tests")
                 self.query_one(".tests-table", DataTable).move_cursor(row=i)
                 self._show_test(i)

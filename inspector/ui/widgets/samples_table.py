@@ -10,6 +10,7 @@ from textual.widgets import DataTable
 from inspector.model.entries import SampleEntry
 from inspector.model.safe_text import sanitize
 from inspector.model.verdict import Verdict
+from inspector.ui.styles import colour, verdict_text
 
 _ORDER = {Verdict.NOT_DEPLOYED: 0, Verdict.SUITE_NOT_RUN: 1, Verdict.TESTS_FAILED: 2,
           Verdict.PASSED: 3}
@@ -32,8 +33,6 @@ class SamplesTable(DataTable):
         self.add_column("message", key="message")
 
     def set_samples(self, entries: list[SampleEntry]) -> None:
-        from inspector.ui.styles import colour, verdict_text
-
         keep = self.current()
         entries = sorted(entries, key=lambda e: (_ORDER[e.verdict], e.task, e.run_id, e.sample))
         self.shown = entries
