@@ -161,6 +161,38 @@ def stock_report(samples: list[SampleResult], predictions_dir: str, elapsed: flo
     }
 
 
+CONTAINER_LOG_SUFFIX = ".log"
+
+
+def container_transcript(s: SampleResult, startup_timeout: float = 15.0) -> str:
+    """What the stock evaluation container prints for this sample (``--verbose``), untimed.
+
+    The stock harness keeps this output in memory only; we write it next to each per-repo
+    result so RepoGenesis-format runs have a log to replay. Lines come from our phase logs in
+    order: install (the image build) before ``>>>>> DSR_START``, start and health check inside
+    the DSR markers, tests inside the TEST markers, exactly where the entrypoint prints them.
+    """
+    from inspector.model.logs import parse_log_line
+
+    def phase_lines(phase: Phase) -> list[str]:
+        path = s.logs.get(phase)
+        if path is None or not path.is_file():
+            return []
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            lines = [parse_log_line(raw) for raw in fh]
+        return [line.text for line in lines if line.stream != "meta"]
+
+    ok = s.deployment.lenient_success
+    if ok is None:
+        ok = s.deployment.success
+    out = [*phase_lines(Phase.INSTALL), ">>>>> DSR_START",
+           *phase_lines(Phase.START), *phase_lines(Phase.HEALTH),
+           f"DSR_RESULT={'true' if ok else 'false'}",
+           f"DSR_MESSAGE={stock_dsr_message(s, startup_timeout)}", ">>>>> DSR_END",
+           ">>>>> TEST_START", *phase_lines(Phase.TESTS), "TEST_EXIT_CODE=0", ">>>>> TEST_END"]
+    return "\n".join(out) + "\n"
+
+
 def write_repogenesis_output(out: Path, samples: list[SampleResult], predictions: Path,
                              elapsed: float, timestamp: datetime, layout: str = "current",
                              agent: str | None = None, model: str | None = None,
@@ -169,6 +201,8 @@ def write_repogenesis_output(out: Path, samples: list[SampleResult], predictions
 
     ``current``: ``report_<stamp>.json`` + ``intermediate/<stamp>/<task>.json`` (today's code);
     ``flat``: ``report.json`` + ``intermediate/<task>.json`` (the committed data's layout).
+    Beside each per-repo file, ``<task>.log`` holds the container output (see
+    :func:`container_transcript`), which the stock harness does not keep.
     Per-repo files are written like the stock harness: 2-space JSON without trailing newline.
     """
     import json
@@ -185,6 +219,10 @@ def write_repogenesis_output(out: Path, samples: list[SampleResult], predictions
     for result in report["results"]:
         write_bytes_atomic(inter / f"{result['repo_name']}.json",
                            json.dumps(result, indent=2, ensure_ascii=False).encode())
+    for s in samples:
+        if s.logs:
+            write_bytes_atomic(inter / f"{s.task}{CONTAINER_LOG_SUFFIX}",
+                               container_transcript(s, startup_timeout).encode())
     write_bytes_atomic(report_path, json.dumps(report, indent=2, ensure_ascii=False).encode())
     return report_path
 
