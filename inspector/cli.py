@@ -1,4 +1,4 @@
-"""Command line: ``inspector [PATH]``, ``summary``, ``failures``, ``evaluate``.
+"""Command line: ``inspector [PATH]``, ``summary``, ``failures``, ``evaluate``, ``replay``.
 
 Thin over the services. Every error a user can cause prints one clear line and exits non-zero.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from inspector import __version__, paths
 
-COMMANDS = ("summary", "failures", "evaluate", "app")
+COMMANDS = ("summary", "failures", "evaluate", "app", "replay")
 EXIT_USAGE = 2
 
 
@@ -186,6 +186,32 @@ def cmd_app(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from inspector.model.outcomes import Phase
+    from inspector.services.deployment_log import NoLogError, locate_sample_log
+
+    speeds = {"1": 1.0, "2": 2.0, "5": 5.0, "10": 10.0, "50": 50.0, "max": None}
+    speed = speeds.get(args.speed.lower().removesuffix("x"), -1.0)
+    if speed == -1.0:
+        raise CliError(f"--speed {args.speed}: choose one of 1, 2, 5, 10, 50, max")
+    try:
+        log = locate_sample_log(Path(args.target), args.task, args.sample, args.run)
+    except NoLogError as exc:
+        raise CliError(str(exc)) from None
+    from inspector.config import ConfigError, load_settings
+
+    try:
+        settings = load_settings()
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    from inspector.ui.replay_app import ReplayApp
+
+    ReplayApp(log, settings=settings, theme=args.theme, speed=speed,
+              phase=Phase(args.phase) if args.phase else None, play=args.play or args.demo,
+              demo=args.demo, follow=args.follow, idle_limit=args.idle_limit).run()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="inspector",
@@ -204,6 +230,25 @@ def build_parser() -> argparse.ArgumentParser:
                      "genesis-dark); Ctrl+P > theme changes and saves it")
     app.add_argument("--no-watch", action="store_true",
                      help="do not watch the folder for runs appearing or changing")
+    rp = sub.add_parser(
+        "replay", help="replay a deployment log with its original timing",
+        description="Replay a deployment log. TARGET is a log file or a sample folder "
+                    "(followed with --follow while a run is in progress), or a runs/run/"
+                    "RepoGenesis folder with TASK naming the sample.")
+    rp.add_argument("target", help="log file, sample folder, or runs folder")
+    rp.add_argument("task", nargs="?", help="task of the sample (when TARGET holds runs)")
+    rp.add_argument("--sample", type=int, default=0, help="sample number (default 0)")
+    rp.add_argument("--run", help="part of the run id, when several runs hold TASK")
+    rp.add_argument("--speed", default="1", help="1, 2, 5, 10, 50 or max (default 1)")
+    rp.add_argument("--phase", choices=["install", "start", "health", "tests"],
+                    help="start at this phase")
+    rp.add_argument("--play", action="store_true", help="start playing at once")
+    rp.add_argument("--demo", action="store_true",
+                    help="presentation mode: big clock, noise hidden, plays at once")
+    rp.add_argument("--follow", action="store_true", help="follow a log still being written")
+    rp.add_argument("--idle-limit", type=float, default=None, metavar="SECONDS",
+                    help="play longer pauses between lines as this long")
+    rp.add_argument("--theme", help="colour theme")
     ev = sub.add_parser("evaluate", help="deploy and test generated repos, writing a run")
     ev.add_argument("--tasks", required=True, help="tasks root (holds repo/<task>/README.md)")
     ev.add_argument("--predictions", required=True, action="append",
@@ -236,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handlers = {"summary": cmd_summary, "failures": cmd_failures, "evaluate": cmd_evaluate,
-                "app": cmd_app}
+                "app": cmd_app, "replay": cmd_replay}
     try:
         return handlers[args.command](args)
     except CliError as exc:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from inspector.model.log_levels import PREFILTER, Level
+from inspector.model.outcomes import Phase
 
 from .deployment_log import DeploymentLog, Record
 
@@ -171,13 +172,16 @@ def _prefilter(flt: LogFilter) -> re.Pattern[bytes] | None:
 
 def scan(log: DeploymentLog, flt: LogFilter, *, start: int = 0, end: int | None = None,
          limit: int | None = None, progress: Progress | None = None,
-         cancelled: Callable[[], bool] | None = None) -> array[int] | None:
+         cancelled: Callable[[], bool] | None = None,
+         where: Callable[[Record], bool] | None = None) -> array[int] | None:
     """Sorted global line numbers in [start, end) that ``flt`` keeps; None if cancelled.
 
-    ``limit`` stops after that many matches (for "first error" and search).
+    ``limit`` stops after that many matches (for "first error" and search); ``where`` is an
+    extra condition on each record (e.g. its phase).
     """
     flt.check()
-    keep = flt.matcher()
+    base_keep = flt.matcher()
+    keep = base_keep if where is None else (lambda r: base_keep(r) and where(r))
     out: array[int] = array("Q")
     stop = len(log) if end is None else min(end, len(log))
     pattern = _prefilter(flt)
@@ -244,10 +248,12 @@ def find(log: DeploymentLog, query: str, origin: int, forward: bool = True,
 
 
 def first_error(log: DeploymentLog, start: int = 0, end: int | None = None,
-                cancelled: Callable[[], bool] | None = None) -> int | None:
-    """The first error or traceback line in [start, end)."""
+                cancelled: Callable[[], bool] | None = None,
+                phase: Phase | None = None) -> int | None:
+    """The first error or traceback line in [start, end) (of ``phase``'s log if given)."""
     hits = scan(log, LogFilter(levels=Level.ERROR | Level.TRACEBACK), start=start, end=end,
-                limit=1, cancelled=cancelled)
+                limit=1, cancelled=cancelled,
+                where=None if phase is None else (lambda r: r.phase == phase))
     return hits[0] if hits else None
 
 

@@ -19,7 +19,7 @@ from inspector.ui.messages import CatalogProgress, CatalogUpdated, DiskChanged, 
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.styles import SEMANTIC_DEFAULTS
-from inspector.ui.themes import DEFAULT_THEME, load_themes, user_themes_dir
+from inspector.ui.themes import install_themes
 
 
 class InspectorApp(App[None]):
@@ -46,16 +46,7 @@ class InspectorApp(App[None]):
         self.theme_failures: list[tuple[Path, str]] = []
         self._persist_theme = False
         super().__init__()
-        loaded = load_themes([paths.bundled("themes"), user_themes_dir()])
-        self.theme_failures = list(loaded.failures)
-        for t in loaded.themes.values():
-            self.register_theme(t)
-        wanted = theme or self.settings.theme or DEFAULT_THEME
-        if wanted not in self.available_themes:
-            self.theme_failures.append((Path(wanted), f"unknown theme {wanted!r}; using "
-                                        f"{DEFAULT_THEME}"))
-            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-        self.theme = wanted
+        self.theme_failures = install_themes(self, theme or self.settings.theme)
         self.main_screen = MainScreen()
 
     # ------------------------------------------------------------------ helpers for screens

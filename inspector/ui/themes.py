@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from textual.app import App
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
@@ -148,3 +149,18 @@ def load_themes(dirs: list[Path] | None = None) -> ThemeLoadResult:
             seen[theme.name] = path
             result.themes[theme.name] = theme
     return result
+
+
+def install_themes(app: App, wanted: str | None) -> list[tuple[Path, str]]:
+    """Register the bundled and user themes on ``app`` and select ``wanted`` (else the
+    default); returns the (file, reason) of every theme that could not be used."""
+    loaded = load_themes([bundled("themes"), user_themes_dir()])
+    failures = list(loaded.failures)
+    for t in loaded.themes.values():
+        app.register_theme(t)
+    wanted = wanted or DEFAULT_THEME
+    if wanted not in app.available_themes:
+        failures.append((Path(wanted), f"unknown theme {wanted!r}; using {DEFAULT_THEME}"))
+        wanted = DEFAULT_THEME if DEFAULT_THEME in app.available_themes else "textual-dark"
+    app.theme = wanted
+    return failures

@@ -57,7 +57,7 @@ def test_phases_in_order_with_recorded_status(sample_runs: Path) -> None:
     assert starts == sorted(starts)
     # the failure point: the ImportError of the start phase
     start = log.phase_start(Phase.START)
-    err = first_error(log, start)
+    err = first_error(log, phase=Phase.START)
     assert err is not None and log.record(err).text.startswith("Traceback")
 
 

@@ -73,6 +73,7 @@ class SampleScreen(Screen[None]):
         Binding("d", "pane_tab('deploy')", "Deploy"),
         Binding("r", "left_tab('readme-tab')", "README"),
         Binding("e", "left_tab('endpoints-tab')", "Endpoints"),
+        Binding("l", "replay", "Log replay"),
         Binding("c", "compare", "Compare run"),
         Binding("o", "open_ref", "Open ref"),
         Binding("n", "step(1)", "Next sample"),
@@ -365,6 +366,28 @@ class SampleScreen(Screen[None]):
         if not pane.open_ref(index):
             self.notify("The selected test names no file of the repo or task.",
                         severity="warning")
+
+    @on(SamplePane.ReplayRequested)
+    def _replay_requested(self, event: SamplePane.ReplayRequested) -> None:
+        self.action_replay(event.phase)
+
+    def action_replay(self, phase: str | None = None) -> None:
+        """Replay this sample's deployment log (at ``phase`` if given)."""
+        from inspector.model.outcomes import Phase
+        from inspector.services.deployment_log import NoLogError, open_sample_log
+        from inspector.ui.screens.replay import ReplayScreen
+
+        pane = self.main_pane
+        if pane is None:
+            return
+        folder = self.entry.result_path.parent if self.entry.result_path else None
+        try:
+            log = open_sample_log(pane.sample, folder)
+        except NoLogError as exc:
+            self.notify(str(exc), severity="warning", timeout=8)
+            return
+        self.app.push_screen(ReplayScreen(log, phase=Phase(phase) if phase else None,
+                                          open_test=pane.select_test))
 
     def action_step(self, delta: int) -> None:
         """Next/previous sample in the samples list (the triage order)."""

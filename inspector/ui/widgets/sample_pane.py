@@ -58,6 +58,13 @@ class SamplePane(Vertical):
     SamplePane .deploy-detail { padding: 0 1; }
     """
 
+    class ReplayRequested(Message):
+        """Enter on a phase of the Deploy tab: replay the log from that phase."""
+
+        def __init__(self, phase: str) -> None:
+            super().__init__()
+            self.phase = phase
+
     class FileOpened(Message):
         """A file was shown (``root`` is "repo" or "task")."""
 
@@ -281,6 +288,12 @@ class SamplePane(Vertical):
 
     # ------------------------------------------------------------------ deploy
 
+    @on(DataTable.RowSelected, ".phases")
+    def _phase_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        if 0 <= event.cursor_row < len(PHASE_ORDER):
+            self.post_message(self.ReplayRequested(PHASE_ORDER[event.cursor_row].value))
+
     def _fill_deploy(self) -> None:
         table = self.query_one(".phases", DataTable)
         table.add_columns("phase", "status", "duration", "exit", "message")
@@ -318,7 +331,8 @@ class SamplePane(Vertical):
                 t.append(f"\n{label}: ", style="bold")
                 t.append(sanitize(value[:20_000]) + "\n")
         if s.logs:
-            t.append("\nlogs: " + ", ".join(f"{k.value}" for k in s.logs), style="dim")
+            t.append("\nlogs: " + ", ".join(f"{k.value}" for k in s.logs)
+                     + " — Enter on a phase or l replays the log", style="dim")
         for note in s.notes:
             t.append(f"\nnote: {sanitize(note)}", style="italic dim")
         self.query_one(".deploy-detail", Static).update(t)

@@ -1,0 +1,788 @@
+"""Replay a deployment log with its original timing, filter it, search it, follow it.
+
+Indexing, filtering, searching, following and exporting run in thread workers; the log is
+read lazily, so a 1 GB log opens at once. ``Esc`` cancels a running scan or index first and
+leaves the screen second.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Digits, Footer, Input, Static
+from textual.worker import get_current_worker
+
+from inspector.model.log_levels import Level, pytest_test_ref
+from inspector.model.outcomes import PHASE_ORDER, Phase
+from inspector.services.deployment_log import DeploymentLog
+from inspector.services.log_export import export_lines
+from inspector.services.log_filter import FilterError, LogFilter, Query, Rows, find, first_error
+from inspector.services.log_filter import scan as scan_log
+from inspector.services.replay_clock import SPEEDS, ReplayClock
+
+from ..widgets.log_view import LogView, format_time
+from ..widgets.timeline import Timeline, TimelineState
+
+FPS = 30
+LEVEL_KEYS = {"errors": Level.ERROR, "warnings": Level.WARNING, "tracebacks": Level.TRACEBACK,
+              "pip": Level.PIP, "pytest": Level.PYTEST, "meta": Level.META}
+
+
+def parse_seek(text: str, duration: float) -> float | Phase | None:
+    """``90``, ``1:30``, ``1:02:03.5``, ``90s``, ``50%`` or a phase name → a time or phase."""
+    text = text.strip().lower()
+    for phase in PHASE_ORDER:
+        if text in (phase.value, phase.value[:3]) or (text == "build" and phase is Phase.INSTALL):
+            return phase
+    if text.endswith("%"):
+        try:
+            return duration * float(text[:-1]) / 100
+        except ValueError:
+            return None
+    text = text.removesuffix("s")
+    try:
+        parts = [float(p) for p in text.split(":")]
+    except ValueError:
+        return None
+    if not parts or len(parts) > 3:
+        return None
+    seconds = 0.0
+    for p in parts:
+        seconds = seconds * 60 + p
+    return max(0.0, seconds)
+
+
+class PromptScreen(ModalScreen[str | None]):
+    """Ask for one line of text."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    DEFAULT_CSS = """
+    PromptScreen { align: center middle; }
+    PromptScreen > Vertical { width: 80; max-width: 95%; height: auto; border: thick $primary;
+        background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, title: str, value: str = "", placeholder: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.value = value
+        self.placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text)
+            yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+
+class ReplayScreen(Screen[None]):
+    """Timeline, replayed log, filter and search bars, status line."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("space", "toggle_play", "Play/pause"),
+        Binding("right,l", "step(1)", "Step", show=False),
+        Binding("left,h", "step(-1)", "Step back", show=False),
+        Binding("right_square_bracket", "phase(1)", "Next phase"),
+        Binding("left_square_bracket", "phase(-1)", "Prev phase", show=False),
+        Binding("plus,equals_sign", "speed(1)", "Faster"),
+        Binding("minus", "speed(-1)", "Slower", show=False),
+        Binding("m", "max_speed", "Max speed", show=False),
+        Binding("g", "seek_edge(0)", "Start", show=False),
+        Binding("G", "seek_edge(1)", "End", show=False),
+        Binding("e", "first_error", "First error"),
+        Binding("t", "seek_prompt", "Seek"),
+        Binding("slash", "focus_filter", "Filter"),
+        Binding("s", "focus_search", "Search"),
+        Binding("n", "find(1)", "Next match", show=False),
+        Binding("N", "find(-1)", "Prev match", show=False),
+        Binding("E", "level('errors')", "Errors only", show=False),
+        Binding("W", "level('warnings')", "Warnings", show=False),
+        Binding("B", "level('tracebacks')", "Tracebacks", show=False),
+        Binding("I", "level('pip')", "pip lines", show=False),
+        Binding("Y", "level('pytest')", "pytest lines", show=False),
+        Binding("M", "level('meta')", "Harness notes", show=False),
+        Binding("c", "clear_filter", "Clear filter", show=False),
+        Binding("f", "follow", "Follow"),
+        Binding("D", "demo", "Demo"),
+        Binding("v", "select", "Select", show=False),
+        Binding("y", "copy", "Copy"),
+        Binding("x", "export", "Export"),
+        Binding("enter", "open_test", "Open test", show=False),
+    ]
+    DEFAULT_CSS = """
+    ReplayScreen #replay-head { height: 1; padding: 0 1; background: $panel; }
+    ReplayScreen #replay-notices { height: auto; max-height: 3; padding: 0 1; color: $warning; }
+    ReplayScreen #bars { height: auto; }
+    ReplayScreen #bars Input { width: 1fr; }
+    ReplayScreen #log { height: 1fr; }
+    ReplayScreen #replay-status { height: 1; padding: 0 1; background: $panel; }
+    ReplayScreen #demo-head { display: none; height: auto; }
+    ReplayScreen #demo-phase { width: 1fr; content-align: left middle; padding: 1 2;
+        text-style: bold; }
+    ReplayScreen #demo-clock { width: auto; padding: 0 2; }
+    ReplayScreen.demo #demo-head { display: block; }
+    ReplayScreen.demo #replay-notices { display: none; }
+    ReplayScreen.demo #bars { display: none; }
+    ReplayScreen.demo Footer { display: none; }
+    ReplayScreen.demo #log { padding: 0 2; }
+    """
+
+    def __init__(self, log: DeploymentLog, *, speed: float | None = 1.0,
+                 phase: Phase | None = None, play: bool = False, demo: bool = False,
+                 follow: bool = False, open_test: Callable[[str], bool] | None = None,
+                 idle_limit: float | None = None) -> None:
+        super().__init__()
+        self.deploy_log = log
+        self.clock = ReplayClock(self._time_of, 0, speed=speed, idle_limit=idle_limit)
+        self.filter = LogFilter()
+        self.search: str = ""
+        self.open_test = open_test
+        self.failure_line: int | None = None
+        self.following = False
+        self.indexing = True
+        self.busy: str | None = None
+        self._timer: Timer | None = None
+        self._start = (phase, play, demo, follow)
+        self._started = False
+        self._demo_filter: LogFilter | None = None
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="replay-head")
+        with Horizontal(id="demo-head"):
+            yield Static("", id="demo-phase")
+            yield Digits("0:00.0", id="demo-clock")
+        yield Timeline(id="timeline")
+        yield Static("", id="replay-notices")
+        yield LogView(self.deploy_log, id="log")
+        with Horizontal(id="bars"):
+            yield Input(placeholder="filter: text or /regex/ (Enter applies; E W B I Y M levels)",
+                        id="log-filter")
+            yield Input(placeholder="search: text or /regex/ (Enter, then n / N)",
+                        id="log-search")
+        yield Static("", id="replay-status")
+        yield Footer()
+
+    @property
+    def view(self) -> LogView:
+        return self.query_one("#log", LogView)
+
+    def on_mount(self) -> None:
+        self.view.focus()
+        self._refresh_chrome()
+        self._index()
+
+    def _time_of(self, line: int) -> float | None:
+        try:
+            return self.deploy_log.time_of(line)
+        except IndexError:
+            return None
+
+    # ------------------------------------------------------------------ indexing
+
+    @work(thread=True, exclusive=True, group="index")
+    def _index(self) -> None:
+        worker = get_current_worker()
+        self.deploy_log.index_head()
+        self.app.call_from_thread(self._grown, True)
+        last = [time.monotonic()]
+
+        def progress(done: int, total: int) -> None:
+            now = time.monotonic()
+            if now - last[0] > 0.1:
+                last[0] = now
+                self.app.call_from_thread(self._index_progress, done, total)
+
+        finished = self.deploy_log.index(progress, lambda: worker.is_cancelled)
+        self.app.call_from_thread(self._indexed, finished)
+
+    def _index_progress(self, done: int, total: int) -> None:
+        self.busy = f"indexing {done / max(1, total):.0%} of {_mb(total)} (Esc cancels)"
+        self._grown(False)
+
+    def _indexed(self, finished: bool) -> None:
+        self.indexing = False
+        self.busy = None
+        if not finished:
+            self.notify("Indexing cancelled: the part read so far is shown.", severity="warning")
+        self._grown(False)
+        self._find_failure()
+        if not self.filter.empty:
+            self._apply_filter()
+
+    def _grown(self, first: bool) -> None:
+        """The log has more lines (indexing or following)."""
+        n = len(self.deploy_log)
+        was_all = self.clock.position >= self.clock.line_count
+        self.clock.set_line_count(n)
+        view = self.view
+        if not self.filter.empty and view.rows.filtered:
+            view.rows.total = n
+        else:
+            view.rows = Rows(None, n)
+        if first and not self._started:
+            self._started = True
+            self._begin()
+        elif was_all and not self.clock.playing:
+            self.clock.seek_line(n)
+        view.set_revealed(self.clock.position)
+        self._refresh_chrome()
+
+    def _begin(self) -> None:
+        phase, play, demo, follow = self._start
+        n = len(self.deploy_log)
+        self.clock.seek_line(n)
+        self.view.attached = False
+        self.view.cursor_row = 0
+        if phase is not None:
+            start = self.deploy_log.phase_start(phase)
+            if start is None:
+                self.notify(f"This log has no {phase.value} phase.", severity="warning")
+            else:
+                self.clock.seek_line(start)
+                self.view.attached = True
+        if demo:
+            self.action_demo(restart=False)
+        if play:
+            if phase is None:
+                self.clock.seek_line(0)
+                self.view.attached = True
+            self._play()
+        if follow:
+            self.action_follow()
+
+    @work(thread=True, exclusive=True, group="failure")
+    def _find_failure(self) -> None:
+        log = self.deploy_log
+        failed = [s for s in log.phases() if s.failed]
+        if not failed and not (log.sample and not log.sample.passed):
+            return
+        span = failed[0] if failed else None
+        line = first_error(log, phase=span.phase if span else None)
+        if line is None and span is not None:
+            line = span.first_line + max(0, span.line_count - 1)
+        self.app.call_from_thread(self._set_failure, line)
+
+    def _set_failure(self, line: int | None) -> None:
+        self.failure_line = line
+        self._refresh_chrome()
+
+    # ------------------------------------------------------------------ playback
+
+    def _play(self) -> None:
+        self.clock.play(time.monotonic())
+        if self.clock.position == 0 or self.view.cursor_row >= self.view.row_count - 1:
+            self.view.attached = True
+        if self._timer is None:
+            self._timer = self.set_interval(1 / FPS, self._tick)
+        self._refresh_chrome()
+
+    def _pause(self) -> None:
+        self.clock.pause(time.monotonic())
+        self.view.set_revealed(self.clock.position)
+        self._refresh_chrome()
+
+    def _tick(self) -> None:
+        if not self.clock.playing:
+            return
+        revealed = self.clock.tick(time.monotonic())
+        if revealed:
+            self.view.set_revealed(self.clock.position)
+        self._refresh_chrome()
+
+    def _seek_line(self, position: int, *, center: int | None = None) -> None:
+        self.clock.seek_line(position)
+        self.view.set_revealed(self.clock.position)
+        if center is not None:
+            self.view.go_to_line(center)
+        else:
+            self.view.attached = True
+            self.view.set_revealed(self.clock.position)
+        self._refresh_chrome()
+
+    def action_toggle_play(self) -> None:
+        if self.following:
+            self.notify("Following the live log: press f to stop following, then play.")
+            return
+        if self.clock.playing:
+            self._pause()
+        else:
+            self._play()
+
+    def action_step(self, delta: int) -> None:
+        self.clock.pause(time.monotonic())
+        rows = self.view.rows
+        pos = self.clock.position
+        if rows.filtered and rows.lines is not None:
+            # step to the next/previous line that the filter keeps
+            k = rows.count(pos)
+            target = k + delta
+            if delta > 0:
+                pos = rows.lines[target - 1] + 1 if target - 1 < len(rows.lines) else len(self.deploy_log)
+            else:
+                pos = rows.lines[target] + 1 if target >= 1 else 0
+            self.clock.seek_line(pos)
+        else:
+            self.clock.step(delta)
+        self.view.attached = True
+        self.view.set_revealed(self.clock.position)
+        self._refresh_chrome()
+
+    def action_phase(self, delta: int) -> None:
+        spans = self.deploy_log.phases()
+        if not spans:
+            return
+        pos = self.clock.position
+        starts = [s.first_line for s in spans]
+        if delta > 0:
+            ends = [s.first_line + s.line_count for s in spans]
+            later = [e for e in ends if e > pos]
+            target = min(later) if later else len(self.deploy_log)
+        else:
+            earlier = [s for s in starts if s < pos - 1]
+            target = max(earlier) if earlier else 0
+        self.clock.pause(time.monotonic())
+        self._seek_line(target)
+
+    def action_speed(self, delta: int) -> None:
+        now = time.monotonic()
+        if delta > 0:
+            self.clock.faster(now)
+        else:
+            self.clock.slower(now)
+        self._refresh_chrome()
+
+    def action_max_speed(self) -> None:
+        self.clock.set_speed(None, time.monotonic())
+        self._refresh_chrome()
+
+    def action_seek_edge(self, end: int) -> None:
+        self._seek_line(len(self.deploy_log) if end else 0)
+        if not end:
+            self.view.cursor_row = 0
+
+    def action_seek_prompt(self) -> None:
+        def done(value: str | None) -> None:
+            if not value:
+                return
+            target = parse_seek(value, self.deploy_log.duration)
+            if target is None:
+                self.notify(f"Cannot seek to {value!r}: give seconds (90), m:ss (1:30), "
+                            "a share (50%) or a phase (install, start, health, tests).",
+                            severity="error")
+            elif isinstance(target, Phase):
+                start = self.deploy_log.phase_start(target)
+                if start is None:
+                    self.notify(f"This log has no {target.value} phase.", severity="warning")
+                else:
+                    self._seek_line(start)
+            else:
+                self.clock.seek_time(target)
+                self._seek_line(self.clock.position)
+
+        self.app.push_screen(PromptScreen("Seek to a time (90, 1:30, 50%) or a phase:",
+                                          placeholder="1:30"), done)
+
+    def action_first_error(self) -> None:
+        if self.failure_line is not None:
+            self._seek_line(self.failure_line + 1, center=self.failure_line)
+            return
+        self._first_error()
+
+    @work(thread=True, exclusive=True, group="scan")
+    def _first_error(self) -> None:
+        worker = get_current_worker()
+        self.app.call_from_thread(self._set_busy, "looking for the first error (Esc cancels)")
+        line = first_error(self.deploy_log, cancelled=lambda: worker.is_cancelled)
+        self.app.call_from_thread(self._set_busy, None)
+        if line is None:
+            self.app.call_from_thread(self.notify, "No error lines in this log.")
+        else:
+            self.app.call_from_thread(self._seek_line, line + 1, center=line)
+
+    # ------------------------------------------------------------------ filter and search
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#log-filter", Input).focus()
+
+    def action_focus_search(self) -> None:
+        self.query_one("#log-search", Input).focus()
+
+    @on(Input.Submitted, "#log-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        self._set_filter(LogFilter(event.value, self.filter.levels, self.filter.hide_noise))
+        self.view.focus()
+
+    @on(Input.Submitted, "#log-search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        self.search = event.value
+        self.view.focus()
+        if not self.search:
+            self.view.search = None
+            self.view.refresh()
+            return
+        try:
+            self.view.search = Query(self.search).compile()
+        except FilterError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.view.refresh()
+        self.action_find(1)
+
+    def action_level(self, name: str) -> None:
+        self._set_filter(LogFilter(self.filter.query, self.filter.levels ^ LEVEL_KEYS[name],
+                                   self.filter.hide_noise))
+
+    def action_clear_filter(self) -> None:
+        self.query_one("#log-filter", Input).value = ""
+        self._set_filter(LogFilter(hide_noise=self.filter.hide_noise))
+
+    def _set_filter(self, flt: LogFilter) -> None:
+        try:
+            flt.check()
+        except FilterError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.filter = flt
+        self._apply_filter()
+
+    def _apply_filter(self) -> None:
+        if self.filter.empty:
+            self.workers.cancel_group(self, "scan")
+            self.view.set_rows(Rows(None, len(self.deploy_log)))
+            self._set_busy(None)
+            return
+        self._scan(self.filter)
+
+    @work(thread=True, exclusive=True, group="scan")
+    def _scan(self, flt: LogFilter) -> None:
+        worker = get_current_worker()
+        last = [0.0]
+
+        def progress(done: int, total: int) -> None:
+            now = time.monotonic()
+            if now - last[0] > 0.1:
+                last[0] = now
+                self.app.call_from_thread(
+                    self._set_busy, f"filtering {done / max(1, total):.0%} (Esc cancels)")
+
+        started = time.monotonic()
+        lines = scan_log(self.deploy_log, flt, progress=progress,
+                         cancelled=lambda: worker.is_cancelled)
+        if lines is None or worker.is_cancelled:
+            self.app.call_from_thread(self._set_busy, None)
+            return
+        elapsed = time.monotonic() - started
+        self.app.call_from_thread(self._filtered, flt, Rows(lines, len(self.deploy_log)), elapsed)
+
+    def _filtered(self, flt: LogFilter, rows: Rows, elapsed: float) -> None:
+        if flt != self.filter:
+            return
+        self._set_busy(None)
+        self.view.set_rows(rows)
+        self._refresh_chrome()
+
+    def action_find(self, direction: int) -> None:
+        if not self.search:
+            self.action_focus_search()
+            return
+        origin = self.view.cursor_line
+        self._find(self.search, -1 if origin is None else origin, direction > 0)
+
+    @work(thread=True, exclusive=True, group="scan")
+    def _find(self, query: str, origin: int, forward: bool) -> None:
+        worker = get_current_worker()
+        self.app.call_from_thread(self._set_busy, f"searching {query!r} (Esc cancels)")
+        line = find(self.deploy_log, query, origin, forward, cancelled=lambda: worker.is_cancelled)
+        self.app.call_from_thread(self._found, query, line)
+
+    def _found(self, query: str, line: int | None) -> None:
+        self._set_busy(None)
+        if line is None:
+            self.notify(f"No match for {query!r}.", severity="warning")
+            return
+        rows = self.view.rows
+        if rows.filtered and rows.lines is not None and rows.row_at_or_before(line) < len(
+                rows.lines) and rows.line(rows.row_at_or_before(line)) != line:
+            self.notify("The match is hidden by the filter; clear it (c) to see it.")
+        if line >= self.clock.position:
+            self.clock.pause(time.monotonic())
+            self.clock.seek_line(line + 1)
+            self.view.set_revealed(self.clock.position)
+        self.view.go_to_line(line)
+        self._refresh_chrome()
+
+    def _set_busy(self, text: str | None) -> None:
+        self.busy = text
+        self._refresh_chrome()
+
+    # ------------------------------------------------------------------ follow
+
+    def action_follow(self) -> None:
+        if self.following:
+            self.following = False
+            self.workers.cancel_group(self, "follow")
+            self.notify("Stopped following.")
+        else:
+            self.following = True
+            self.clock.pause(time.monotonic())
+            self.clock.seek_line(len(self.deploy_log))
+            self.view.attached = True
+            self.view.set_revealed(self.clock.position)
+            self._follow()
+        self._refresh_chrome()
+
+    @work(thread=True, exclusive=True, group="follow")
+    def _follow(self) -> None:
+        worker = get_current_worker()
+        while not worker.is_cancelled:
+            before = len(self.deploy_log)
+            events = self.deploy_log.poll()
+            if events or len(self.deploy_log) != before:
+                self.app.call_from_thread(self._followed, events)
+            time.sleep(0.25)
+
+    def _followed(self, events: list[str]) -> None:
+        for e in events:
+            self.notify(e, severity="warning" if "deleted" in e or "rotated" in e
+                        or "truncated" in e else "information")
+        n = len(self.deploy_log)
+        self.clock.set_line_count(n)
+        if self.following:
+            self.clock.seek_line(n)
+        if not self.filter.empty:
+            self._apply_filter()
+        else:
+            self.view.rows = Rows(None, n)
+        self.view.set_revealed(self.clock.position)
+        self._refresh_chrome()
+
+    # ------------------------------------------------------------------ demo
+
+    def action_demo(self, restart: bool = True) -> None:
+        """Presentation mode: big clock and phase, noise and chrome hidden, replay from the
+        start of the phase under the cursor at the current speed."""
+        on_ = not self.has_class("demo")
+        self.set_class(on_, "demo")
+        view = self.view
+        view.show_gutter = view.show_stream = not on_
+        if on_:
+            self._demo_filter = self.filter
+            self._set_filter(LogFilter(self.filter.query, self.filter.levels, True))
+            if restart:
+                line = view.cursor_line or 0
+                rec = self.deploy_log.record(line) if len(self.deploy_log) else None
+                start = self.deploy_log.phase_start(rec.phase) if rec and rec.phase else 0
+                self.clock.seek_line(start or 0)
+                view.attached = True
+                view.set_revealed(self.clock.position)
+                self._play()
+        else:
+            self._set_filter(self._demo_filter or LogFilter())
+        view.refresh()
+        self._refresh_chrome()
+
+    # ------------------------------------------------------------------ copy, export, link
+
+    def action_select(self) -> None:
+        self.view.toggle_selection()
+        self._refresh_chrome()
+
+    def action_copy(self) -> None:
+        records = self.view.selected_records()
+        if not records:
+            return
+        text = "\n".join(r.text for r in records)
+        self.app.copy_to_clipboard(text)
+        self.view.anchor = None
+        self.view.refresh()
+        self.notify(f"Copied {len(records)} line{'s' if len(records) != 1 else ''} "
+                    "to the clipboard.")
+
+    def action_export(self) -> None:
+        default = _default_export_name(self.deploy_log)
+
+        def done(value: str | None) -> None:
+            if value:
+                self._export(Path(value).expanduser(), self.view.rows)
+
+        what = "the filtered view" if self.view.rows.filtered else "the whole log"
+        self.app.push_screen(PromptScreen(f"Export {what} (raw lines, replayable) to:",
+                                          value=default), done)
+
+    @work(thread=True, exclusive=True, group="export")
+    def _export(self, path: Path, rows: Rows) -> None:
+        worker = get_current_worker()
+        self.app.call_from_thread(self._set_busy, f"exporting to {path} (Esc cancels)")
+        try:
+            count = export_lines(self.deploy_log, rows.lines, path,
+                                 cancelled=lambda: worker.is_cancelled)
+        except OSError as exc:
+            self.app.call_from_thread(self.notify, f"Cannot write {path}: {exc.strerror or exc}",
+                                      severity="error")
+            count = None
+        self.app.call_from_thread(self._set_busy, None)
+        if count is not None:
+            self.app.call_from_thread(self.notify, f"Exported {count:,} lines to {path}.")
+
+    def action_open_test(self) -> None:
+        rec = self.view.cursor_record()
+        ref = pytest_test_ref(rec.text) if rec is not None else None
+        if ref is None:
+            return
+        if self.open_test is None:
+            self.notify("Open this log from a sample (in the app) to jump to its tests.",
+                        severity="warning")
+            return
+        if self.open_test(ref[0]):
+            self.dismiss(None)
+        else:
+            self.notify(f"{ref[0]} is not among this sample's recorded tests.",
+                        severity="warning")
+
+    def action_back(self) -> None:
+        busy = [w for w in self.workers if w.is_running and w.group in ("scan", "export", "index")]
+        if busy:
+            for w in busy:
+                w.cancel()
+            self._set_busy(None)
+            return
+        if self.view.anchor is not None:
+            self.view.toggle_selection()
+            self._refresh_status()
+            return
+        if self.has_class("demo"):
+            self.action_demo()
+            return
+        self.dismiss(None)
+
+    def on_unmount(self) -> None:
+        self.workers.cancel_all()
+        self.deploy_log.close()
+
+    @on(Timeline.Seek)
+    def _timeline_seek(self, event: Timeline.Seek) -> None:
+        spans = self.deploy_log.phases()
+        if not 0 <= event.index < len(spans):
+            return
+        s = spans[event.index]
+        if self.deploy_log.timed and s.start is not None and s.end is not None:
+            self.clock.seek_time(s.start + event.fraction * (s.end - s.start))
+            self._seek_line(self.clock.position)
+        else:
+            self._seek_line(s.first_line + int(event.fraction * s.line_count) + 1)
+
+    @on(LogView.CursorMoved)
+    def _cursor_moved(self) -> None:
+        self._refresh_status()
+
+    # ------------------------------------------------------------------ chrome
+
+    def _spans(self) -> tuple:  # type: ignore[type-arg]
+        """The timeline's phases, recomputed only when the log changed."""
+        log = self.deploy_log
+        key = (len(log), len(log.segments), log.interleaved)
+        if getattr(self, "_spans_key", None) != key:
+            self._spans_key = key
+            self._spans_cache = tuple(log.phases()) if len(log) else ()
+        return self._spans_cache
+
+    def _refresh_chrome(self) -> None:
+        if not self.is_mounted:
+            return
+        clock = self.clock
+        state = "▶ playing" if clock.playing else ("● following" if self.following else
+                                                  "⏸ paused")
+        n = len(self.deploy_log)
+        pos = clock.position
+        t = clock.elapsed
+        head = Text()
+        head.append(self.deploy_log.title, style="bold")
+        head.append(f"   {state}", style="bold")
+        head.append(f"  {clock.speed_label()}")
+        head.append(f"   {format_time(t)[1:]} / {format_time(self.deploy_log.duration)[1:]}"
+                    if self.deploy_log.timed else f"   line {pos:,} / {n:,}")
+        if self.deploy_log.timed:
+            head.append(f"   line {pos:,} / {n:,}", style="dim")
+        if self.indexing:
+            head.append(f"   indexing… {_mb(self.deploy_log.indexed_bytes)}", style="dim")
+        self.query_one("#replay-head", Static).update(head)
+        spans = self._spans()
+        self.query_one(Timeline).update_state(TimelineState(
+            spans, self.deploy_log.timed, max(0, pos - 1), t if self.deploy_log.timed else None,
+            self.failure_line))
+        notices = "  ·  ".join(f"⚠ {v}" for v in self.deploy_log.notices.values())
+        self.query_one("#replay-notices", Static).update(notices)
+        self.query_one("#replay-notices").display = bool(notices)
+        if self.has_class("demo"):
+            current = next((s for s in reversed(spans) if s.first_line < max(1, pos)), None)
+            label = Text()
+            if current is not None:
+                label.append(current.label.upper(), style="bold")
+                if current.failed and self.failure_line is not None \
+                        and pos > self.failure_line:
+                    label.append("  ✖ failed here", style="bold red")
+            label.append(f"\n{self.deploy_log.title}   {clock.speed_label()}", style="dim")
+            self.query_one("#demo-phase", Static).update(label)
+            minutes, seconds = divmod(max(0.0, t), 60)
+            self.query_one("#demo-clock", Digits).update(f"{minutes:.0f}:{seconds:04.1f}")
+        self._refresh_status()
+
+    def _refresh_status(self) -> None:
+        if not self.is_mounted:
+            return
+        view = self.view
+        status = Text()
+        if self.busy:
+            status.append(self.busy + "   ", style="bold")
+        rows = view.rows
+        if not self.filter.empty:
+            shown = rows.count(self.clock.position)
+            hidden = rows.hidden(self.clock.position)
+            status.append(f"filter {self.filter.describe()}: ", style="bold")
+            status.append(f"{shown:,} shown, {hidden:,} hidden   ")
+        if self.search:
+            status.append(f"search {self.search!r} (n/N)   ")
+        if view.anchor is not None:
+            a, b = view.selection()
+            status.append(f"{b - a + 1} lines selected (y copies)   ")
+        rec = view.cursor_record()
+        if rec is not None:
+            ref = pytest_test_ref(rec.text)
+            if ref is not None:
+                status.append(f"⏎ opens {ref[0]} in the test results   ", style="italic")
+            elif rec.phase is not None:
+                status.append(f"{rec.phase.value}  ", style="dim")
+        self.query_one("#replay-status", Static).update(status)
+
+
+def _mb(n: int) -> str:
+    return f"{n / (1 << 20):,.1f} MB"
+
+
+def _default_export_name(log: DeploymentLog) -> str:
+    s = log.sample
+    stem = f"{s.task}-{s.sample}" if s is not None else Path(log.title).stem or "log"
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", stem)
+    return str(Path.cwd() / f"{stem}-filtered.log")
+
+
+__all__ = ["SPEEDS", "ReplayScreen", "parse_seek"]
