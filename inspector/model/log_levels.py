@@ -102,6 +102,7 @@ _PIP_OTHER = (
     "WARNING: Ignoring invalid distribution", "WARNING: Requirement ", "WARNING: pip is ",
     "WARNING: Url ", "WARNING: Package(s) not found", "WARNING: There was an error checking",
     "WARNING: Built wheel for ", "WARNING: Generating metadata", "DEPRECATION: ")
+_PIP_OTHER_FLAGS = {"E": _E, "e": _E, "×": _E, "W": _W, "D": _W}  # by first character
 _PIP_BARS = ("━━", "██")
 _PIP_PROCESSING_RE = re.compile(r"Processing (?:\.{0,2}/|\S+\.(?:whl|tar\.gz|zip)\b)")
 
@@ -148,17 +149,17 @@ def _is_error(st: str) -> bool:
             or "fault" in st or "dumped" in st or "not found" in st or "No such" in st
             or "in use" in st or "denied" in st or "exit" in st or "crit" in st):
         return False  # the cheap gate: every rule below needs one of these
+    for hint in _ERROR_START_HINTS:  # first: exception lines are the commonest errors
+        if hint in st:
+            if _ERROR_START_RE.match(st) or (": " in st and _ERROR_COLON_RE.search(st)):
+                return True
+            break
     for word in _ERROR_WORDS:
         if word in st and _has_word(st, word):
             return True
     for phrase in _ERROR_PHRASES:
         if phrase in st:
             return True
-    for hint in _ERROR_START_HINTS:
-        if hint in st:
-            if _ERROR_START_RE.match(st) or (": " in st and _ERROR_COLON_RE.search(st)):
-                return True
-            break
     if "npm error" in st and _has_word(st, "npm error"):
         return True
     if "exit" in st and _EXIT_RE.search(st):
@@ -273,13 +274,13 @@ def _classify(text: str, in_traceback: bool) -> int:
         m = _HEADER_EQ_RE.match(st)
         if m is not None and ((len(m[1]) >= 3 and len(m[3]) >= 3)
                               or _SUMMARY_BODY_RE.search(m[2])):
-            return _PT | _bad_counts(st) | _generic(st)
+            return _PT | _bad_counts(st)
     elif c == "_":
-        if _HEADER_US_RE.match(st):
-            return _PT | _generic(st)
+        if _HEADER_US_RE.match(st):  # "___ test_x ___", "___ ERROR collecting x.py ___"
+            return _PT | _E if _has_word(st, "ERROR") else _PT
     elif c == "!":
         if _HEADER_BANG_RE.match(st):
-            return _PT | _bad_counts(st) | _generic(st)
+            return _PT | _bad_counts(st)
     elif c == "[":
         if _PERCENT_RE.match(st):
             return _PT | _NOISE
@@ -288,10 +289,11 @@ def _classify(text: str, in_traceback: bool) -> int:
     pre = _PYTEST_PREFIXES_AT.get(c)
     if pre is not None and st.startswith(pre):
         return _PT | _bad_counts(st)
-    if ".py" in st:
+    if ".py:" in st:
         m = _LOCATION_RE.match(st)
         if m is not None:
             return _PT | _E if m["exc"] else _PT
+    if ".py " in st:
         m = _PROGRESS_RE.match(st)
         if m is not None:
             dots = m["dots"]
@@ -308,7 +310,7 @@ def _classify(text: str, in_traceback: bool) -> int:
         return _PIP | _NOISE if st.startswith(_PIP_NOISE) else _PIP
     pre = _PIP_OTHER_AT.get(c)
     if pre is not None and st.startswith(pre):
-        return _PIP | _generic(st)
+        return _PIP | _PIP_OTHER_FLAGS.get(c, 0)
     if "━━" in st or "██" in st:
         return _PIP | _NOISE
     if c == "P" and _PIP_PROCESSING_RE.match(st):
@@ -360,8 +362,8 @@ LEVEL_CHOICES: dict[str, Level] = {
 
 
 # --- prefilters on raw bytes --------------------------------------------------------------
-# classify() removes escape sequences, so a pattern allows them wherever two tokens meet (at a
-# change between letters/digits, punctuation and spaces), as colouring tools put them.
+# classify() removes escape sequences, so a pattern allows them wherever two tokens meet (where
+# letters/digits, spaces and punctuation change over), as colouring tools put them.
 _ESC = rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|[@-Z\\-_])"
 _A = rb"(?:" + _ESC + rb")*"
 
@@ -374,7 +376,7 @@ def _tolerant(phrase: str) -> bytes:
     """`phrase` as a bytes pattern that allows escape sequences between its tokens."""
     out = [re.escape(phrase[0].encode())]
     for before, ch in zip(phrase, phrase[1:], strict=False):
-        if _kind(before) != _kind(ch) or _kind(ch) == 2:
+        if _kind(before) != _kind(ch):
             out.append(_A)
         out.append(re.escape(ch.encode()))
     return b"".join(out)
@@ -399,7 +401,7 @@ PREFILTER: dict[Level, re.Pattern[bytes]] = {
     Level.PIP: re.compile(
         _any(*_PIP_INFO, *_PIP_OTHER, *_PIP_BARS, "Processing ", "but you have")),
     Level.PYTEST: re.compile(
-        _any(*_OUTCOMES, "::", "E   ", "====", "_ ", "! ", "%]", ".py ", ".py:", "no tests ran",
+        _any(*_OUTCOMES, "::", "E   ", "=== ", "_ ", "! ", "%]", ".py ", ".py:", "no tests ran",
              "platform ", *_PYTEST_PREFIXES) + b"|" + _tolerant("in ") + _A + rb"\d"),
     Level.META: re.compile(rb"\tmeta\t|" + _any(*_MARKERS)),
 }

@@ -337,6 +337,20 @@ class DeploymentLog:
             line += take
         return out
 
+    def record_from_raw(self, line: int, seg: Segment, raw: bytes,
+                        max_bytes: int = 64 * 1024) -> Record:
+        """The record of ``line`` from its raw bytes, already read by a scan (not cached;
+        no previous-line context)."""
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        cut = max(0, len(raw) - max_bytes)
+        data = raw[:max_bytes] if cut else raw
+        try:
+            read = LineRead(data.decode("utf-8"), cut, False)
+        except UnicodeDecodeError:
+            read = LineRead(data.decode("utf-8", "replace"), cut, True)
+        return self._make(line, seg, read, Level.NONE)
+
     def _cached_level(self, line: int) -> Level:
         if line < 0:
             return Level.NONE

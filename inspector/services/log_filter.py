@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from inspector.model.log_levels import PREFILTER, Level
 from inspector.model.outcomes import Phase
 
-from .deployment_log import DeploymentLog, Record
+from .deployment_log import DeploymentLog, Record, Segment
 
 
 class FilterError(ValueError):
@@ -110,23 +110,32 @@ Progress = Callable[[int, int], None]
 
 def _candidates(log: DeploymentLog, pattern: re.Pattern[bytes] | None, start: int,
                 end: int | None, cancelled: Callable[[], bool] | None
-                ) -> Iterator[int]:
-    """Global line numbers in [start, end) whose raw bytes match ``pattern`` (all if None)."""
+                ) -> Iterator[tuple[int, bytes | None, Segment | None]]:
+    """Lines in [start, end) whose raw bytes match ``pattern`` (all if None), with their
+    bytes taken from the block already read (None: read the line again)."""
     if log.interleaved:
-        yield from _interleaved_candidates(log, pattern, start, end, cancelled)
+        for line in _interleaved_candidates(log, pattern, start, end, cancelled):
+            yield line, None, None
         return
-    for first, block, _seg in log.iter_blocks(start, end):
+    for first, block, seg in log.iter_blocks(start, end):
         if cancelled is not None and cancelled():
             return
         if pattern is None:
-            yield from range(first, first + block.count(b"\n") + (not block.endswith(b"\n")))
+            raws = block.split(b"\n")
+            if block.endswith(b"\n"):
+                raws.pop()
+            for j, raw in enumerate(raws):
+                yield first + j, raw, seg
             continue
         line, pos, last = first, 0, -1
         for m in pattern.finditer(block):
-            line += block.count(b"\n", pos, m.start())
-            pos = m.start()
+            at = m.start()
+            line += block.count(b"\n", pos, at)
+            pos = at
             if line != last:
-                yield line
+                ls = block.rfind(b"\n", 0, at) + 1
+                le = block.find(b"\n", at)
+                yield line, block[ls:le if le >= 0 else len(block)], seg
                 last = line
 
 
@@ -188,10 +197,11 @@ def scan(log: DeploymentLog, flt: LogFilter, *, start: int = 0, end: int | None 
     follow_tb = bool(flt.levels & Level.TRACEBACK)
     done_until = -1
     checked = 0
-    for line in _candidates(log, pattern, start, stop, cancelled):
+    for line, raw, seg in _candidates(log, pattern, start, stop, cancelled):
         if line <= done_until:
             continue
-        rec = log.record(line)
+        rec = log.record(line) if raw is None or seg is None else log.record_from_raw(
+            line, seg, raw)
         if keep(rec):
             out.append(line)
             if limit is not None and len(out) >= limit:

@@ -173,6 +173,10 @@ async def test_filter_text_regex_level_and_hidden_count(tmp_path: Path) -> None:
         # stepping with a filter moves from one kept line to the next
         await pilot.press("g", "right")
         assert screen.clock.position == 5 and view.row_count == 1
+        await pilot.press("right")
+        assert screen.clock.position == 15 and view.row_count == 2
+        await pilot.press("left")
+        assert screen.clock.position == 5 and view.row_count == 1
 
 
 async def test_search_next_previous(tmp_path: Path) -> None:

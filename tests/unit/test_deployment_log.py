@@ -56,7 +56,6 @@ def test_phases_in_order_with_recorded_status(sample_runs: Path) -> None:
     starts = [sp.start for sp in spans if sp.start is not None]
     assert starts == sorted(starts)
     # the failure point: the ImportError of the start phase
-    start = log.phase_start(Phase.START)
     err = first_error(log, phase=Phase.START)
     assert err is not None and log.record(err).text.startswith("Traceback")
 

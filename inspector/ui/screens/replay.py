@@ -334,11 +334,8 @@ class ReplayScreen(Screen[None]):
         if rows.filtered and rows.lines is not None:
             # step to the next/previous line that the filter keeps
             k = rows.count(pos)
-            target = k + delta
-            if delta > 0:
-                pos = rows.lines[target - 1] + 1 if target - 1 < len(rows.lines) else len(self.deploy_log)
-            else:
-                pos = rows.lines[target] + 1 if target >= 1 else 0
+            target = max(0, min(len(rows.lines), k + delta))
+            pos = rows.lines[target - 1] + 1 if target >= 1 else 0
             self.clock.seek_line(pos)
         else:
             self.clock.step(delta)
