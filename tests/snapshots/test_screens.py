@@ -95,3 +95,42 @@ def test_sample_files(snap_compare, sample_runs: Path, theme: str) -> None:
         await _settle(pilot)
 
     assert snap_compare(_app(sample_runs, theme), terminal_size=SIZE, run_before=run_before)
+
+
+def _replay(sample_runs: Path, theme: str, *, demo: bool = False):  # type: ignore[no-untyped-def]
+    from inspector.services.deployment_log import locate_sample_log
+    from inspector.ui.replay_app import ReplayApp
+
+    log = locate_sample_log(sample_runs / "runs" / FORGE, "todo-service")
+    return ReplayApp(log, settings=load_settings(), theme=theme)
+
+
+def _replay_to_tests(filter_keys: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        screen = pilot.app.screen
+        while getattr(screen, "indexing", True):
+            await pilot.pause(0.02)
+            screen = pilot.app.screen
+        await _settle(pilot)
+        await pilot.press("t", *"tests", "enter")
+        await pilot.pause()
+        await pilot.press(*(["right"] * 30))
+        if filter_keys:
+            await pilot.press(*filter_keys)
+        await _settle(pilot)
+
+    return run_before
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_replay_screen(snap_compare, sample_runs: Path, theme: str) -> None:
+    """Replay paused 30 lines into the tests phase: timeline with the failed phase and
+    playhead, coloured pytest results, failure output, status line."""
+    assert snap_compare(_replay(sample_runs, theme), terminal_size=SIZE,
+                        run_before=_replay_to_tests())
+
+
+def test_replay_screen_filtered(snap_compare, sample_runs: Path) -> None:
+    """The same replay with only error lines kept, and the hidden count in the status."""
+    assert snap_compare(_replay(sample_runs, "genesis-dark"), terminal_size=SIZE,
+                        run_before=_replay_to_tests(("E",)))

@@ -754,7 +754,7 @@ class ReplayScreen(Screen[None]):
         if not self.filter.empty:
             shown = rows.count(self.clock.position)
             hidden = rows.hidden(self.clock.position)
-            status.append(f"filter {self.filter.describe()}: ", style="bold")
+            status.append(f"filter ‹{self.filter.describe()}›: ", style="bold")
             status.append(f"{shown:,} shown, {hidden:,} hidden   ")
         if self.search:
             status.append(f"search {self.search!r} (n/N)   ")
