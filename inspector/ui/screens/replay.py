@@ -8,6 +8,7 @@ leaves the screen second.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -162,6 +163,7 @@ class ReplayScreen(Screen[None]):
         self._start = (phase, play, demo, follow)
         self._started = False
         self._demo_filter: LogFilter | None = None
+        self._first_paint = threading.Event()
 
     # ------------------------------------------------------------------ layout
 
@@ -203,6 +205,9 @@ class ReplayScreen(Screen[None]):
         worker = get_current_worker()
         self.deploy_log.index_head()
         self.app.call_from_thread(self._grown, True)
+        # let the first screen paint before the full index competes for the GIL
+        self.app.call_from_thread(self._after_paint)
+        self._first_paint.wait(2.0)
         last = [time.monotonic()]
 
         def progress(done: int, total: int) -> None:
@@ -213,6 +218,9 @@ class ReplayScreen(Screen[None]):
 
         finished = self.deploy_log.index(progress, lambda: worker.is_cancelled)
         self.app.call_from_thread(self._indexed, finished)
+
+    def _after_paint(self) -> None:
+        self.call_after_refresh(self._first_paint.set)
 
     def _index_progress(self, done: int, total: int) -> None:
         self.busy = f"indexing {done / max(1, total):.0%} of {_mb(total)} (Esc cancels)"
