@@ -119,7 +119,7 @@ def measure_app(path: Path) -> dict[str, Any]:
             await pilot.press("G")
             await pilot.pause()
             out["seek_end_repaint_s"] = time.perf_counter() - t1
-            assert view.cursor_line == view.log_len_hint() - 1
+            assert view.cursor_line == len(view.deploy_log) - 1
             out["peak_rss_mb"] = _rss_mb()
 
     asyncio.run(run())

@@ -264,7 +264,9 @@ class DeploymentLog:
                 fmt = "iso"
             else:
                 fmt = "untimed"
-            if source.complete or len(source) >= 20:
+            # timestamps found, or enough lines seen: final (a small followed file would
+            # otherwise have its head re-read for every line shown)
+            if fmt != "untimed" or source.complete or len(source) >= 20:
                 self._formats[key] = fmt
         return fmt
 

@@ -14,7 +14,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from inspector.model.log_levels import PREFILTER, Level
+from inspector.model.log_levels import PREFILTER, Level, level_names
 from inspector.model.outcomes import Phase
 
 from .deployment_log import DeploymentLog, Record, Segment
@@ -80,7 +80,7 @@ class LogFilter:
         if self.query:
             parts.append(self.query if Query(self.query).is_regex else repr(self.query))
         if self.levels:
-            parts.append("+".join(n.lower() for n in _level_names(self.levels)))
+            parts.append("+".join(level_names(self.levels)))
         if self.hide_noise:
             parts.append("noise hidden")
         return ", ".join(parts) or "no filter"
@@ -97,10 +97,6 @@ class LogFilter:
             return not (pattern is not None and not pattern.search(rec.text))
 
         return keep
-
-
-def _level_names(levels: Level) -> list[str]:
-    return [f.name or "" for f in Level if f and f in levels]
 
 
 # ---------------------------------------------------------------------- scanning
@@ -169,7 +165,7 @@ def _prefilter(flt: LogFilter) -> re.Pattern[bytes] | None:
         return Query(flt.query).prefilter()
     if flt.levels:
         pats = [PREFILTER[f].pattern for f in Level if f and f in flt.levels and f in PREFILTER]
-        if not pats or any(not isinstance(p, bytes) for p in pats):
+        if not pats:
             return None
         flags = 0
         for f in Level:

@@ -23,20 +23,18 @@ from textual.timer import Timer
 from textual.widgets import Digits, Footer, Input, Static
 from textual.worker import get_current_worker
 
-from inspector.model.log_levels import Level, pytest_test_ref
+from inspector.model.log_levels import LEVEL_CHOICES, pytest_test_ref
 from inspector.model.outcomes import PHASE_ORDER, Phase
-from inspector.services.deployment_log import DeploymentLog
+from inspector.services.deployment_log import DeploymentLog, PhaseSpan
 from inspector.services.log_export import export_lines
 from inspector.services.log_filter import FilterError, LogFilter, Query, Rows, find, first_error
 from inspector.services.log_filter import scan as scan_log
-from inspector.services.replay_clock import SPEEDS, ReplayClock
+from inspector.services.replay_clock import ReplayClock
 
 from ..widgets.log_view import LogView, format_time
 from ..widgets.timeline import Timeline, TimelineState
 
 FPS = 30
-LEVEL_KEYS = {"errors": Level.ERROR, "warnings": Level.WARNING, "tracebacks": Level.TRACEBACK,
-              "pip": Level.PIP, "pytest": Level.PYTEST, "meta": Level.META}
 
 
 def parse_seek(text: str, duration: float) -> float | Phase | None:
@@ -164,6 +162,8 @@ class ReplayScreen(Screen[None]):
         self._started = False
         self._demo_filter: LogFilter | None = None
         self._first_paint = threading.Event()
+        self._timeline_key: tuple[int, int, bool] | None = None
+        self._timeline_cache: tuple[tuple[PhaseSpan, ...], float] = ((), 0.0)
 
     # ------------------------------------------------------------------ layout
 
@@ -323,7 +323,7 @@ class ReplayScreen(Screen[None]):
             self.view.go_to_line(center)
         else:
             self.view.attached = True
-            self.view.set_revealed(self.clock.position)
+            self.view.cursor_row = max(0, self.view.row_count - 1)
         self._refresh_chrome()
 
     def action_toggle_play(self) -> None:
@@ -388,7 +388,7 @@ class ReplayScreen(Screen[None]):
         def done(value: str | None) -> None:
             if not value:
                 return
-            target = parse_seek(value, self.deploy_log.duration)
+            target = parse_seek(value, self._timeline_layout()[1])
             if target is None:
                 self.notify(f"Cannot seek to {value!r}: give seconds (90), m:ss (1:30), "
                             "a share (50%) or a phase (install, start, health, tests).",
@@ -453,7 +453,7 @@ class ReplayScreen(Screen[None]):
         self.action_find(1)
 
     def action_level(self, name: str) -> None:
-        self._set_filter(LogFilter(self.filter.query, self.filter.levels ^ LEVEL_KEYS[name],
+        self._set_filter(LogFilter(self.filter.query, self.filter.levels ^ LEVEL_CHOICES[name],
                                    self.filter.hide_noise))
 
     def action_clear_filter(self) -> None:
@@ -701,14 +701,15 @@ class ReplayScreen(Screen[None]):
 
     # ------------------------------------------------------------------ chrome
 
-    def _spans(self) -> tuple:  # type: ignore[type-arg]
-        """The timeline's phases, recomputed only when the log changed."""
+    def _timeline_layout(self) -> tuple[tuple[PhaseSpan, ...], float]:
+        """The timeline's phases and the log's duration, recomputed only when the log changed
+        (not on every playback frame)."""
         log = self.deploy_log
         key = (len(log), len(log.segments), log.interleaved)
-        if getattr(self, "_spans_key", None) != key:
-            self._spans_key = key
-            self._spans_cache = tuple(log.phases()) if len(log) else ()
-        return self._spans_cache
+        if self._timeline_key != key:
+            self._timeline_key = key
+            self._timeline_cache = (tuple(log.phases()) if len(log) else (), log.duration)
+        return self._timeline_cache
 
     def _refresh_chrome(self) -> None:
         if not self.is_mounted:
@@ -719,18 +720,18 @@ class ReplayScreen(Screen[None]):
         n = len(self.deploy_log)
         pos = clock.position
         t = clock.elapsed
+        spans, duration = self._timeline_layout()
         head = Text()
         head.append(self.deploy_log.title, style="bold")
         head.append(f"   {state}", style="bold")
         head.append(f"  {clock.speed_label()}")
-        head.append(f"   {format_time(t)[1:]} / {format_time(self.deploy_log.duration)[1:]}"
+        head.append(f"   {format_time(t)[1:]} / {format_time(duration)[1:]}"
                     if self.deploy_log.timed else f"   line {pos:,} / {n:,}")
         if self.deploy_log.timed:
             head.append(f"   line {pos:,} / {n:,}", style="dim")
         if self.indexing:
             head.append(f"   indexing… {_mb(self.deploy_log.indexed_bytes)}", style="dim")
         self.query_one("#replay-head", Static).update(head)
-        spans = self._spans()
         self.query_one(Timeline).update_state(TimelineState(
             spans, self.deploy_log.timed, max(0, pos - 1), t if self.deploy_log.timed else None,
             self.failure_line))
@@ -790,4 +791,4 @@ def _default_export_name(log: DeploymentLog) -> str:
     return str(Path.cwd() / f"{stem}-filtered.log")
 
 
-__all__ = ["SPEEDS", "ReplayScreen", "parse_seek"]
+__all__ = ["ReplayScreen", "parse_seek"]

@@ -87,6 +87,9 @@ class LogView(ScrollView, can_focus=True):
         self.search: re.Pattern[str] | None = None
         self.show_gutter = True
         self.show_stream = True
+        self._batch: dict[int, Record] = {}
+        """Records of the rows being painted, read in one go per frame."""
+        self._style_table: dict[str, Style] | None = None
 
     # ------------------------------------------------------------------ model
 
@@ -209,9 +212,8 @@ class LogView(ScrollView, can_focus=True):
         if row >= self.row_count:
             return Strip.blank(width, base)
         line = self.rows.line(row)
-        batch = getattr(self, "_batch", {})
-        rec = batch.get(line) or self.deploy_log.record(line)
-        styles = getattr(self, "_style_table", None) or self._styles()
+        rec = self._batch.get(line) or self.deploy_log.record(line)
+        styles = self._style_table or self._styles()
         line_style = base
         if rec.level & Level.TRACEBACK:
             line_style = base + self.get_component_rich_style("log-view--traceback")
@@ -220,7 +222,7 @@ class LogView(ScrollView, can_focus=True):
             line_style = base + self.get_component_rich_style("log-view--selection")
         elif row == self.cursor_row and self.has_focus:
             line_style = line_style + self.get_component_rich_style("log-view--cursor")
-        elif line == self.revealed - 1 and self.revealed < self.log_len_hint():
+        elif line == self.revealed - 1 and self.revealed < len(self.deploy_log):
             line_style = line_style + self.get_component_rich_style("log-view--latest")
         gutter: list[Segment] = []
         gutter_style = base + self.get_component_rich_style("log-view--gutter")
@@ -239,9 +241,6 @@ class LogView(ScrollView, can_focus=True):
         strip = Strip(body).crop(scroll_x, scroll_x + max(0, width - gutter_w))
         strip = Strip([*gutter, *strip]).extend_cell_length(width, line_style)
         return strip.crop(0, width)
-
-    def log_len_hint(self) -> int:
-        return len(self.deploy_log)
 
     def _highlight(self, text: str, style: Style) -> list[Segment]:
         if self.search is None or not text:
