@@ -1,0 +1,1 @@
+"""The Docker sandbox: base image, per-sample images, isolated deployments, re-runs."""

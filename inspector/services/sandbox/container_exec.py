@@ -1,0 +1,123 @@
+"""Running commands inside a sandbox container: streamed output, a wall clock, cancellation.
+
+Every command runs in its own session (``setsid -w``) under ``timeout -s KILL`` and records its
+process-group id in a pid file, so a cancel or a stop kills exactly that command's process tree.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from docker.models.containers import Container
+
+Sink = Callable[[str, str], None]
+"""``(stream, line)`` with stream ``out`` or ``err``."""
+
+_WRAP = 'echo $$ > "/tmp/gi-exec-$GI_TOKEN.pid"; exec timeout -s KILL "$GI_LIMIT" "$@"'
+
+
+class _Lines:
+    def __init__(self, sink: Sink, stream: str) -> None:
+        self.sink, self.stream, self.buf = sink, stream, b""
+
+    def feed(self, chunk: bytes | None) -> None:
+        if not chunk:
+            return
+        self.buf += chunk
+        *lines, self.buf = self.buf.split(b"\n")
+        for line in lines:
+            self.sink(self.stream, line.decode("utf-8", "replace").rstrip("\r"))
+
+    def flush(self) -> None:
+        if self.buf:
+            self.sink(self.stream, self.buf.decode("utf-8", "replace"))
+            self.buf = b""
+
+
+@dataclass
+class ExecHandle:
+    """A command started in a container; ``wait`` for its exit code, ``kill`` to stop it."""
+
+    container: Container
+    exec_id: str
+    token: str
+    thread: threading.Thread
+    error: str | None = None
+
+    def running(self) -> bool:
+        return self.thread.is_alive()
+
+    def exit_code(self) -> int | None:
+        info = self.container.client.api.exec_inspect(self.exec_id)
+        return None if info.get("Running") else info.get("ExitCode")
+
+    def pgid(self) -> int | None:
+        code, out = self.container.exec_run(
+            ["cat", f"/tmp/gi-exec-{self.token}.pid"], user="0:0")
+        text = out.decode(errors="replace").strip() if code == 0 else ""
+        return int(text) if text.isdigit() else None
+
+    def kill(self) -> None:
+        """SIGKILL the command's whole process group (best effort: the container may be gone)."""
+        with contextlib.suppress(Exception):
+            pgid = self.pgid()
+            if pgid:
+                self.container.exec_run(["kill", "-KILL", "--", f"-{pgid}"], user="0:0")
+
+    def wait(self, timeout: float, cancel: threading.Event | None = None) -> int | None:
+        """The exit code; None when cancelled or not finished after ``timeout`` (then killed)."""
+        deadline = time.monotonic() + timeout
+        while self.thread.is_alive():
+            if (cancel is not None and cancel.is_set()) or time.monotonic() > deadline:
+                self.kill()
+                self.thread.join(5)
+                return None
+            self.thread.join(0.1)
+        if self.error:
+            return None
+        return self.exit_code()
+
+
+def start_exec(container: Container, cmd: list[str], sink: Sink, *, limit: float,
+               env: dict[str, str] | None = None, workdir: str = "/repo",
+               user: str = "1000:1000") -> ExecHandle:
+    """Start ``cmd`` in ``container`` with its output streamed line by line into ``sink``."""
+    token = secrets.token_hex(6)
+    full_env = dict(env or {})
+    full_env.update({"GI_TOKEN": token, "GI_LIMIT": str(max(1, int(limit)))})
+    api = container.client.api
+    exec_id = api.exec_create(container.id, ["setsid", "-w", "bash", "-c", _WRAP, "gi", *cmd],
+                              stdout=True, stderr=True, environment=full_env, workdir=workdir,
+                              user=user)["Id"]
+    out, err = _Lines(sink, "out"), _Lines(sink, "err")
+    handle: ExecHandle
+
+    def pump() -> None:
+        try:
+            for o, e in api.exec_start(exec_id, stream=True, demux=True):
+                out.feed(o)
+                err.feed(e)
+        except Exception as exc:  # noqa: BLE001 - the container was removed under us
+            handle.error = f"{type(exc).__name__}: {exc}"
+        out.flush()
+        err.flush()
+
+    thread = threading.Thread(target=pump, daemon=True, name=f"exec-{token}")
+    handle = ExecHandle(container, exec_id, token, thread)
+    thread.start()
+    return handle
+
+
+def run_exec(container: Container, cmd: list[str], sink: Sink, *, limit: float,
+             env: dict[str, str] | None = None, cancel: threading.Event | None = None,
+             workdir: str = "/repo", user: str = "1000:1000") -> int | None:
+    """Run ``cmd`` to the end (or until ``limit``/``cancel``); None means killed."""
+    handle = start_exec(container, cmd, sink, limit=limit, env=env, workdir=workdir, user=user)
+    return handle.wait(limit + 10, cancel)
