@@ -40,6 +40,7 @@ from ..run_writer import (
     write_sample,
 )
 from .backend import Backend, Limits, PhaseOutcome, SampleJob
+from .deploy import deploy
 from .junit import parse_junit
 from .phase_log import PhaseLog, now_iso
 from .ports import PortLock
@@ -100,37 +101,9 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
                 logs[Phase.INSTALL].meta(f"waited {lock.waited:.1f}s for port {job.port}")
             session = backend.open(job)
             try:
-                say("installing dependencies")
-                inst = session.install(logs[Phase.INSTALL])
-                phases.append(inst)
-                if inst.status is PhaseStatus.OK:
-                    say("starting service")
-                    st = session.start(logs[Phase.START])
-                    phases.append(st)
-                    if st.status is PhaseStatus.OK:
-                        say("waiting for the port")
-                        hr = session.wait_ready(logs[Phase.HEALTH])
-                        lenient = bool(hr.lenient_ok)
-                        if hr.phase is Phase.START:
-                            # The process died while we waited: that is the start phase
-                            # failing (with its exit code); the health wait ended with it.
-                            st.status, st.message, st.exit_code = (
-                                hr.status, hr.message, hr.exit_code)
-                            st.duration_seconds = (st.duration_seconds or 0) + (
-                                hr.duration_seconds or 0)
-                            hr = PhaseOutcome(Phase.HEALTH, PhaseStatus.FAILED,
-                                              "service exited before its port opened", None,
-                                              False, hr.started_at, hr.duration_seconds)
-                            failed = st
-                        elif hr.status is not PhaseStatus.OK:
-                            failed = hr
-                        phases.append(hr)
-                    else:
-                        failed = st
-                        lenient = bool(st.lenient_ok)
-                else:
-                    failed = inst
-                    logs[Phase.START].meta("not started: dependency installation failed")
+                dep = deploy(session, logs, say)
+                phases.extend(dep.phases)
+                failed, lenient = dep.failed, dep.lenient
                 if not job.cancel.is_set():
                     say("running tests")
                     tests_run = session.run_tests(logs[Phase.TESTS])

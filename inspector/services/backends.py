@@ -1,0 +1,81 @@
+"""Choosing and creating deployment backends (Docker sandbox by default, local when allowed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspector.model import discover_runs
+
+from .deployments import DeployError, Target
+from .harness.backend import Backend
+from .harness.local import LocalBackend, LocalExecNotAllowed
+from .sandbox.engine import EngineUnavailable, engine_reachable
+
+BACKENDS = ("docker", "local")
+
+
+def default_backend(allow_local: bool) -> str:
+    """``docker`` when an engine answers, else ``local`` if allowed, else ``docker`` (whose
+    error then says how to start an engine)."""
+    if engine_reachable():
+        return "docker"
+    return "local" if allow_local else "docker"
+
+
+def backend_factory(allow_local: bool, sandbox_limits: object | None = None,
+                    cleanup: bool = True):  # type: ignore[no-untyped-def]
+    """A factory for :class:`~.deployments.DeploymentPool`. The Docker backend removes what a
+    dead inspector left behind when it is first created."""
+
+    def make(name: str) -> Backend:
+        if name == "local":
+            try:
+                return LocalBackend(allow_exec=allow_local)
+            except LocalExecNotAllowed as exc:
+                raise DeployError(str(exc)) from None
+        if name == "docker":
+            from .sandbox.cleanup import cleanup_leftovers
+            from .sandbox.docker_backend import DockerBackend, SandboxLimits
+            from .sandbox.engine import connect
+
+            try:
+                client = connect()
+            except EngineUnavailable as exc:
+                raise DeployError(str(exc)) from None
+            if cleanup:
+                cleanup_leftovers(client)
+            limits = sandbox_limits if isinstance(sandbox_limits, SandboxLimits) else None
+            return DockerBackend(client, limits)
+        raise DeployError(f"unknown backend {name!r} (choose docker or local)")
+
+    return make
+
+
+def find_target(path: Path, task: str, sample: int = 0, run: str | None = None) -> Target:
+    """The sample of ``task`` in the runs under ``path`` (``run`` narrows by part of the id)."""
+    if not path.exists():
+        raise DeployError(f"{path}: no such file or folder")
+    found = discover_runs(path)
+    runs = [r for r in found.runs if run is None or run in r.id]
+    runs = [r for r in runs if r.samples_for(task)]
+    if not runs:
+        names = sorted({t for r in found.runs for t in r.task_names()})
+        raise DeployError(f"{path}: no run with task {task!r}"
+                          + (f" (tasks: {', '.join(names)})" if names else ""))
+    if len(runs) > 1:
+        ours = [r for r in runs if r.source.format != "repogenesis"]
+        if len(ours) == 1 and run is None:
+            runs = ours
+        else:
+            raise DeployError(f"{path}: {len(runs)} runs have task {task!r}; pick one with "
+                              "--run: " + ", ".join(r.id for r in runs))
+    r = runs[0]
+    samples = {s.sample: s for s in r.samples_for(task)}
+    if sample not in samples:
+        raise DeployError(f"{r.id}/{task}: no sample {sample} (have {sorted(samples)})")
+    result = samples[sample]
+    t = r.tasks.get(task) or found.tasks.get(task)
+    if t is None:
+        raise DeployError(f"{r.id}: task {task!r} is not in the tasks folder, so its golden "
+                          "tests cannot be found")
+    return Target.from_result(result, t)

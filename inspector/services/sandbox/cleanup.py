@@ -1,0 +1,99 @@
+"""Finding, listing and removing sandbox containers, networks and stale images.
+
+Every object the inspector creates carries :data:`~.engine.LABEL`. On start the inspector
+removes what a dead inspector left behind (owner process gone on this host, or past its
+expiry), so a SIGKILL or a crash never leaves a service running for long.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .engine import (
+    LABEL,
+    LABEL_EXPIRES,
+    LABEL_KEEP,
+    LABEL_KIND,
+    LABEL_OWNER,
+    LABEL_SAMPLE,
+    owner_alive,
+)
+
+if TYPE_CHECKING:
+    import docker
+
+
+@dataclass(frozen=True)
+class SandboxInfo:
+    """One sandbox container as the engine reports it."""
+
+    id: str
+    name: str
+    kind: str
+    sample: str
+    status: str
+    owner: str
+    owner_alive: bool | None
+    created: str
+    expires: float | None
+    keep: bool
+    image: str
+
+    @property
+    def leftover(self) -> bool:
+        """Owned by a dead inspector on this host (and not kept), or past its expiry."""
+        if self.expires is not None and self.expires < time.time():
+            return True
+        return self.owner_alive is False and not self.keep
+
+
+def list_sandboxes(client: docker.DockerClient) -> list[SandboxInfo]:
+    """Every container carrying the sandbox label, running or not."""
+    out = []
+    for c in client.containers.list(all=True, filters={"label": LABEL}):
+        labels = c.labels or {}
+        owner = labels.get(LABEL_OWNER, "")
+        exp = labels.get(LABEL_EXPIRES)
+        image = (c.attrs.get("Config") or {}).get("Image", "")
+        out.append(SandboxInfo(
+            id=c.id, name=c.name, kind=labels.get(LABEL_KIND, "?"),
+            sample=labels.get(LABEL_SAMPLE, ""), status=c.status, owner=owner,
+            owner_alive=owner_alive(owner) if owner else False,
+            created=str(c.attrs.get("Created", ""))[:19], expires=float(exp) if exp else None,
+            keep=labels.get(LABEL_KEEP) == "1", image=image))
+    return out
+
+
+def remove_container(client: docker.DockerClient, container_id: str) -> bool:
+    """Kill and remove one sandbox container; False if it was already gone."""
+    from docker.errors import NotFound
+
+    try:
+        client.containers.get(container_id).remove(force=True)
+        return True
+    except NotFound:
+        return False
+
+
+def cleanup_leftovers(client: docker.DockerClient, *, everything: bool = False) -> list[str]:
+    """Remove leftover sandbox containers and networks; ``everything`` removes all of them.
+
+    Returns a description of each object removed.
+    """
+    removed: list[str] = []
+    for info in list_sandboxes(client):
+        stale = everything or info.leftover or (info.kind == "install" and
+                                                 info.owner_alive is False)
+        if stale and remove_container(client, info.id):
+            removed.append(f"container {info.name} ({info.kind} {info.sample})".strip())
+    for net in client.networks.list(filters={"label": LABEL}):
+        labels = net.attrs.get("Labels") or {}
+        owner = labels.get(LABEL_OWNER, "")
+        if everything or (owner and owner_alive(owner) is False):
+            with contextlib.suppress(Exception):
+                net.remove()
+                removed.append(f"network {net.name}")
+    return removed
