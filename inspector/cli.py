@@ -15,7 +15,7 @@ from pathlib import Path
 
 from inspector import __version__, paths
 
-COMMANDS = ("summary", "failures", "evaluate", "app", "replay")
+COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox")
 EXIT_USAGE = 2
 
 
@@ -116,18 +116,19 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from inspector.config import ConfigError, load_settings
     from inspector.services.harness.backend import Limits
     from inspector.services.harness.evaluate import EvaluationError, EvaluationPlan, Evaluator
-    from inspector.services.harness.local import LocalBackend, LocalExecNotAllowed
     from inspector.services.metrics import compute_run_metrics
 
     try:
         settings = load_settings()
     except ConfigError as exc:
         raise CliError(str(exc)) from None
-    if args.backend != "local":
-        raise CliError(f"backend {args.backend!r} is not available yet; use --backend local")
+    from inspector.services.backends import backend_factory
+    from inspector.services.deployments import DeployError
+
     try:
-        backend = LocalBackend(allow_exec=args.allow_local_exec or settings.allow_local_exec)
-    except LocalExecNotAllowed as exc:
+        backend = backend_factory(args.allow_local_exec or settings.allow_local_exec)(
+            args.backend)
+    except DeployError as exc:
         raise CliError(str(exc)) from None
     plan = EvaluationPlan(
         tasks_root=Path(args.tasks), predictions=[Path(p) for p in args.predictions],
@@ -271,6 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="report_<stamp>.json + intermediate/<stamp>/ or report.json + "
                          "intermediate/")
     ev.add_argument("--quiet", action="store_true")
+    from inspector.cli_sandbox import add_parsers
+
+    add_parsers(sub)
     return p
 
 
@@ -279,11 +283,24 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
         argv = ["app", *argv]  # `inspector [PATH] [--theme NAME]` opens the app
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command == "rerun" and not any(e.startswith("-") for e in extra):
+        args.test_id = [*args.test_id, *extra]  # test ids given after options
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     handlers = {"summary": cmd_summary, "failures": cmd_failures, "evaluate": cmd_evaluate,
                 "app": cmd_app, "replay": cmd_replay}
+    if args.command in ("rerun", "request", "sandbox"):
+        from inspector import cli_sandbox
+
+        handlers[args.command] = getattr(cli_sandbox, f"cmd_{args.command}")
+    from inspector.cli_sandbox import SandboxCliError
+
     try:
         return handlers[args.command](args)
+    except SandboxCliError as exc:
+        print(f"inspector: error: {exc}", file=sys.stderr)
+        return 2
     except CliError as exc:
         print(f"inspector: error: {exc}", file=sys.stderr)
         return EXIT_USAGE if "no such" in str(exc) else 1

@@ -1,0 +1,325 @@
+"""``inspector rerun``, ``inspector request`` and ``inspector sandbox …``: thin over services."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+EXIT_NOT_DEPLOYED = 2
+
+
+class SandboxCliError(Exception):
+    """A problem that means nothing could be deployed: printed, exit code 2."""
+
+
+def _err(msg: str) -> None:
+    print(f"inspector: {msg}", file=sys.stderr, flush=True)
+
+
+@contextmanager
+def _cancel_on_sigint() -> Iterator[threading.Event]:
+    cancel = threading.Event()
+
+    def on_sigint(signum: int, frame: object) -> None:
+        if cancel.is_set():
+            raise KeyboardInterrupt
+        _err("cancelling: stopping the sandbox and cleaning up (Ctrl-C again to abort)")
+        cancel.set()
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    prev_term = signal.signal(signal.SIGTERM, on_sigint)
+    try:
+        yield cancel
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, prev_term)
+
+
+def _settings_allow_local(flag: bool) -> bool:
+    from inspector.config import ConfigError, load_settings
+
+    try:
+        return flag or load_settings().allow_local_exec
+    except ConfigError as exc:
+        raise SandboxCliError(str(exc)) from None
+
+
+def _limits(args: argparse.Namespace) -> object:
+    from inspector.services.sandbox.docker_backend import SandboxLimits
+
+    return SandboxLimits(memory_mb=args.memory, pids=args.pids, cpus=args.cpus,
+                         lifetime=args.lifetime)
+
+
+def _pool(args: argparse.Namespace, allow_local: bool):  # type: ignore[no-untyped-def]
+    from inspector.services.backends import backend_factory
+    from inspector.services.deployments import DeploymentPool
+    from inspector.services.harness.backend import Limits
+
+    return DeploymentPool(backend_factory(allow_local, _limits(args)),
+                          limits=Limits(install=args.install_timeout,
+                                        startup=args.startup_timeout, tests=args.test_timeout))
+
+
+def _backend_name(args: argparse.Namespace, allow_local: bool) -> str:
+    from inspector.services.backends import default_backend
+
+    return args.backend or default_backend(allow_local)
+
+
+def _outcome(case: object) -> str:
+    if case is None:
+        return "—"
+    msg = case.first_message_line  # type: ignore[attr-defined]
+    out = case.outcome.value  # type: ignore[attr-defined]
+    return f"{out}: {msg}" if msg and out != "passed" else out
+
+
+def cmd_rerun(args: argparse.Namespace) -> int:
+    from inspector.services.backends import find_target
+    from inspector.services.deployments import DeployError
+    from inspector.services.rerun import UnknownTest, rerun, resolve_tests
+
+    allow_local = _settings_allow_local(args.allow_local_exec)
+    try:
+        target = find_target(Path(args.run_dir), args.task, args.sample, args.run)
+        wanted = ["failures"] if args.all_failures else (args.test_id or [])
+        if not wanted:
+            raise UnknownTest("name a TEST_ID (node id or test name) or use --all-failures")
+        test_ids = resolve_tests(target, wanted)
+    except (DeployError, UnknownTest) as exc:
+        _err(f"error: {exc}")
+        return 1
+    backend = _backend_name(args, allow_local)
+    pool = _pool(args, allow_local)
+    t0 = time.monotonic()
+
+    def say(msg: str) -> None:
+        if not args.quiet:
+            _err(f"[{time.monotonic() - t0:5.1f}s] {msg}")
+
+    def on_line(stream: str, text: str) -> None:
+        if not args.json and not args.quiet:
+            print(text, file=sys.stderr if stream == "err" else sys.stdout, flush=True)
+
+    try:
+        with _cancel_on_sigint() as cancel:
+            say(f"re-running {len(test_ids)} test(s) of {target.key} on {backend}")
+            try:
+                report = rerun(pool, target, test_ids, backend, times=args.times,
+                               on_line=on_line, say=say, cancel=cancel, fresh=True)
+            except DeployError as exc:
+                _err(f"error: {exc}")
+                return EXIT_NOT_DEPLOYED
+    finally:
+        pool.close()
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+        return report.exit_code
+    print()
+    if not report.deployed:
+        print(f"NOT DEPLOYED ({report.deploy_phase or 'deploy'}): {report.deploy_failure}")
+        print(f"logs: {report.workdir}")
+        return report.exit_code
+    counts = report.failure_counts()
+    for tid, old, new, comparison in report.results():
+        print(f"{tid}")
+        print(f"  recorded: {_outcome(old)}")
+        print(f"  now:      {_outcome(new)}   [{comparison}]")
+        if args.times > 1 and tid in counts:
+            f, n = counts[tid]
+            print(f"  flakiness: failed {f} of {n} runs ({f / n:.0%})")
+    a = report.attempts
+    per = f"{sum(x.seconds for x in a) / len(a):.2f}s per run" if a else "no run"
+    print(f"\n{'warm' if report.reused else 'cold'} {report.backend}: deploy "
+          f"{report.deploy_seconds:.1f}s, tests {per}, total {report.seconds:.1f}s; "
+          f"logs: {report.workdir}")
+    return report.exit_code
+
+
+def cmd_request(args: argparse.Namespace) -> int:
+    from inspector.model.http_request import RequestSpec, to_curl
+    from inspector.services.backends import find_target
+    from inspector.services.deployments import DeployError
+    from inspector.services.http_client import send
+
+    allow_local = _settings_allow_local(args.allow_local_exec)
+    try:
+        target = find_target(Path(args.run_dir), args.task, args.sample, args.run)
+    except DeployError as exc:
+        _err(f"error: {exc}")
+        return 1
+    headers = []
+    for h in args.header or []:
+        name, sep, value = h.partition(":")
+        if not sep:
+            _err(f"error: --header {h!r}: expected 'Name: value'")
+            return 1
+        headers.append((name.strip(), value.strip()))
+    path, _, qs = args.path.partition("?")
+    from urllib.parse import parse_qsl
+
+    spec = RequestSpec(args.method.upper(), path, tuple(parse_qsl(qs, keep_blank_values=True)),
+                       tuple(headers), "json" if args.json_body is not None else "none",
+                       args.json_body or "")
+    problems = spec.validate()
+    if problems:
+        _err("error: " + "; ".join(problems))
+        return 1
+    backend = _backend_name(args, allow_local)
+    pool = _pool(args, allow_local)
+    try:
+        with _cancel_on_sigint() as cancel:
+            try:
+                live, _ = pool.acquire(target, backend, say=lambda m: _err(m), cancel=cancel)
+            except DeployError as exc:
+                _err(f"error: {exc}")
+                return EXIT_NOT_DEPLOYED
+            if not live.deployed:
+                _err(f"not deployed: {live.failure}")
+                return EXIT_NOT_DEPLOYED
+            base = live.base_url()
+            resp = send(spec, base)
+            _err(f"$ {to_curl(spec, base)}")
+    finally:
+        pool.close()
+    if resp.error:
+        print(f"error: {resp.error}")
+        return 1
+    print(f"{resp.http_version} {resp.status} {resp.reason}  ({resp.elapsed_ms:.0f} ms)")
+    for k, v in resp.headers:
+        print(f"{k}: {v}")
+    print()
+    print(resp.pretty_body())
+    return 0 if resp.status < 400 else 1
+
+
+def cmd_sandbox(args: argparse.Namespace) -> int:
+    from inspector.services.sandbox.engine import EngineUnavailable, connect
+
+    try:
+        client = connect()
+    except EngineUnavailable as exc:
+        _err(f"error: {exc}")
+        return EXIT_NOT_DEPLOYED
+    if args.action == "init":
+        from inspector.services.sandbox.apt_sources import AptSource, NoAptSource
+        from inspector.services.sandbox.base_image import InitError, init_base_image
+
+        source = AptSource(args.mirror.rstrip("/"), args.suite or "bookworm", ("main",),
+                           Path("--mirror")) if args.mirror else None
+        with _cancel_on_sigint() as cancel:
+            try:
+                res = init_base_image(client, force=args.force, source=source,
+                                      say=lambda s: _err(s) if not args.quiet else None,
+                                      cancel=cancel)
+            except (InitError, NoAptSource) as exc:
+                _err(f"error: {exc}")
+                return 1
+        print(f"{res.image} {res.image_id[:19]} "
+              + (f"built in {res.seconds:.0f}s" if res.built else "already present"))
+        return 0
+    from inspector.services.sandbox.cleanup import (
+        cleanup_leftovers,
+        list_sandboxes,
+        remove_container,
+    )
+
+    if args.action == "ls":
+        rows = list_sandboxes(client)
+        if args.json:
+            print(json.dumps([r.__dict__ for r in rows], indent=2))
+            return 0
+        if not rows:
+            print("no sandboxes")
+        for r in rows:
+            owner = {True: "owner alive", False: "owner gone", None: "other host"}[
+                r.owner_alive]
+            left = "  (leftover)" if r.leftover else ""
+            print(f"{r.id[:12]}  {r.kind:8} {r.status:8} {r.sample or '-':50} {owner}{left}")
+        return 0
+    if args.action == "stop":
+        if args.all:
+            removed = cleanup_leftovers(client, everything=True)
+        else:
+            if not args.ids:
+                _err("error: name container ids (from `inspector sandbox ls`) or use --all")
+                return 1
+            ids = {r.id: r for r in list_sandboxes(client)}
+            removed = []
+            for want in args.ids:
+                hits = [i for i in ids if i.startswith(want)]
+                if len(hits) != 1:
+                    _err(f"error: {want!r} matches {len(hits)} sandboxes")
+                    return 1
+                if remove_container(client, hits[0]):
+                    removed.append(f"container {ids[hits[0]].name}")
+        print("\n".join(f"removed {r}" for r in removed) or "nothing to remove")
+        return 0
+    if args.action == "prune":
+        removed = cleanup_leftovers(client)
+        print("\n".join(f"removed {r}" for r in removed) or "no leftovers")
+        return 0
+    raise AssertionError(args.action)
+
+
+def _deploy_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_dir", help="runs folder, run folder or RepoGenesis output folder")
+    p.add_argument("task", help="task name")
+    p.add_argument("--sample", type=int, default=0, help="sample number (default 0)")
+    p.add_argument("--run", help="part of the run id, when several runs hold TASK")
+    p.add_argument("--backend", choices=["docker", "local"],
+                   help="default: docker when an engine is reachable")
+    p.add_argument("--allow-local-exec", action="store_true",
+                   help="allow the local backend to run the untrusted code as a process")
+    p.add_argument("--memory", type=int, default=768, metavar="MB", help="sandbox memory")
+    p.add_argument("--pids", type=int, default=256, help="sandbox process limit")
+    p.add_argument("--cpus", type=float, default=1.0, help="sandbox CPU share")
+    p.add_argument("--lifetime", type=float, default=3600.0, metavar="S",
+                   help="wall clock after which the sandbox ends itself")
+    p.add_argument("--install-timeout", type=float, default=600.0)
+    p.add_argument("--startup-timeout", type=float, default=15.0)
+    p.add_argument("--test-timeout", type=float, default=300.0)
+    p.add_argument("--quiet", action="store_true", help="no progress or test output")
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    rr = sub.add_parser(
+        "rerun", help="redeploy one sample and run one test (or all its failures) again",
+        description="Redeploy a generated repo in a sandbox and run tests against it. Exit "
+                    "code 0: the tests pass; 1: a test fails; 2: the repo could not be "
+                    "deployed.")
+    _deploy_options(rr)
+    rr.add_argument("test_id", nargs="*", help="pytest node id or test name (repeatable)")
+    rr.add_argument("--all-failures", action="store_true",
+                    help="every recorded failing test, on one deployment")
+    rr.add_argument("--times", type=int, default=1, metavar="N",
+                    help="run N times and report how often each test fails")
+    rr.add_argument("--json", action="store_true", help="machine-readable report")
+    rq = sub.add_parser("request", help="send one HTTP request to a redeployed sample")
+    _deploy_options(rq)
+    rq.add_argument("method")
+    rq.add_argument("path", help="path with optional ?query")
+    rq.add_argument("--json-body", metavar="JSON", help="JSON request body")
+    rq.add_argument("-H", "--header", action="append", help="'Name: value' (repeatable)")
+    sb = sub.add_parser("sandbox", help="build the sandbox base image; list/stop sandboxes")
+    sb_sub = sb.add_subparsers(dest="action", required=True)
+    init = sb_sub.add_parser("init", help="build the base image locally (debootstrap + "
+                                          "docker import; mirror from the apt sources)")
+    init.add_argument("--force", action="store_true", help="rebuild even if present")
+    init.add_argument("--mirror", help="Debian mirror URL (default: from /etc/apt)")
+    init.add_argument("--suite", help="Debian suite with --mirror (default bookworm)")
+    init.add_argument("--quiet", action="store_true")
+    ls = sb_sub.add_parser("ls", help="list sandbox containers")
+    ls.add_argument("--json", action="store_true")
+    st = sb_sub.add_parser("stop", help="stop and remove sandboxes")
+    st.add_argument("ids", nargs="*")
+    st.add_argument("--all", action="store_true")
+    sb_sub.add_parser("prune", help="remove leftovers of inspectors that are gone")

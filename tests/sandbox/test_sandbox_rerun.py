@@ -1,0 +1,100 @@
+"""Re-runs in the real Docker sandbox on the bundled sample repos."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from inspector.model.http_request import RequestSpec
+from inspector.services.backends import find_target
+from inspector.services.http_client import send
+from inspector.services.rerun import rerun, resolve_tests
+
+from .conftest import RELAY
+
+
+def test_failing_test_stays_failing_with_the_same_error(docker_pool, forge_todo) -> None:
+    ids = resolve_tests(forge_todo, ["test_create_defaults"])
+    report = rerun(docker_pool, forge_todo, ids, "docker")
+    assert report.deployed and report.exit_code == 1
+    [(tid, old, new, comparison)] = report.results()
+    assert tid == "tests/test_todos.py::test_create_defaults"
+    assert old is not None and new is not None
+    assert new.outcome.value == "failed"
+    assert "KeyError: 'completed'" in new.first_message_line
+    assert comparison == "same"
+
+
+def test_passing_test_passes_on_the_warm_sandbox(docker_pool, forge_todo) -> None:
+    report = rerun(docker_pool, forge_todo, resolve_tests(forge_todo, ["test_health"]),
+                   "docker")
+    assert report.exit_code == 0
+    assert report.reused, "the second re-run of a sample reuses its warm sandbox"
+    assert report.results()[0][3] == "same"
+
+
+def test_all_failures_on_one_deployment_with_flakiness(docker_pool, forge_todo) -> None:
+    ids = resolve_tests(forge_todo, ["failures"])
+    assert len(ids) == 3
+    report = rerun(docker_pool, forge_todo, ids, "docker", times=2)
+    assert report.exit_code == 1 and len(report.attempts) == 2
+    counts = report.failure_counts()
+    assert counts == {i: (2, 2) for i in ids}, "deterministic failures fail every time"
+    comparisons = {t: c for t, _, _, c in report.results()}
+    assert comparisons["tests/test_todos.py::test_list_filter_completed"] == "same"
+
+
+def test_endpoint_request_reaches_the_sandbox_over_loopback(docker_pool, forge_todo) -> None:
+    live, _ = docker_pool.acquire(forge_todo, "docker")
+    base = live.base_url()
+    assert base.startswith("http://127.0.0.1:")
+    resp = send(RequestSpec("POST", "/todos", body_kind="json",
+                            body='{"title": "from the inspector"}'), base)
+    assert resp.error is None and resp.status == 201
+    body = json.loads(resp.body)
+    assert body["title"] == "from the inspector"
+    assert "completed" not in body  # the generated repo's real bug: it says "done"
+    container = live.session.container  # type: ignore[attr-defined]
+    container.reload()
+    assert container.attrs["HostConfig"]["NetworkMode"] == "none"
+    assert container.attrs["HostConfig"]["PidsLimit"] == 256
+    assert container.attrs["HostConfig"]["Memory"] == 768 * 2**20
+
+
+def _cli(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector.cli", *args], capture_output=True,
+                          text=True, timeout=900, env={**os.environ, **env})
+
+
+def test_cli_rerun_of_a_repo_that_never_deploys_exits_2(sample_runs: Path, tmp_path) -> None:
+    proc = _cli(["rerun", str(sample_runs / "runs"), "todo-service", "test_health", "--run",
+                 RELAY, "--backend", "docker", "--json"],
+                GENESIS_INSPECTOR_CACHE=str(tmp_path))
+    assert proc.returncode == 2, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["deployed"] is False
+    assert report["deploy_phase"] == "start"
+    assert "process exited with code 1" in report["deploy_failure"]
+
+
+def test_cli_rerun_failing_test_exit_1_and_passing_exit_0(sample_runs: Path,
+                                                          tmp_path) -> None:
+    base = ["rerun", str(sample_runs / "runs"), "notes-api", "--run", RELAY,
+            "--backend", "docker"]
+    failing = _cli([*base, "test_get_note_by_id"], GENESIS_INSPECTOR_CACHE=str(tmp_path))
+    assert failing.returncode == 1, failing.stderr
+    assert "assert 404 == 200" in failing.stdout and "[same]" in failing.stdout
+    passing = _cli([*base, "test_health", "--quiet"], GENESIS_INSPECTOR_CACHE=str(tmp_path))
+    assert passing.returncode == 0, passing.stderr
+    assert "now:      passed" in passing.stdout
+
+
+def test_dependency_failure_is_reported_as_not_deployed(docker_pool, sample_runs) -> None:
+    target = find_target(sample_runs / "runs", "quote-board", 0, RELAY)
+    report = rerun(docker_pool, target, resolve_tests(target, ["failures"]), "docker")
+    assert report.exit_code == 2 and report.deploy_phase == "install"
+    assert "flask-quotes-toolkit" in report.deploy_failure
+    assert docker_pool.get(target.key, "docker") is None, "a failed deployment is not kept"
