@@ -13,7 +13,7 @@ from inspector.services.backends import find_target
 from inspector.services.http_client import send
 from inspector.services.rerun import rerun, resolve_tests
 
-from .conftest import RELAY
+from .conftest import FORGE, RELAY
 
 
 def test_failing_test_stays_failing_with_the_same_error(docker_pool, forge_todo) -> None:
@@ -98,3 +98,23 @@ def test_dependency_failure_is_reported_as_not_deployed(docker_pool, sample_runs
     assert report.exit_code == 2 and report.deploy_phase == "install"
     assert "flask-quotes-toolkit" in report.deploy_failure
     assert docker_pool.get(target.key, "docker") is None, "a failed deployment is not kept"
+
+
+def test_evaluate_with_the_docker_backend_matches_the_recorded_run(sample_runs: Path,
+                                                                   tmp_path: Path) -> None:
+    from inspector.model.runformat import load_run
+
+    out = tmp_path / "run"
+    proc = _cli(["evaluate", "--tasks", str(sample_runs / "tasks"), "--predictions",
+                 str(sample_runs / "predictions" / FORGE), "--out", str(out), "--backend",
+                 "docker", "--task", "todo-service", "--task", "unit-converter", "--jobs", "2",
+                 "--quiet"], GENESIS_INSPECTOR_CACHE=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    run = load_run(out)
+    by_task = {s.task: s for s in run.samples}
+    todo = by_task["todo-service"]
+    assert (todo.tests.passed, todo.tests.failed) == (9, 3)
+    assert todo.deployment.success
+    # unit-converter's server never opens its port: same verdict as the recorded run
+    conv = by_task["unit-converter"]
+    assert not conv.deployment.success and "not open" in conv.deployment.message

@@ -96,4 +96,10 @@ def cleanup_leftovers(client: docker.DockerClient, *, everything: bool = False) 
             with contextlib.suppress(Exception):
                 net.remove()
                 removed.append(f"network {net.name}")
+    from .images import stale_sample_images
+
+    for tag in stale_sample_images(client):
+        with contextlib.suppress(Exception):  # in use by a running sandbox: next time
+            client.images.remove(tag)
+            removed.append(f"image {tag} (built on an older base image)")
     return removed

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     import docker
 
 SAMPLE_REPO = "genesis-inspector/sample"
+LABEL_BASE = "org.genesis-inspector.base-id"
 
 
 class BaseImageMissing(RuntimeError):
@@ -124,14 +125,15 @@ def ensure_sample_image(client: docker.DockerClient, repo: Path, tests_dir: Path
                 (tmp / "tests-requirements.txt").write_text(test_reqs, encoding="utf-8")
             os.chmod(tmp, 0o755)
             code, message = _run_install(client, tmp, reqs is not None, test_reqs is not None,
-                                         key, tag, log, cancel, timeout)
+                                         key, tag, base_id, log, cancel,
+                                         timeout)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         return ImageResult(code == 0, tag, False, code, message, time.monotonic() - t0)
 
 
 def _run_install(client: docker.DockerClient, req_dir: Path, has_reqs: bool,
-                 has_test_reqs: bool, key: str, tag: str, log: PhaseLog,
+                 has_test_reqs: bool, key: str, tag: str, base_id: str, log: PhaseLog,
                  cancel: threading.Event, timeout: float) -> tuple[int | None, str]:
     from docker.types import Mount
 
@@ -181,9 +183,20 @@ def _run_install(client: docker.DockerClient, req_dir: Path, has_reqs: bool,
         repo, _, version = tag.partition(":")
         container.commit(repository=repo, tag=version, changes=[
             "USER 1000:1000", "WORKDIR /repo", f"LABEL {LABEL}=1",
-            f"LABEL {LABEL_KIND}=sample-image", f"LABEL {LABEL_REQS}={key}"])
+            f"LABEL {LABEL_KIND}=sample-image", f"LABEL {LABEL_REQS}={key}",
+            f"LABEL {LABEL_BASE}={base_id}"])
         log.meta(f"committed {tag}")
         return 0, "dependencies installed"
     finally:
         with contextlib.suppress(Exception):
             container.remove(force=True)
+
+
+def stale_sample_images(client: docker.DockerClient) -> list[str]:
+    """Tags of sample images built on a base image that is no longer the current one."""
+    current = base_image_id(client)
+    out = []
+    for img in client.images.list(SAMPLE_REPO):
+        if (img.labels or {}).get(LABEL_BASE) != current:
+            out += img.tags or [img.id]
+    return out
