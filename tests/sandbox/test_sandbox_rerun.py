@@ -110,7 +110,7 @@ def test_evaluate_with_the_docker_backend_matches_the_recorded_run(sample_runs: 
                  "docker", "--task", "todo-service", "--task", "unit-converter", "--jobs", "2",
                  "--quiet"], GENESIS_INSPECTOR_CACHE=str(tmp_path))
     assert proc.returncode == 0, proc.stderr
-    run = load_run(out)
+    run, _ = load_run(out)
     by_task = {s.task: s for s in run.samples}
     todo = by_task["todo-service"]
     assert (todo.tests.passed, todo.tests.failed) == (9, 3)
