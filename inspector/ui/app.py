@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import App
@@ -21,6 +23,9 @@ from inspector.ui.screens.main import MainScreen
 from inspector.ui.styles import SEMANTIC_DEFAULTS
 from inspector.ui.themes import install_themes
 
+if TYPE_CHECKING:
+    from inspector.services.deployments import DeploymentPool
+
 
 class InspectorApp(App[None]):
     """Browse runs, tasks and generated repositories of RepoGenesis-style evaluations."""
@@ -32,6 +37,7 @@ class InspectorApp(App[None]):
         Binding("question_mark,f1", "help", "Help"),
         Binding("ctrl+r", "reindex", "Reload", show=False),
         Binding("ctrl+t", "next_theme", "Theme", show=False),
+        Binding("ctrl+d", "sandboxes", "Sandboxes", show=False),
     ]
 
     def __init__(self, root: Path, *, settings: Settings | None = None,
@@ -45,6 +51,13 @@ class InspectorApp(App[None]):
         self.label_state: LabelState = label_state or no_labels
         self.theme_failures: list[tuple[Path, str]] = []
         self._persist_theme = False
+        self.rerun_backend: str | None = None
+        """``docker`` or ``local`` to override the backend re-runs and requests deploy on."""
+        self._default_backend: str | None = None
+        self._pool: DeploymentPool | None = None
+        self._pool_guard = threading.Lock()
+        self._cancels: set[threading.Event] = set()
+        self.exiting = False
         super().__init__()
         self.theme_failures = install_themes(self, theme or self.settings.theme)
         self.main_screen = MainScreen()
@@ -93,6 +106,79 @@ class InspectorApp(App[None]):
     def on_unmount(self) -> None:
         if self.watcher is not None:
             self.watcher.stop()
+        self.exiting = True
+        for cancel in list(self._cancels):
+            cancel.set()
+        pool = self._pool
+        if pool is not None:  # tear down in a thread; wait a little so nothing outlives us
+            closer = threading.Thread(target=pool.close, name="close-deployments", daemon=True)
+            closer.start()
+            closer.join(timeout=20)
+
+    # ------------------------------------------------------------------ deployments
+
+    def deployments(self) -> DeploymentPool:
+        """The app's pool of warm deployments (created on first use, closed on exit)."""
+        with self._pool_guard:
+            if self._pool is None:
+                from inspector.services.backends import backend_factory
+                from inspector.services.deployments import DeploymentPool
+
+                self._pool = DeploymentPool(backend_factory(self.settings.allow_local_exec))
+            return self._pool
+
+    @property
+    def has_deployments(self) -> bool:
+        """True when the pool exists (something was deployed or asked for)."""
+        return self._pool is not None
+
+    def resolve_backend(self) -> str:
+        """The backend to deploy on: :attr:`rerun_backend`, else the default (Docker when an
+        engine answers). Blocks on the first call: call it from a thread worker."""
+        if self.rerun_backend:
+            return self.rerun_backend
+        with self._pool_guard:
+            if self._default_backend is None:
+                from inspector.services.backends import default_backend
+
+                self._default_backend = default_backend(self.settings.allow_local_exec)
+            return self._default_backend
+
+    def track_cancel(self, cancel: threading.Event, track: bool = True) -> None:
+        """Remember (or forget) a running operation's cancel flag; all are set on exit."""
+        if track:
+            self._cancels.add(cancel)
+            if self.exiting:
+                cancel.set()
+        else:
+            self._cancels.discard(cancel)
+
+    async def action_quit(self) -> None:
+        """Quit; running deployments are stopped first (in a thread, with a notice)."""
+        pool = self._pool
+        if pool is None or not pool.list() or self.exiting:
+            self.exit()
+            return
+        self.exiting = True
+        for cancel in list(self._cancels):
+            cancel.set()
+        n = len(pool.list())
+        self.notify(f"Stopping {n} deployment{'s' if n != 1 else ''} before quitting…",
+                    timeout=10)
+        self._close_then_exit(pool)
+
+    @work(thread=True, exclusive=True, group="shutdown")
+    def _close_then_exit(self, pool: DeploymentPool) -> None:
+        try:
+            pool.close()
+        finally:
+            self.call_from_thread(self.exit)
+
+    def action_sandboxes(self) -> None:
+        from inspector.ui.screens.sandboxes import SandboxesScreen
+
+        if not isinstance(self.screen, SandboxesScreen):
+            self.push_screen(SandboxesScreen())
 
     @work(thread=True, exclusive=True, group="watch")
     def start_watching(self) -> None:

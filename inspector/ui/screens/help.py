@@ -12,7 +12,9 @@ from textual.widgets import DataTable, Static
 INTRO = (
     "Genesis Inspector — triage generated repositories.\n"
     "Ctrl+P opens the command palette: find runs, tasks, samples, files and tests by name, "
-    "and change the theme. Tab moves between panes; the mouse works everywhere."
+    "and change the theme. Tab moves between panes; the mouse works everywhere.\n"
+    "In a sample, R re-runs the selected test, A all its failures (on one deployment), Q "
+    "opens the request composer; Ctrl+D lists the running sandboxes."
 )
 
 

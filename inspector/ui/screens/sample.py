@@ -79,6 +79,9 @@ class SampleScreen(Screen[None]):
         Binding("n", "step(1)", "Next sample"),
         Binding("p", "step(-1)", "Prev sample"),
         Binding("T", "endpoint_tests", "Endpoint tests", show=False),
+        Binding("R", "rerun_test", "Re-run test"),
+        Binding("A", "rerun_failures", "Re-run failures"),
+        Binding("Q", "request", "Request"),
     ]
     DEFAULT_CSS = """
     SampleScreen #left { width: 42%; min-width: 40; border-right: solid $panel-lighten-2; }
@@ -388,6 +391,72 @@ class SampleScreen(Screen[None]):
             return
         self.app.push_screen(ReplayScreen(log, phase=Phase(phase) if phase else None,
                                           open_test=pane.select_test))
+
+    # ------------------------------------------------------------------ re-run and requests
+
+    def _target(self) -> Any:
+        """The deployable target of this sample, or None (after telling why)."""
+        from inspector.services.deployments import DeployError, Target
+
+        if self.sample is None:
+            self.notify("The sample is still loading.", severity="warning")
+            return None
+        if self.task_def is None:
+            self.notify(f"{self.entry.sample_id}: the task (README and golden tests) is not "
+                        "available, so the sample cannot be deployed.", severity="error")
+            return None
+        try:
+            return Target.from_result(self.sample, self.task_def)
+        except DeployError as exc:
+            self.notify(str(exc), title="Cannot deploy", severity="error", timeout=10)
+            return None
+
+    def _selected_test(self) -> str | None:
+        """The test highlighted in the Tests tab, else the first failing one."""
+        pane = self.main_pane
+        if pane is None or not pane.cases:
+            return None
+        row = pane.query_one(".tests-table", DataTable).cursor_row
+        if 0 <= row < len(pane.cases):
+            return pane.cases[row].id
+        failing = [c for c in pane.cases if c.outcome.is_failure]
+        return (failing or pane.cases)[0].id
+
+    def action_rerun_test(self) -> None:
+        """Redeploy this sample and run the selected test again."""
+        from inspector.ui.screens.rerun import RerunScreen
+
+        target = self._target()
+        if target is None:
+            return
+        test_id = self._selected_test()
+        if test_id is None:
+            self.notify("No individual tests were recorded for this sample; A re-runs its "
+                        "whole suite.", severity="warning")
+            return
+        self.app.push_screen(RerunScreen(target, [test_id],
+                                         self.app.rerun_backend))  # type: ignore[attr-defined]
+
+    def action_rerun_failures(self) -> None:
+        """Redeploy this sample once and run every recorded failure again."""
+        from inspector.services.rerun import resolve_tests
+        from inspector.ui.screens.rerun import RerunScreen
+
+        target = self._target()
+        if target is None:
+            return
+        self.app.push_screen(RerunScreen(target, resolve_tests(target, ["failures"]),
+                                         self.app.rerun_backend))  # type: ignore[attr-defined]
+
+    def action_request(self) -> None:
+        """Compose HTTP requests against this sample, deployed on first send."""
+        from inspector.ui.screens.request import RequestScreen
+
+        target = self._target()
+        if target is None:
+            return
+        self.app.push_screen(RequestScreen(target,
+                                           self.app.rerun_backend))  # type: ignore[attr-defined]
 
     def action_step(self, delta: int) -> None:
         """Next/previous sample in the samples list (the triage order)."""
