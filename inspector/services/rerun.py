@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspector.model import Outcome, Phase, TestCase
+from inspector.model import Outcome, TestCase
 
 from .deployments import DeploymentPool, LiveDeployment, Target
 from .harness.junit import parse_junit
@@ -243,7 +243,3 @@ def rerun(pool: DeploymentPool, target: Target, test_ids: list[str], backend: st
     report.seconds = time.monotonic() - t0
     return report
 
-
-__all__ = ["EXIT_FAILED", "EXIT_NOT_DEPLOYED", "EXIT_PASSED", "Attempt", "Phase",
-           "RerunReport", "UnknownTest", "compare", "normalise_error", "rerun",
-           "resolve_tests", "run_attempt"]
