@@ -11,6 +11,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from inspector.services.sandbox.docker_backend import SandboxLimits
 
 EXIT_NOT_DEPLOYED = 2
 
@@ -51,7 +55,7 @@ def _settings_allow_local(flag: bool) -> bool:
         raise SandboxCliError(str(exc)) from None
 
 
-def _limits(args: argparse.Namespace) -> object:
+def _limits(args: argparse.Namespace) -> SandboxLimits:
     from inspector.services.sandbox.docker_backend import SandboxLimits
 
     return SandboxLimits(memory_mb=args.memory, pids=args.pids, cpus=args.cpus,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspector.model import discover_runs
 
@@ -10,6 +12,9 @@ from .deployments import DeployError, Target
 from .harness.backend import Backend
 from .harness.local import LocalBackend, LocalExecNotAllowed
 from .sandbox.engine import EngineUnavailable, engine_reachable
+
+if TYPE_CHECKING:
+    from .sandbox.docker_backend import SandboxLimits
 
 BACKENDS = ("docker", "local")
 
@@ -22,8 +27,8 @@ def default_backend(allow_local: bool) -> str:
     return "local" if allow_local else "docker"
 
 
-def backend_factory(allow_local: bool, sandbox_limits: object | None = None,
-                    cleanup: bool = True):  # type: ignore[no-untyped-def]
+def backend_factory(allow_local: bool, sandbox_limits: SandboxLimits | None = None,
+                    cleanup: bool = True) -> Callable[[str], Backend]:
     """A factory for :class:`~.deployments.DeploymentPool`. The Docker backend removes what a
     dead inspector left behind when it is first created."""
 
@@ -35,7 +40,7 @@ def backend_factory(allow_local: bool, sandbox_limits: object | None = None,
                 raise DeployError(str(exc)) from None
         if name == "docker":
             from .sandbox.cleanup import cleanup_leftovers
-            from .sandbox.docker_backend import DockerBackend, SandboxLimits
+            from .sandbox.docker_backend import DockerBackend
             from .sandbox.engine import connect
 
             try:
@@ -44,8 +49,7 @@ def backend_factory(allow_local: bool, sandbox_limits: object | None = None,
                 raise DeployError(str(exc)) from None
             if cleanup:
                 cleanup_leftovers(client)
-            limits = sandbox_limits if isinstance(sandbox_limits, SandboxLimits) else None
-            return DockerBackend(client, limits)
+            return DockerBackend(client, sandbox_limits)
         raise DeployError(f"unknown backend {name!r} (choose docker or local)")
 
     return make

@@ -76,6 +76,7 @@ class LiveDeployment:
     lock: threading.Lock = field(default_factory=threading.Lock)
     runs: int = 0
     port_lock: PortLock | None = None
+    service_log: PhaseLog | None = None  # the service's output, written while it runs
     _forward: object | None = None
 
     @property
@@ -119,6 +120,8 @@ class LiveDeployment:
         try:
             self.session.close()
         finally:
+            if self.service_log is not None:
+                self.service_log.close()
             if self.port_lock is not None:
                 self.port_lock.__exit__(None, None, None)
                 self.port_lock = None
@@ -212,6 +215,7 @@ class DeploymentPool:
             outcome = deploy(session, logs, say)
         except BaseException:
             session.close()
+            logs[Phase.START].close()
             if port_lock is not None:
                 port_lock.__exit__(None, None, None)
             raise
@@ -219,10 +223,10 @@ class DeploymentPool:
             for log in (logs[Phase.INSTALL], logs[Phase.HEALTH]):
                 log.close()
         live = LiveDeployment(target, backend_name, session, job, workdir, outcome,
-                              time.monotonic(), time.monotonic() - t0, port_lock=port_lock)
+                              time.monotonic(), time.monotonic() - t0, port_lock=port_lock,
+                              service_log=logs[Phase.START])
         if not outcome.deployed:
             live.close()
-            logs[Phase.START].close()
         return live
 
     def list(self) -> list[LiveDeployment]:

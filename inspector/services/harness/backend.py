@@ -112,3 +112,33 @@ class Backend(Protocol):
 
     def open(self, job: SampleJob) -> Session: ...
 
+
+
+def pytest_args(test_ids: list[str] | None, junit: str) -> list[str]:
+    """pytest's arguments (after ``python -m pytest``) for a run that writes a JUnit report."""
+    return [*(test_ids or ["tests"]), "-v", "--tb=short", "-p", "no:cacheprovider",
+            "--continue-on-collection-errors", "-o", "junit_family=xunit1",
+            f"--junitxml={junit}"]
+
+
+def tests_outcome(code: int | None, cancelled: bool, limit: float, started: str,
+                  duration: float) -> PhaseOutcome:
+    """The test phase's outcome from pytest's exit code (None: timed out or cancelled)."""
+    if code is None and cancelled:
+        return PhaseOutcome(Phase.TESTS, PhaseStatus.FAILED, "cancelled", None, False, started,
+                            duration)
+    status = PhaseStatus.TIMEOUT if code is None else (
+        PhaseStatus.OK if code == 0 else PhaseStatus.FAILED)
+    msg = {None: f"test run timed out after {limit:.0f}s", 0: "all passed",
+           1: "some tests failed", 2: "interrupted (collection errors?)",
+           3: "pytest internal error", 4: "pytest usage error",
+           5: "no tests collected"}.get(code, f"pytest exit code {code}")
+    return PhaseOutcome(Phase.TESTS, status, msg, code, False, started, duration)
+
+
+def no_entry_point(log: PhaseLog, started: str) -> PhaseOutcome:
+    """The start phase's outcome when neither start.sh nor a fallback entry point exists."""
+    log.meta("no start.sh and no fallback entry point (app.py, main.py, run.py, manage.py, "
+             "server.py)")
+    return PhaseOutcome(Phase.START, PhaseStatus.FAILED, "No service entry point found", None,
+                        False, started, 0.0, lenient_ok=False)

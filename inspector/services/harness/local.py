@@ -18,7 +18,16 @@ from pathlib import Path
 
 from inspector.model import Phase, PhaseStatus
 
-from .backend import HEALTH_PATHS, PhaseOutcome, SampleJob, TestRun, base_url_env
+from .backend import (
+    HEALTH_PATHS,
+    PhaseOutcome,
+    SampleJob,
+    TestRun,
+    base_url_env,
+    no_entry_point,
+    pytest_args,
+    tests_outcome,
+)
 from .phase_log import PhaseLog, now_iso
 from .ports import port_open, wait_port_closed
 from .venvs import VenvCache, run_logged
@@ -178,10 +187,7 @@ class LocalSession:
                                 lenient_ok=False)
         found = find_start_command(self.workdir, port)
         if found is None:
-            log.meta("no start.sh and no fallback entry point (app.py, main.py, run.py, "
-                     "manage.py, server.py)")
-            return PhaseOutcome(Phase.START, PhaseStatus.FAILED, "No service entry point found",
-                                None, False, started, 0.0, lenient_ok=False)
+            return no_entry_point(log, started)
         cmd, how = found
         log.meta(f"entry point: {how}")
         env = self._env(self.venv)
@@ -270,24 +276,12 @@ class LocalSession:
             site = sorted((self.venv / "lib").glob("python*/site-packages"))
             if site:
                 env["PYTHONPATH"] = str(site[0])
-        cmd = [str(self.test_venv / "bin" / "python"), "-m", "pytest", *(test_ids or ["tests"]),
-               "-v", "--tb=short", "-p", "no:cacheprovider", "--continue-on-collection-errors",
-               "-o", "junit_family=xunit1",
-               f"--junitxml={junit}"]
+        cmd = [str(self.test_venv / "bin" / "python"), "-m", "pytest",
+               *pytest_args(test_ids, str(junit))]
         code = run_logged(cmd, log, self.workdir, env, self.job.limits.tests, self._cancelled)
-        dur = time.monotonic() - t0
-        if code is None and self._cancelled():
-            return TestRun(PhaseOutcome(Phase.TESTS, PhaseStatus.FAILED, "cancelled", None,
-                                        False, started, dur),
-                           junit if junit.is_file() else None, None)
-        status = PhaseStatus.TIMEOUT if code is None else (
-            PhaseStatus.OK if code == 0 else PhaseStatus.FAILED)
-        msg = {None: f"test run timed out after {self.job.limits.tests:.0f}s", 0: "all passed",
-               1: "some tests failed", 2: "interrupted (collection errors?)",
-               3: "pytest internal error", 4: "pytest usage error",
-               5: "no tests collected"}.get(code, f"pytest exit code {code}")
-        return TestRun(PhaseOutcome(Phase.TESTS, status, msg, code, False, started, dur),
-                       junit if junit.is_file() else None, code)
+        outcome = tests_outcome(code, self._cancelled(), self.job.limits.tests, started,
+                                time.monotonic() - t0)
+        return TestRun(outcome, junit if junit.is_file() else None, code)
 
     def close(self) -> None:
         if self.proc is not None:

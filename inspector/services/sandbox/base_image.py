@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .apt_sources import AptSource, debian_mirror
+from .container_exec import follow_logs
 from .engine import LABEL, LABEL_KIND
 from .pip_env import pip_mounts_and_env
 
@@ -143,18 +144,9 @@ def _finish(client: docker.DockerClient, raw: str, say: Say, cancel: threading.E
         labels={LABEL: "1", LABEL_KIND: "init"}, mem_limit="2g", network_mode="bridge")
     try:
         container.start()
-        deadline = time.monotonic() + timeout
-        buf = b""
-        for chunk in container.logs(stream=True, follow=True):
-            buf += chunk
-            *lines, buf = buf.split(b"\n")
-            for line in lines:
-                say(line.decode("utf-8", "replace"))
-            if cancel.is_set() or time.monotonic() > deadline:
-                container.kill()
-                raise InitError("finishing the base image: "
-                                + ("cancelled" if cancel.is_set() else f"timed out after "
-                                   f"{timeout:.0f}s"))
+        stopped = follow_logs(container, say, cancel, timeout)
+        if stopped is not None:
+            raise InitError(f"finishing the base image: {stopped}")
         code = container.wait(timeout=60).get("StatusCode")
         if code != 0:
             raise InitError(

@@ -121,3 +121,32 @@ def run_exec(container: Container, cmd: list[str], sink: Sink, *, limit: float,
     """Run ``cmd`` to the end (or until ``limit``/``cancel``); None means killed."""
     handle = start_exec(container, cmd, sink, limit=limit, env=env, workdir=workdir, user=user)
     return handle.wait(limit + 10, cancel)
+
+
+def follow_logs(container: Container, write: Callable[[str], None],
+                cancel: threading.Event, timeout: float) -> str | None:
+    """Copy a started container's output into ``write`` line by line until it exits.
+
+    Returns None when it exited by itself; otherwise the container is killed and the reason
+    (``cancelled`` or ``timed out after Ns``) is returned.
+    """
+    lines = _Lines(lambda _stream, text: write(text), "out")
+    done = threading.Event()
+
+    def pump() -> None:
+        try:
+            for chunk in container.logs(stream=True, follow=True):
+                lines.feed(chunk)
+        except Exception:  # noqa: BLE001 - the container went away: nothing more to read
+            pass
+        lines.flush()
+        done.set()
+
+    threading.Thread(target=pump, daemon=True, name=f"logs-{container.short_id}").start()
+    deadline = time.monotonic() + timeout
+    while not done.wait(0.2):
+        if cancel.is_set() or time.monotonic() > deadline:
+            with contextlib.suppress(Exception):
+                container.kill()
+            return "cancelled" if cancel.is_set() else f"timed out after {timeout:.0f}s"
+    return None

@@ -13,12 +13,21 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from inspector.model import Phase, PhaseStatus
 
-from ..harness.backend import HEALTH_PATHS, PhaseOutcome, SampleJob, TestRun, base_url_env
+from ..harness.backend import (
+    HEALTH_PATHS,
+    PhaseOutcome,
+    SampleJob,
+    TestRun,
+    base_url_env,
+    no_entry_point,
+    pytest_args,
+    tests_outcome,
+)
 from ..harness.local import find_start_command
 from ..harness.phase_log import PhaseLog, now_iso
 from .container_exec import ExecHandle, run_exec, start_exec
@@ -127,27 +136,14 @@ class DockerBackend:
         return DockerSession(self, job)
 
 
-@dataclass
-class _State:
-    container: Container | None = None
-    service: ExecHandle | None = None
-    image: str = ""
-    notes: list[str] = field(default_factory=list)
-
-
 class DockerSession:
     """One sandboxed deployment; ``close()`` removes the container and everything in it."""
 
     def __init__(self, backend: DockerBackend, job: SampleJob) -> None:
         self.backend = backend
         self.job = job
-        self.state = _State()
-        self.started_mono = 0.0
-        self.infrastructure_error: str | None = None
-
-    @property
-    def container(self) -> Container | None:
-        return self.state.container
+        self.container: Container | None = None
+        self.service: ExecHandle | None = None
 
     def _env(self) -> dict[str, str]:
         port = self.job.port
@@ -167,7 +163,6 @@ class DockerSession:
             image = ensure_sample_image(client, self.job.repo, self.job.task.tests_dir, log,
                                         self.job.cancel, self.job.limits.install)
         except BaseImageMissing as exc:
-            self.infrastructure_error = str(exc)
             log.meta(str(exc))
             return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, str(exc), None, False,
                                 started, time.monotonic() - t0)
@@ -176,7 +171,6 @@ class DockerSession:
                 self.job.cancel.is_set() else PhaseStatus.FAILED
             return PhaseOutcome(Phase.INSTALL, status, image.message, image.exit_code, False,
                                 started, time.monotonic() - t0)
-        self.state.image = image.tag
         try:
             data = repo_tar(self.job.repo, self.job.task.tests_dir)
         except (RepoTooLarge, OSError) as exc:
@@ -197,7 +191,7 @@ class DockerSession:
             pids_limit=lim.pids, nano_cpus=int(lim.cpus * 1e9), cap_drop=["ALL"],
             security_opt=["no-new-privileges"], labels=labels, environment=self._env(),
             ulimits=_ulimits())
-        self.state.container = container
+        self.container = container
         container.put_archive("/repo", data)
         container.start()
         log.meta(f"sandbox {container.short_id} up from {image.tag} "
@@ -210,32 +204,28 @@ class DockerSession:
         assert self.container is not None
         found = find_start_command(self.job.repo, self.job.port)
         if found is None:
-            log.meta("no start.sh and no fallback entry point (app.py, main.py, run.py, "
-                     "manage.py, server.py)")
-            return PhaseOutcome(Phase.START, PhaseStatus.FAILED, "No service entry point found",
-                                None, False, started, 0.0, lenient_ok=False)
+            return no_entry_point(log, started)
         cmd, how = found
         log.meta(f"entry point: {how}")
         log.meta("$ " + " ".join(cmd) + f"   (cwd: /repo in the sandbox, PORT={self.job.port})")
         try:
-            self.state.service = start_exec(self.container, cmd, lambda s, t: log.write(t, s),
+            self.service = start_exec(self.container, cmd, lambda s, t: log.write(t, s),
                                             limit=self.backend.limits.lifetime, env=self._env())
         except Exception as exc:  # noqa: BLE001 - e.g. the pid limit is already exhausted
             msg = f"could not start: {exc}"
             log.meta(msg)
             return PhaseOutcome(Phase.START, PhaseStatus.FAILED, msg, None, False, started,
                                 time.monotonic() - t0, lenient_ok=False)
-        self.started_mono = time.monotonic()
         return PhaseOutcome(Phase.START, PhaseStatus.OK, f"started ({how})", None, False,
                             started, time.monotonic() - t0)
 
     def wait_ready(self, log: PhaseLog) -> PhaseOutcome:
         started, t0 = now_iso(), time.monotonic()
-        assert self.container is not None and self.state.service is not None
+        assert self.container is not None and self.service is not None
         port, limit = self.job.port, self.job.limits.startup
         log.meta(f"waiting up to {limit:.0f}s for 127.0.0.1:{port} (inside the sandbox)")
         lines: list[str] = []
-        pidfile = f"/tmp/gi-exec-{self.state.service.token}.pid"
+        pidfile = f"/tmp/gi-exec-{self.service.token}.pid"
         code = run_exec(self.container, ["/usr/bin/python3", "-c", _READY, str(port),
                                          str(limit), pidfile, *HEALTH_PATHS],
                         lambda s, t: lines.append(t) if s == "out" else log.write(t, s),
@@ -259,7 +249,7 @@ class DockerSession:
                                 lenient_ok=alive)
         if state == "exited":
             time.sleep(0.2)
-            ec = self.state.service.exit_code()
+            ec = self.service.exit_code()
             msg = f"process exited with code {ec} after {elapsed:.1f}s"
             msg += self.limits_note()
             log.meta(msg)
@@ -288,9 +278,7 @@ class DockerSession:
         junit = self.job.out_dir / "junit.xml"
         junit.parent.mkdir(parents=True, exist_ok=True)
         junit.unlink(missing_ok=True)
-        cmd = ["python", "-m", "pytest", *(test_ids or ["tests"]), "-v", "--tb=short", "-p",
-               "no:cacheprovider", "--continue-on-collection-errors", "-o",
-               "junit_family=xunit1", f"--junitxml={remote}"]
+        cmd = ["python", "-m", "pytest", *pytest_args(test_ids, remote)]
         log.meta("$ " + " ".join(cmd) + "   (in the sandbox)")
         with contextlib.suppress(Exception):
             self.container.exec_run(["rm", "-f", remote], user="1000:1000")
@@ -306,18 +294,9 @@ class DockerSession:
         if code == 137:  # timeout -s KILL
             code = None
         got = self._fetch(remote, junit)
-        dur = time.monotonic() - t0
-        if code is None and self.job.cancel.is_set():
-            return TestRun(PhaseOutcome(Phase.TESTS, PhaseStatus.FAILED, "cancelled", None,
-                                        False, started, dur), junit if got else None, None)
-        status = PhaseStatus.TIMEOUT if code is None else (
-            PhaseStatus.OK if code == 0 else PhaseStatus.FAILED)
-        msg = {None: f"test run timed out after {self.job.limits.tests:.0f}s", 0: "all passed",
-               1: "some tests failed", 2: "interrupted (collection errors?)",
-               3: "pytest internal error", 4: "pytest usage error",
-               5: "no tests collected"}.get(code, f"pytest exit code {code}")
-        return TestRun(PhaseOutcome(Phase.TESTS, status, msg, code, False, started, dur),
-                       junit if got else None, code)
+        outcome = tests_outcome(code, self.job.cancel.is_set(), self.job.limits.tests, started,
+                                time.monotonic() - t0)
+        return TestRun(outcome, junit if got else None, code)
 
     def _fetch(self, remote: str, dest: object) -> bool:
         import io
@@ -356,15 +335,8 @@ class DockerSession:
             notes.append(f"memory limit reached ({mem.get('limit', 0) // 2**20} MiB)")
         return "; sandbox " + ", ".join(notes) if notes else ""
 
-    def stop_service(self) -> None:
-        """Kill the service's process group (the container stays up for a restart)."""
-        if self.state.service is not None:
-            self.state.service.kill()
-            self.state.service = None
-
     def close(self) -> None:
-        c = self.state.container
-        self.state.container = None
+        c, self.container = self.container, None
         if c is not None:
             with contextlib.suppress(Exception):
                 c.remove(force=True)

@@ -24,6 +24,7 @@ from inspector import paths
 from ..harness.local import STOCK_BUNDLE, TEST_PACKAGES
 from ..harness.phase_log import PhaseLog
 from .base_image import BASE_IMAGE, base_image_id
+from .container_exec import follow_logs
 from .engine import LABEL, LABEL_KIND, LABEL_OWNER, LABEL_REQS, owner_label
 from .pip_env import pip_mounts_and_env
 
@@ -147,32 +148,11 @@ def _run_install(client: docker.DockerClient, req_dir: Path, has_reqs: bool,
                 LABEL_REQS: key})
     try:
         container.start()
-        deadline = time.monotonic() + timeout
-        done = threading.Event()
-
-        def pump() -> None:
-            buf = b""
-            try:
-                for chunk in container.logs(stream=True, follow=True):
-                    buf += chunk
-                    *lines, buf = buf.split(b"\n")
-                    for line in lines:
-                        log.write(line.decode("utf-8", "replace").rstrip("\r"))
-                if buf:
-                    log.write(buf.decode("utf-8", "replace"))
-            except Exception:  # noqa: BLE001 - the container went away: nothing more to read
-                pass
-            done.set()
-
-        threading.Thread(target=pump, daemon=True, name=f"pip-{key}").start()
-        while not done.wait(0.2):
-            if cancel.is_set() or time.monotonic() > deadline:
-                with contextlib.suppress(Exception):
-                    container.kill()
-                msg = "cancelled" if cancel.is_set() else f"pip install timed out after " \
-                                                            f"{timeout:.0f}s"
-                log.meta(msg)
-                return None, msg
+        stopped = follow_logs(container, log.write, cancel, timeout)
+        if stopped is not None:
+            msg = "cancelled" if stopped == "cancelled" else f"pip install {stopped}"
+            log.meta(msg)
+            return None, msg
         code = int(container.wait(timeout=60).get("StatusCode", -1))
         if code != 0:
             err = next((t for t in reversed(log.tail) if "ERROR" in t), "")
