@@ -260,6 +260,7 @@ class DockerSession:
             msg = f"process still running but port {port} not open after {limit:.0f}s"
             if alive:
                 msg += " (the stock harness counts this as deployed)"
+            msg += self.limits_note()
             log.meta(msg)
             return PhaseOutcome(Phase.HEALTH, PhaseStatus.TIMEOUT, msg, None, False, started,
                                 dur, lenient_ok=alive)
