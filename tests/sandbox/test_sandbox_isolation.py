@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -91,7 +92,11 @@ def test_repo_cannot_reach_any_network(docker_client, limited_pool, tmp_path) ->
     listener.bind((host, 0))
     listener.listen(5)
     accepted: list[object] = []
-    threading.Thread(target=lambda: accepted.append(listener.accept()), daemon=True).start()
+    def accept() -> None:
+        with contextlib.suppress(OSError):  # closed at the end of the test
+            accepted.append(listener.accept())
+
+    threading.Thread(target=accept, daemon=True).start()
     port = listener.getsockname()[1]
     target = make_repo(tmp_path, "net-probe", SERVER,
                        start=f"python server.py {host} {port}\n")
