@@ -15,7 +15,8 @@ from pathlib import Path
 
 from inspector import __version__, paths
 
-COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox")
+COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox",
+            "labels")
 EXIT_USAGE = 2
 
 
@@ -272,9 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="report_<stamp>.json + intermediate/<stamp>/ or report.json + "
                          "intermediate/")
     ev.add_argument("--quiet", action="store_true")
-    from inspector.cli_sandbox import add_parsers
+    from inspector import cli_labels, cli_sandbox
 
-    add_parsers(sub)
+    cli_sandbox.add_parsers(sub)
+    cli_labels.add_parsers(sub)
     return p
 
 
@@ -294,14 +296,17 @@ def main(argv: list[str] | None = None) -> int:
         from inspector import cli_sandbox
 
         handlers[args.command] = getattr(cli_sandbox, f"cmd_{args.command}")
+    from inspector.cli_labels import LabelsCliError, cmd_labels
     from inspector.cli_sandbox import SandboxCliError
+
+    handlers["labels"] = cmd_labels
 
     try:
         return handlers[args.command](args)
     except SandboxCliError as exc:
         print(f"inspector: error: {exc}", file=sys.stderr)
         return 2
-    except CliError as exc:
+    except (CliError, LabelsCliError) as exc:
         print(f"inspector: error: {exc}", file=sys.stderr)
         return EXIT_USAGE if "no such" in str(exc) else 1
     except KeyboardInterrupt:

@@ -1,0 +1,199 @@
+"""``inspector labels agreement|export|suggest|check``: thin over the label services."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from inspector import paths
+
+
+class LabelsCliError(Exception):
+    """Printed as ``inspector: error: …``; exit code 2 for a missing path, else 1."""
+
+
+def _labels_dir(path: str | None, labels: str | None) -> Path:
+    from inspector.services.label_store import find_labels_dir
+
+    if labels:
+        return Path(labels)
+    root = Path(path) if path else paths.sample_runs()
+    if not root.exists():
+        raise LabelsCliError(f"{root}: no such file or folder")
+    if (root / "annotators").is_dir() or root.name == "labels":
+        return root
+    return find_labels_dir(root)
+
+
+def _load(path: str | None, labels: str | None):  # type: ignore[no-untyped-def]
+    from inspector.model.errors import LoadError
+    from inspector.services.label_store import LabelStore
+
+    store = LabelStore(_labels_dir(path, labels))
+    try:
+        taxonomy = store.taxonomy()
+    except LoadError as exc:
+        raise LabelsCliError(str(exc)) from None
+    loaded = store.load()
+    for problem in loaded.problems:
+        print(f"inspector: error: {problem}", file=sys.stderr)
+    return store, taxonomy, loaded
+
+
+def _runs(path: Path):  # type: ignore[no-untyped-def]
+    from inspector.model import discover_runs
+
+    found = discover_runs(path)
+    for issue in found.issues:
+        if issue.severity == "error":
+            print(f"inspector: warning: {issue}", file=sys.stderr)
+    return found.runs
+
+
+def cmd_agreement(args: argparse.Namespace) -> int:
+    from inspector.model.agreement import agreement, format_agreement
+
+    store, taxonomy, loaded = _load(args.path, args.labels)
+    if not loaded.labels.files:
+        raise LabelsCliError(f"{store.root}: no label files (expected annotators/<name>.json)")
+    report = agreement(loaded.labels.ratings(), list(taxonomy.ids))
+    if args.json:
+        doc = {"labels": str(store.root), "taxonomy": taxonomy.id, **report.to_json()}
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        print(f"Labels: {store.root}  (taxonomy: {taxonomy.name})")
+        print(format_agreement(report, {c.id: c.name for c in taxonomy.categories}))
+        adjudicated = [i for i in loaded.labels.disagreements()
+                       if loaded.labels.adjudicated(i) is not None]
+        if report.disagreements:
+            print(f"Adjudicated: {len(adjudicated)} of {len(report.disagreements)} "
+                  "disagreements (the app's disagreement queue sets the rest).")
+    return 1 if loaded.problems else 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from inspector.services.label_export import render
+    from inspector.services.label_report import export_rows, sample_index
+
+    run_dir = Path(args.run_dir)
+    if not run_dir.exists():
+        raise LabelsCliError(f"{run_dir}: no such file or folder")
+    store, taxonomy, loaded = _load(str(run_dir), args.labels)
+    runs = _runs(run_dir)
+    if not runs:
+        raise LabelsCliError(f"{run_dir}: no runs found")
+    rows, outside = export_rows(loaded.labels, sample_index(runs))
+    meta = {"runs": sorted(r.id for r in runs), "labels": str(store.root),
+            "annotators": loaded.labels.annotators}
+    text = render(rows, taxonomy, args.format, meta)
+    if outside:
+        print(f"inspector: note: {len(outside)} labelled item(s) belong to runs outside "
+              f"{run_dir} and are not in the export", file=sys.stderr)
+    if not rows:
+        print(f"inspector: note: no labels for the runs in {run_dir} (labels: {store.root})",
+              file=sys.stderr)
+    if args.output:
+        from inspector.services.atomic import shared_file_mode, write_bytes_atomic
+
+        out = Path(args.output)
+        write_bytes_atomic(out, text.encode("utf-8"), mode=shared_file_mode(out))
+        print(f"wrote {out} ({len(rows)} labelled items)", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 1 if loaded.problems else 0
+
+
+def cmd_suggest(args: argparse.Namespace) -> int:
+    from inspector.model.verdict import Verdict, verdict_of
+    from inspector.services.label_report import sample_index, suggestion_accuracy
+    from inspector.services.label_suggest import suggest
+
+    root = Path(args.path) if args.path else paths.sample_runs()
+    if not root.exists():
+        raise LabelsCliError(f"{root}: no such file or folder")
+    store, taxonomy, loaded = _load(str(root), args.labels)
+    index = sample_index(_runs(root))
+    rows = []
+    for sid, info in sorted(index.items()):
+        if verdict_of(info.result) is Verdict.PASSED:
+            continue
+        s = suggest(info.result, task_readme=info.readme)
+        rows.append({"sample": sid, "category": s.category if s else None,
+                     "rule": s.rule if s else None, "reason": s.reason if s else "",
+                     "evidence": [a.describe() for a in s.evidence] if s else []})
+    acc = suggestion_accuracy(loaded.labels, index)
+    if args.json:
+        print(json.dumps({"suggestions": rows, "accuracy": acc.to_json()}, indent=2,
+                         ensure_ascii=False))
+        return 0
+    for r in rows:
+        name = taxonomy.name_of(r["category"]) if r["category"] else "— (no rule fired)"
+        print(f"{r['sample']}\n  {name}" + (f"  [{r['rule']}]" if r["rule"] else ""))
+        if r["reason"]:
+            print(f"  {r['reason']}")
+    j = acc.to_json()
+    print()
+    print(f"Suggestions on labelled samples: {acc.suggested} of {acc.items} got one "
+          f"({_pct(j['coverage'])}); matched the final label on {acc.matched_final} of "
+          f"{acc.resolved} ({_pct(j['accuracy_final'])}).")
+    for name, d in j["per_annotator"].items():
+        print(f"  vs {name}: {d['matched']} of {d['items']} ({_pct(d['accuracy'])})")
+    for m in acc.misses:
+        print(f"  miss: {m['item']}: suggested {m['suggested']} ({m['rule']}), final "
+              f"{m['final']} ({m['status']})")
+    return 0
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{x * 100:.1f}%"
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    store, taxonomy, loaded = _load(args.path, args.labels)
+    names = loaded.labels.annotators
+    unknown = 0
+    for name, f in sorted(loaded.labels.files.items()):
+        for lb in f.labels:
+            if lb.active and taxonomy.get(lb.category) is None:
+                unknown += 1
+                print(f"inspector: warning: {store.path_for(name)}: {lb.item.key}: category "
+                      f"{lb.category!r} is not in taxonomy {taxonomy.id!r}", file=sys.stderr)
+    print(f"{store.root}: {len(names)} annotator file(s) ({', '.join(names) or 'none'}), "
+          f"{len(loaded.labels.items())} labelled items, taxonomy {taxonomy.id} "
+          f"({store.taxonomy_path}); {len(loaded.problems)} unreadable file(s), {unknown} "
+          "unknown categories")
+    return 1 if loaded.problems or unknown else 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    lb = sub.add_parser("labels", help="failure labels: agreement, export, suggestions, check",
+                        description="Work with failure labels (labels/annotators/<name>.json "
+                                    "next to the runs).")
+    lsub = lb.add_subparsers(dest="action", required=True)
+    ag = lsub.add_parser("agreement", help="Cohen's kappa per annotator pair, "
+                                           "Krippendorff's alpha overall and per category")
+    ag.add_argument("path", nargs="?", help="runs folder or labels folder (default: bundled "
+                                            "sample_runs)")
+    ag.add_argument("--json", action="store_true", help="machine-readable output")
+    ex = lsub.add_parser("export", help="the paper's failure-category table, plus per-run and "
+                                        "per-agent breakdowns")
+    ex.add_argument("run_dir", help="a run folder, or a folder of runs")
+    ex.add_argument("--format", default="md", choices=["md", "csv", "json", "latex"])
+    ex.add_argument("-o", "--output", help="write to this file instead of stdout")
+    sg = lsub.add_parser("suggest", help="the suggested category of every failing sample, and "
+                                         "how often it matches the labels")
+    sg.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
+    sg.add_argument("--json", action="store_true")
+    ck = lsub.add_parser("check", help="validate every label file and the taxonomy")
+    ck.add_argument("path", nargs="?", help="runs folder or labels folder")
+    for p in (ag, ex, sg, ck):
+        p.add_argument("--labels", metavar="DIR",
+                       help="labels folder (default: <path>/labels or the nearest parent's)")
+
+
+def cmd_labels(args: argparse.Namespace) -> int:
+    handler = {"agreement": cmd_agreement, "export": cmd_export, "suggest": cmd_suggest,
+               "check": cmd_check}[args.action]
+    return handler(args)

@@ -1,0 +1,428 @@
+"""Failure labels: what an annotator (or an adjudicator) said about one failing sample or test.
+
+One JSON document per annotator (schema ``inspector/schemas/labels.schema.json``)::
+
+    {"format": "genesis-inspector.labels", "version": 1, "kind": "annotator",
+     "annotator": "ana", "taxonomy": "repogenesis",
+     "labels": [{"sample": "<run id>/<task>/<n>", "test": null, "category": "dependency",
+                 "confidence": "high", "note": "...", "evidence": [...],
+                 "suggestion": {...} | null, "created": {"at": ..., "by": ...},
+                 "updated": {"at": ..., "by": ...}, "retracted": false,
+                 "history": [{"at": ..., "by": ..., "action": "create", "changes": {...},
+                              "reason": ""}]}]}
+
+``kind`` is ``"adjudication"`` for the adjudicator's file, whose labels also carry
+``originals`` (each annotator's category when the final one was set). Labels are sorted by
+(sample, test) and every object's keys come in a fixed order, so files diff and merge well.
+Samples are named by their stable id (run id, task, sample number), never by a path.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .errors import LoadError
+
+LABELS_FORMAT = "genesis-inspector.labels"
+LABELS_VERSION = 1
+KINDS = ("annotator", "adjudication")
+CONFIDENCES = ("low", "medium", "high")
+ANCHOR_KINDS = ("file", "log", "test")
+ACTIONS = ("create", "update", "retract", "restore")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def valid_annotator(name: str) -> bool:
+    """Annotator names: letters, digits, ``.``, ``_``, ``-``; up to 64; a file name as is."""
+    return bool(_NAME.match(name)) and name not in (".", "..")
+
+
+def now_iso() -> str:
+    """The current UTC time as stored in label files (seconds, ``Z``)."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True, slots=True)
+class ItemRef:
+    """What a label is about: a sample, or one test of it (``test`` is a pytest node id)."""
+
+    sample: str
+    test: str | None = None
+
+    @property
+    def key(self) -> str:
+        """One string naming the item (``sample`` or ``sample::test``)."""
+        return self.sample if self.test is None else f"{self.sample}::{self.test}"
+
+    def sort_key(self) -> tuple[str, str]:
+        return (self.sample, self.test or "")
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A piece of evidence an annotator pointed at.
+
+    ``file``: ``path`` (relative to the generated repo) and ``line``; ``log``: ``phase``
+    (install/start/health/tests), ``line`` (1-based in that phase's log) and the line's
+    ``text``; ``test``: ``test`` (node id).
+    """
+
+    kind: str
+    path: str | None = None
+    line: int | None = None
+    phase: str | None = None
+    text: str | None = None
+    test: str | None = None
+
+    @staticmethod
+    def file(path: str, line: int | None = None) -> Anchor:
+        return Anchor("file", path=path, line=line)
+
+    @staticmethod
+    def log(phase: str, line: int, text: str = "") -> Anchor:
+        return Anchor("log", phase=phase, line=line, text=text[:300])
+
+    @staticmethod
+    def for_test(test_id: str) -> Anchor:
+        return Anchor("test", test=test_id)
+
+    def describe(self) -> str:
+        """``app/models.py:12``, ``start log:14  ImportError: …``, ``test tests/x.py::t``."""
+        if self.kind == "file":
+            return f"{self.path}:{self.line}" if self.line else f"{self.path}"
+        if self.kind == "log":
+            text = f"  {self.text}" if self.text else ""
+            return f"{self.phase} log:{self.line}{text}"
+        return f"test {self.test}"
+
+    def to_json(self) -> dict[str, Any]:
+        if self.kind == "file":
+            return {"kind": "file", "path": self.path, "line": self.line}
+        if self.kind == "log":
+            return {"kind": "log", "phase": self.phase, "line": self.line, "text": self.text or ""}
+        return {"kind": "test", "test": self.test}
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A category proposed from the evidence, with the reason; never applied by itself.
+
+    ``rule`` names the rule that fired (stable, for measuring); ``evidence`` are the anchors the
+    rule read.
+    """
+
+    category: str
+    reason: str
+    rule: str
+    evidence: tuple[Anchor, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"category": self.category, "rule": self.rule, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Stamp:
+    """Who did something, and when (ISO-8601 UTC)."""
+
+    at: str
+    by: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"at": self.at, "by": self.by}
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One entry of a label's history: ``changes`` maps a field to ``[old, new]``."""
+
+    at: str
+    by: str
+    action: str
+    changes: dict[str, list[Any]] = field(default_factory=dict)
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"at": self.at, "by": self.by, "action": self.action,
+                "changes": {k: self.changes[k] for k in sorted(self.changes)},
+                "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """One annotator's (or the adjudicator's) label of one item, with its whole history."""
+
+    item: ItemRef
+    category: str
+    confidence: str = "medium"
+    note: str = ""
+    evidence: tuple[Anchor, ...] = ()
+    suggestion: dict[str, str] | None = None  # what was suggested when it was labelled
+    created: Stamp = Stamp("", "")
+    updated: Stamp = Stamp("", "")
+    retracted: bool = False
+    history: tuple[Edit, ...] = ()
+    originals: dict[str, str] | None = None  # adjudication only: annotator -> category
+
+    @property
+    def active(self) -> bool:
+        return not self.retracted
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "sample": self.item.sample, "test": self.item.test, "category": self.category,
+            "confidence": self.confidence, "note": self.note,
+            "evidence": [a.to_json() for a in self.evidence],
+            "suggestion": self.suggestion, "created": self.created.to_json(),
+            "updated": self.updated.to_json(), "retracted": self.retracted,
+        }
+        if self.originals is not None:
+            out["originals"] = {k: self.originals[k] for k in sorted(self.originals)}
+        out["history"] = [e.to_json() for e in self.history]
+        return out
+
+
+_TRACKED = ("category", "confidence", "note", "evidence")
+
+
+def _tracked_value(label: Label, name: str) -> Any:
+    value = getattr(label, name)
+    if name == "evidence":
+        return [a.describe() for a in value]
+    return value
+
+
+def apply_edit(old: Label | None, new: Label, by: str, at: str | None = None,
+               reason: str = "") -> Label | None:
+    """``new`` stamped and with ``old``'s history plus one entry saying what changed.
+
+    Returns ``None`` when nothing tracked changed (so no write is needed).
+    """
+    at = at or now_iso()
+    if old is None:
+        changes = {n: [None, _tracked_value(new, n)] for n in _TRACKED}
+        edit = Edit(at, by, "create", changes, reason)
+        return replace(new, created=Stamp(at, by), updated=Stamp(at, by), retracted=False,
+                       history=(edit,))
+    changes = {}
+    for n in _TRACKED:
+        a, b = _tracked_value(old, n), _tracked_value(new, n)
+        if a != b:
+            changes[n] = [a, b]
+    if old.retracted and not new.retracted:
+        action = "restore"
+    elif new.retracted and not old.retracted:
+        action = "retract"
+    elif changes or (new.originals != old.originals):
+        action = "update"
+    else:
+        return None
+    if new.originals != old.originals and new.originals is not None:
+        changes["originals"] = [old.originals, new.originals]
+    edit = Edit(at, by, action, changes, reason)
+    return replace(new, created=old.created, updated=Stamp(at, by),
+                   history=old.history + (edit,))
+
+
+@dataclass(frozen=True, slots=True)
+class LabelFile:
+    """The content of one label file."""
+
+    annotator: str
+    kind: str = "annotator"
+    taxonomy: str = ""
+    labels: tuple[Label, ...] = ()
+
+    def get(self, item: ItemRef) -> Label | None:
+        return next((lb for lb in self.labels if lb.item == item), None)
+
+    def active(self) -> list[Label]:
+        return [lb for lb in self.labels if lb.active]
+
+    def with_label(self, label: Label) -> LabelFile:
+        """This file with ``label`` added or replacing the one for the same item, sorted."""
+        rest = [lb for lb in self.labels if lb.item != label.item]
+        rest.append(label)
+        rest.sort(key=lambda lb: lb.item.sort_key())
+        return replace(self, labels=tuple(rest))
+
+    def to_json(self) -> dict[str, Any]:
+        labels = sorted(self.labels, key=lambda lb: lb.item.sort_key())
+        return {"format": LABELS_FORMAT, "version": LABELS_VERSION, "kind": self.kind,
+                "annotator": self.annotator, "taxonomy": self.taxonomy,
+                "labels": [lb.to_json() for lb in labels]}
+
+
+def dumps_labels(doc: dict[str, Any]) -> str:
+    """JSON text for a label document: 2-space indent, but short lists and objects (anchors,
+    stamps, ``[old, new]`` pairs) on one line, so a change shows as a one-line diff."""
+    import json
+
+    def enc(value: Any, indent: int) -> str:
+        flat = json.dumps(value, ensure_ascii=False)
+        if not isinstance(value, (dict, list)) or not value:
+            return flat
+        if indent + len(flat) <= 96 and not (isinstance(value, dict) and any(
+                isinstance(v, (dict, list)) and v for v in value.values())
+                and len(value) > 2):
+            return flat
+        pad = " " * (indent + 2)
+        if isinstance(value, dict):
+            inner = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {enc(v, indent + 2)}"
+                     for k, v in value.items()]
+            return "{\n" + ",\n".join(inner) + "\n" + " " * indent + "}"
+        inner = [pad + enc(v, indent + 2) for v in value]
+        return "[\n" + ",\n".join(inner) + "\n" + " " * indent + "]"
+
+    return enc(doc, 0) + "\n"
+
+
+# ---------------------------------------------------------------------------------- reading
+
+def _str(d: dict, key: str, path: Path, where: str, optional: bool = False) -> str | None:
+    value = d.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise LoadError(path, f"must be a string, not {_type(value)}", f"{where}.{key}")
+    return value
+
+
+def _type(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _int(d: dict, key: str, path: Path, where: str, optional: bool = False) -> int | None:
+    value = d.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise LoadError(path, f"must be a positive integer, not {value!r}", f"{where}.{key}")
+    return value
+
+
+def _stamp(d: Any, path: Path, where: str) -> Stamp:
+    if not isinstance(d, dict):
+        raise LoadError(path, f"must be an object with 'at' and 'by', not {_type(d)}", where)
+    return Stamp(_str(d, "at", path, where) or "", _str(d, "by", path, where) or "")
+
+
+def _anchor(d: Any, path: Path, where: str) -> Anchor:
+    if not isinstance(d, dict):
+        raise LoadError(path, f"must be an object, not {_type(d)}", where)
+    kind = d.get("kind")
+    if kind == "file":
+        return Anchor("file", path=_str(d, "path", path, where),
+                      line=_int(d, "line", path, where, optional=True))
+    if kind == "log":
+        return Anchor("log", phase=_str(d, "phase", path, where),
+                      line=_int(d, "line", path, where),
+                      text=_str(d, "text", path, where, optional=True) or "")
+    if kind == "test":
+        return Anchor("test", test=_str(d, "test", path, where))
+    raise LoadError(path, f"unknown evidence kind {kind!r} (expected one of "
+                          f"{', '.join(ANCHOR_KINDS)})", f"{where}.kind")
+
+
+def _edit(d: Any, path: Path, where: str) -> Edit:
+    if not isinstance(d, dict):
+        raise LoadError(path, f"must be an object, not {_type(d)}", where)
+    action = d.get("action")
+    if action not in ACTIONS:
+        raise LoadError(path, f"unknown action {action!r}", f"{where}.action")
+    changes = d.get("changes", {})
+    if not isinstance(changes, dict) or not all(
+            isinstance(v, list) and len(v) == 2 for v in changes.values()):
+        raise LoadError(path, "must map field names to [old, new]", f"{where}.changes")
+    return Edit(_str(d, "at", path, where) or "", _str(d, "by", path, where) or "", action,
+                dict(changes), _str(d, "reason", path, where, optional=True) or "")
+
+
+def _label(d: Any, path: Path, where: str, kind: str) -> Label:
+    if not isinstance(d, dict):
+        raise LoadError(path, f"must be an object, not {_type(d)}", where)
+    sample = _str(d, "sample", path, where) or ""
+    if not sample.strip():
+        raise LoadError(path, "must not be empty", f"{where}.sample")
+    test = _str(d, "test", path, where, optional=True)
+    category = _str(d, "category", path, where) or ""
+    confidence = d.get("confidence", "medium")
+    if confidence not in CONFIDENCES:
+        raise LoadError(path, f"must be one of {', '.join(CONFIDENCES)}, not {confidence!r}",
+                        f"{where}.confidence")
+    evidence = d.get("evidence", [])
+    if not isinstance(evidence, list):
+        raise LoadError(path, "must be a list", f"{where}.evidence")
+    suggestion = d.get("suggestion")
+    if suggestion is not None and not (isinstance(suggestion, dict) and all(
+            isinstance(v, str) for v in suggestion.values())):
+        raise LoadError(path, "must be null or an object of strings", f"{where}.suggestion")
+    history = d.get("history", [])
+    if not isinstance(history, list):
+        raise LoadError(path, "must be a list", f"{where}.history")
+    retracted = d.get("retracted", False)
+    if not isinstance(retracted, bool):
+        raise LoadError(path, "must be true or false", f"{where}.retracted")
+    originals = d.get("originals")
+    if kind == "adjudication":
+        if not isinstance(originals, dict) or not all(
+                isinstance(v, str) for v in originals.values()):
+            raise LoadError(path, "an adjudication must keep the annotators' categories "
+                                  "(an object of strings)", f"{where}.originals")
+    elif originals is not None:
+        raise LoadError(path, "only adjudication files have originals", f"{where}.originals")
+    return Label(
+        ItemRef(sample, test), category, confidence,
+        _str(d, "note", path, where, optional=True) or "",
+        tuple(_anchor(a, path, f"{where}.evidence[{i}]") for i, a in enumerate(evidence)),
+        dict(suggestion) if suggestion is not None else None,
+        _stamp(d.get("created"), path, f"{where}.created"),
+        _stamp(d.get("updated"), path, f"{where}.updated"),
+        retracted,
+        tuple(_edit(e, path, f"{where}.history[{i}]") for i, e in enumerate(history)),
+        dict(originals) if originals is not None else None)
+
+
+def parse_label_file(data: Any, path: Path) -> LabelFile:
+    """Validate a label document; :class:`LoadError` names the file and the field.
+
+    A document from a newer inspector (higher ``version``) is refused, never guessed at.
+    """
+    if not isinstance(data, dict):
+        raise LoadError(path, f"a label file must be a JSON object, not {_type(data)}")
+    if data.get("format") != LABELS_FORMAT:
+        raise LoadError(path, f"not a label file (format must be {LABELS_FORMAT!r}, found "
+                              f"{data.get('format')!r})", "format")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise LoadError(path, f"invalid version {version!r}", "version")
+    if version > LABELS_VERSION:
+        raise LoadError(path, f"written by a newer inspector (label format version {version}, "
+                              f"this one reads up to {LABELS_VERSION}); left as is — upgrade "
+                              "genesis-inspector to edit it", "version")
+    kind = data.get("kind", "annotator")
+    if kind not in KINDS:
+        raise LoadError(path, f"kind must be one of {', '.join(KINDS)}, not {kind!r}", "kind")
+    annotator = data.get("annotator")
+    if not isinstance(annotator, str) or not valid_annotator(annotator):
+        raise LoadError(path, f"invalid annotator name {annotator!r} (letters, digits, '.', "
+                              "'_', '-')", "annotator")
+    taxonomy = data.get("taxonomy", "")
+    if not isinstance(taxonomy, str):
+        raise LoadError(path, "must be a string", "taxonomy")
+    raw = data.get("labels")
+    if not isinstance(raw, list):
+        raise LoadError(path, "must be a list", "labels")
+    labels: list[Label] = []
+    seen: set[ItemRef] = set()
+    for i, item in enumerate(raw):
+        label = _label(item, path, f"labels[{i}]", kind)
+        if label.item in seen:
+            raise LoadError(path, f"a second label for {label.item.key}", f"labels[{i}]")
+        seen.add(label.item)
+        labels.append(label)
+    labels.sort(key=lambda lb: lb.item.sort_key())
+    return LabelFile(annotator, kind, taxonomy, tuple(labels))

@@ -1,0 +1,239 @@
+"""One annotator's labelling session: their labels, everyone else's (respecting blind mode),
+pending evidence, and writes done in order on one background thread.
+
+The app holds one session; screens ask it what to show and hand it edits. Every write goes
+through :class:`~inspector.services.label_store.LabelStore` (atomic, locked) on a single
+writer thread, so keystrokes never wait for ``fsync`` and edits land in the order made.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+from inspector.model.errors import LoadError
+from inspector.model.labels import Anchor, ItemRef, Label, LabelFile, Suggestion
+from inspector.model.labelset import LabelSet
+from inspector.model.taxonomy import Taxonomy, load_taxonomy
+
+from .label_store import DEFAULT_TAXONOMY, LabelFileError, LabelStore
+
+
+class LabelSession:
+    """``annotator``'s view of the labels folder ``root``.
+
+    In ``blind`` mode, other annotators' labels (and the adjudication) of an item stay hidden
+    until ``annotator`` has labelled that item.
+    """
+
+    def __init__(self, root: Path, annotator: str, blind: bool = False,
+                 taxonomy_path: Path | None = None) -> None:
+        self.store = LabelStore(root, taxonomy_path)
+        self.store.path_for(annotator)  # validates the name (ValueError)
+        self.annotator = annotator
+        self.blind = blind
+        self.problems: list[str] = []
+        self.taxonomy = self._load_taxonomy()
+        self.labels = LabelSet()
+        self.writable = True
+        """False when the annotator's own file cannot be read: nothing is written then."""
+        self.drafts: dict[ItemRef, list[Anchor]] = {}
+        self._lock = threading.Lock()
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="label-writer")
+        self.reload()
+
+    @property
+    def root(self) -> Path:
+        return self.store.root
+
+    def _load_taxonomy(self) -> Taxonomy:
+        try:
+            return self.store.taxonomy()
+        except LoadError as exc:
+            self.problems.append(f"{exc} — using the default taxonomy")
+            return load_taxonomy(DEFAULT_TAXONOMY)
+
+    def reload(self) -> None:
+        """Re-read every label file (after another inspector or git changed them)."""
+        loaded = self.store.load()
+        with self._lock:
+            self.labels = loaded.labels
+            self.problems = [p for p in self.problems if "taxonomy" in p]
+            self.problems += [str(p) for p in loaded.problems]
+            own = self.store.path_for(self.annotator)
+            self.writable = not any(p.issue.path == own for p in loaded.problems)
+
+    # ------------------------------------------------------------------------------ reading
+    def mine(self, item: ItemRef) -> Label | None:
+        f = self.labels.files.get(self.annotator)
+        label = f.get(item) if f else None
+        return label if label is not None and label.active else None
+
+    def visible(self, item: ItemRef) -> bool:
+        """May the annotator see others' labels of ``item``?"""
+        return not self.blind or self.mine(item) is not None
+
+    def others(self, item: ItemRef) -> dict[str, Label]:
+        """Other annotators' labels of ``item`` ({} while blind mode hides them)."""
+        if not self.visible(item):
+            return {}
+        return {n: lb for n, lb in self.labels.labels_for(item).items() if n != self.annotator}
+
+    def adjudicated(self, item: ItemRef) -> Label | None:
+        return self.labels.adjudicated(item) if self.visible(item) else None
+
+    def state(self, sample_id: str) -> str:
+        """``labelled`` when the annotator labelled the sample or one of its tests."""
+        f = self.labels.files.get(self.annotator)
+        if f is not None and any(lb.item.sample == sample_id and lb.active for lb in f.labels):
+            return "labelled"
+        return "unlabelled"
+
+    def progress(self, sample_ids: Iterable[str]) -> tuple[int, int]:
+        """(labelled by the annotator, total) over ``sample_ids``."""
+        ids = list(sample_ids)
+        done = self.labels.sample_labelled_by(self.annotator)
+        return sum(1 for s in ids if s in done), len(ids)
+
+    def disagreements(self) -> list[ItemRef]:
+        """Items annotators labelled differently that this annotator may see."""
+        return [i for i in self.labels.disagreements() if self.visible(i)]
+
+    # ------------------------------------------------------------------------------ writing
+    def _submit(self, fn: Callable[[], Label | None],
+                done: Callable[[Label | None, Exception | None], None] | None) -> Future:
+        def run() -> Label | None:
+            try:
+                result = fn()
+            except (LabelFileError, OSError, ValueError) as exc:
+                if done:
+                    done(None, exc)
+                return None
+            if done:
+                done(result, None)
+            return result
+
+        return self._writer.submit(run)
+
+    def _refresh_own(self) -> None:
+        try:
+            own = self.store.read(self.annotator)
+        except LabelFileError as exc:
+            with self._lock:
+                self.writable = False
+                self.problems.append(str(exc))
+            return
+        with self._lock:
+            files = dict(self.labels.files)
+            files[self.annotator] = own
+            self.labels = replace(self.labels, files=files)
+
+    def _refresh_adjudication(self) -> None:
+        try:
+            adj: LabelFile | None = self.store.read_adjudication()
+        except LabelFileError:
+            return
+        with self._lock:
+            self.labels = replace(self.labels, adjudication=adj)
+
+    def save(self, item: ItemRef, category: str, *, confidence: str | None = None,
+             note: str | None = None, evidence: tuple[Anchor, ...] | None = None,
+             suggestion: Suggestion | None = None, reason: str = "",
+             done: Callable[[Label | None, Exception | None], None] | None = None) -> Future:
+        """Label ``item`` (or change the label); unset fields keep their current value.
+
+        Pending evidence (:meth:`add_evidence` before the item had a label) is included.
+        ``done(label, error)`` is called on the writer thread when the file is written.
+        """
+        if not self.writable:
+            raise LabelFileError(self.store.path_for(self.annotator),
+                                 "your label file cannot be read, so nothing is written to it")
+        old = self.mine(item)
+        draft = tuple(self.drafts.pop(item, ()))
+        base_evidence = old.evidence if old else ()
+        ev = evidence if evidence is not None else base_evidence
+        ev = ev + tuple(a for a in draft if a not in ev)
+        sugg = old.suggestion if old else None
+        if old is None and suggestion is not None:
+            sugg = suggestion.to_json()
+        label = Label(item, category,
+                      confidence or (old.confidence if old else "medium"),
+                      note if note is not None else (old.note if old else ""),
+                      ev, sugg)
+
+        def write() -> Label | None:
+            stored = self.store.save(self.annotator, label, reason=reason,
+                                     taxonomy_id=self.taxonomy.id)
+            self._refresh_own()
+            return stored
+
+        return self._submit(write, done)
+
+    def retract(self, item: ItemRef, reason: str = "",
+                done: Callable[[Label | None, Exception | None], None] | None = None) -> Future:
+        """Withdraw the annotator's label of ``item`` (kept in the file, with history)."""
+        def write() -> Label | None:
+            stored = self.store.retract(self.annotator, item, reason)
+            self._refresh_own()
+            return stored
+
+        return self._submit(write, done)
+
+    def add_evidence(self, item: ItemRef, anchor: Anchor,
+                     done: Callable[[Label | None, Exception | None], None] | None = None
+                     ) -> str:
+        """Attach ``anchor``: saved at once when the item has a label (``"saved"``), else
+        kept until it is labelled (``"pending"``); ``"present"`` when already there."""
+        old = self.mine(item)
+        if old is None:
+            pending = self.drafts.setdefault(item, [])
+            if anchor in pending:
+                return "present"
+            pending.append(anchor)
+            return "pending"
+        if anchor in old.evidence:
+            return "present"
+        self.save(item, old.category, evidence=old.evidence + (anchor,), done=done)
+        return "saved"
+
+    def remove_evidence(self, item: ItemRef, anchor: Anchor,
+                        done: Callable[[Label | None, Exception | None], None] | None = None
+                        ) -> bool:
+        old = self.mine(item)
+        if old is None:
+            pending = self.drafts.get(item, [])
+            if anchor in pending:
+                pending.remove(anchor)
+                return True
+            return False
+        if anchor not in old.evidence:
+            return False
+        self.save(item, old.category,
+                  evidence=tuple(a for a in old.evidence if a != anchor), done=done)
+        return True
+
+    def pending_evidence(self, item: ItemRef) -> list[Anchor]:
+        return list(self.drafts.get(item, ()))
+
+    def adjudicate(self, item: ItemRef, category: str, reason: str = "",
+                   done: Callable[[Label | None, Exception | None], None] | None = None
+                   ) -> Future:
+        """Set the final category of ``item`` as this annotator (originals are kept)."""
+        def write() -> Label | None:
+            stored = self.store.adjudicate(self.annotator, item, category, reason=reason,
+                                           taxonomy_id=self.taxonomy.id)
+            self._refresh_adjudication()
+            return stored
+
+        return self._submit(write, done)
+
+    def flush(self, timeout: float | None = 10.0) -> None:
+        """Wait until every submitted write is on disk."""
+        self._writer.submit(lambda: None).result(timeout=timeout)
+
+    def close(self) -> None:
+        """Finish pending writes and stop the writer thread."""
+        self._writer.shutdown(wait=True)

@@ -1,0 +1,270 @@
+"""Label files on disk: one JSON file per annotator, written atomically under a lock.
+
+Layout of a labels folder (by default ``<runs folder>/labels``)::
+
+    labels/
+      taxonomy.json            optional: the project's own taxonomy (else the bundled one)
+      annotators/<name>.json   one file per annotator
+      adjudication.json        the adjudicator's final labels, with the originals kept
+      .locks/                  lock files (safe to delete when no inspector runs)
+
+Every change re-reads the file under an exclusive ``fcntl`` lock, applies one edit (which is
+added to the label's history) and replaces the file atomically (temp file, fsync, rename,
+fsync of the folder). A kill at any moment leaves the previous or the new file. A file that
+cannot be read — corrupt, not a label file, or from a newer inspector — raises
+:class:`LabelFileError` and is never overwritten.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import getpass
+import json
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from inspector.model.errors import LoadError
+from inspector.model.labels import (
+    ItemRef,
+    Label,
+    LabelFile,
+    apply_edit,
+    dumps_labels,
+    parse_label_file,
+    valid_annotator,
+)
+from inspector.model.labelset import LabelSet
+from inspector.model.taxonomy import Taxonomy, load_taxonomy
+
+from .atomic import shared_file_mode, write_bytes_atomic
+
+DEFAULT_TAXONOMY = Path(__file__).resolve().parent.parent / "data" / "taxonomy.json"
+ADJUDICATOR = "adjudication"
+
+
+def _write(path: Path, content: LabelFile) -> None:
+    write_bytes_atomic(path, dumps_labels(content.to_json()).encode("utf-8"),
+                       mode=shared_file_mode(path))
+
+
+class LabelFileError(LoadError):
+    """A label file cannot be used; ``str()`` names the file. It is left untouched."""
+
+
+def default_annotator() -> str:
+    """``$GENESIS_INSPECTOR_ANNOTATOR``, else the login name, made safe for a file name."""
+    name = os.environ.get("GENESIS_INSPECTOR_ANNOTATOR", "").strip()
+    if not name:
+        try:
+            name = getpass.getuser()
+        except (KeyError, OSError):
+            name = "annotator"
+    name = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.")[:64]
+    return name or "annotator"
+
+
+def find_labels_dir(path: Path) -> Path:
+    """The labels folder for a runs folder, run folder or report file.
+
+    ``<path>/labels`` if it exists, else the nearest ``labels/`` of up to three parents that
+    holds an ``annotators/`` folder, else ``<path>/labels`` (created on first write).
+    """
+    base = path if path.is_dir() else path.parent
+    if (base / "labels").is_dir():
+        return base / "labels"
+    for parent in list(base.parents)[:3]:
+        if (parent / "labels" / "annotators").is_dir():
+            return parent / "labels"
+    return base / "labels"
+
+
+def read_label_file(path: Path) -> LabelFile | None:
+    """Read one label file; ``None`` when it does not exist. Raises :class:`LabelFileError`."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise LabelFileError(path, f"cannot read label file: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise LabelFileError(path, "label file is corrupt (not UTF-8 text); left as is — "
+                                   "restore it from git or a backup") from None
+    except json.JSONDecodeError as exc:
+        raise LabelFileError(path, f"label file is corrupt ({exc.msg} at line {exc.lineno}, "
+                                   f"column {exc.colno}); left as is — restore it from git or "
+                                   "a backup") from None
+    try:
+        return parse_label_file(data, path)
+    except LoadError as exc:
+        raise LabelFileError(path, exc.issue.message, exc.issue.field) from None
+
+
+@dataclass
+class LoadedLabels:
+    """What :meth:`LabelStore.load` found: the usable files and the problems of the others."""
+
+    labels: LabelSet
+    problems: list[LabelFileError] = field(default_factory=list)
+
+
+class LabelStore:
+    """The label files of one labels folder (see the module docstring for the layout)."""
+
+    def __init__(self, root: Path, taxonomy_path: Path | None = None) -> None:
+        self.root = root
+        self._taxonomy_path = taxonomy_path
+
+    # ----------------------------------------------------------------------------- paths
+    @property
+    def annotators_dir(self) -> Path:
+        return self.root / "annotators"
+
+    @property
+    def adjudication_path(self) -> Path:
+        return self.root / "adjudication.json"
+
+    def path_for(self, annotator: str) -> Path:
+        if not valid_annotator(annotator):
+            raise ValueError(f"invalid annotator name {annotator!r} (letters, digits, '.', "
+                             "'_', '-'; up to 64)")
+        return self.annotators_dir / f"{annotator}.json"
+
+    @property
+    def taxonomy_path(self) -> Path:
+        """The project's taxonomy if it has one, else the bundled default."""
+        if self._taxonomy_path is not None:
+            return self._taxonomy_path
+        own = self.root / "taxonomy.json"
+        return own if own.is_file() else DEFAULT_TAXONOMY
+
+    def taxonomy(self) -> Taxonomy:
+        """Raises :class:`~inspector.model.errors.LoadError` naming the file when invalid."""
+        return load_taxonomy(self.taxonomy_path)
+
+    # ----------------------------------------------------------------------------- reading
+    def annotator_names(self) -> list[str]:
+        if not self.annotators_dir.is_dir():
+            return []
+        return sorted(p.stem for p in self.annotators_dir.glob("*.json")
+                      if not p.name.startswith(".") and valid_annotator(p.stem))
+
+    def read(self, annotator: str) -> LabelFile:
+        """An annotator's labels (an empty file when there is none yet)."""
+        path = self.path_for(annotator)
+        found = read_label_file(path)
+        if found is None:
+            return LabelFile(annotator)
+        if found.kind != "annotator":
+            raise LabelFileError(path, f"expected an annotator file, found kind {found.kind!r}",
+                                 "kind")
+        if found.annotator != annotator:
+            raise LabelFileError(path, f"file is named for {annotator!r} but holds "
+                                       f"{found.annotator!r}'s labels", "annotator")
+        return found
+
+    def read_adjudication(self) -> LabelFile:
+        found = read_label_file(self.adjudication_path)
+        if found is None:
+            return LabelFile(ADJUDICATOR, kind="adjudication")
+        if found.kind != "adjudication":
+            raise LabelFileError(self.adjudication_path,
+                                 f"expected kind 'adjudication', found {found.kind!r}", "kind")
+        return found
+
+    def load(self) -> LoadedLabels:
+        """Every readable file; the unreadable ones are reported, not fatal."""
+        files: dict[str, LabelFile] = {}
+        problems: list[LabelFileError] = []
+        for name in self.annotator_names():
+            try:
+                files[name] = self.read(name)
+            except LabelFileError as exc:
+                problems.append(exc)
+        adjudication = None
+        try:
+            adj = self.read_adjudication()
+            adjudication = adj if adj.labels else None
+        except LabelFileError as exc:
+            problems.append(exc)
+        return LoadedLabels(LabelSet(files, adjudication), problems)
+
+    # ----------------------------------------------------------------------------- writing
+    @contextmanager
+    def _locked(self, path: Path) -> Iterator[None]:
+        locks = self.root / ".locks"
+        locks.mkdir(parents=True, exist_ok=True)
+        with open(locks / f"{path.name}.lock", "a") as fh:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+    def save(self, annotator: str, label: Label, reason: str = "",
+             taxonomy_id: str = "") -> Label:
+        """Add or change ``annotator``'s label of ``label.item``; returns the stored label.
+
+        The edit (who, when, what changed, ``reason``) is appended to the label's history. An
+        unchanged label writes nothing. Raises :class:`LabelFileError` (writing nothing) when
+        the file on disk cannot be read.
+        """
+        path = self.path_for(annotator)
+        with self._locked(path):
+            current = self.read(annotator)
+            stored = apply_edit(current.get(label.item), label, annotator, reason=reason)
+            if stored is None:
+                return current.get(label.item) or label
+            updated = current.with_label(stored)
+            if taxonomy_id and not updated.taxonomy:
+                updated = replace(updated, taxonomy=taxonomy_id)
+            _write(path, updated)
+        return stored
+
+    def retract(self, annotator: str, item: ItemRef, reason: str = "") -> Label | None:
+        """Withdraw a label; it stays in the file (``retracted``) with its history."""
+        path = self.path_for(annotator)
+        with self._locked(path):
+            current = self.read(annotator)
+            old = current.get(item)
+            if old is None or old.retracted:
+                return old
+            stored = apply_edit(old, replace(old, retracted=True), annotator, reason=reason)
+            assert stored is not None
+            _write(path, current.with_label(stored))
+        return stored
+
+    def adjudicate(self, adjudicator: str, item: ItemRef, category: str, reason: str = "",
+                   note: str = "", taxonomy_id: str = "") -> Label:
+        """Set the final category of ``item``; the annotators' labels are copied into
+        ``originals`` and their own files are not touched."""
+        if not valid_annotator(adjudicator):
+            raise ValueError(f"invalid adjudicator name {adjudicator!r}")
+        path = self.adjudication_path
+        with self._locked(path):
+            current = self.read_adjudication()
+            originals: dict[str, str] = {}
+            for name in self.annotator_names():
+                try:
+                    own = self.read(name).get(item)
+                except LabelFileError:
+                    continue
+                if own is not None and own.active:
+                    originals[name] = own.category
+            old = current.get(item)
+            new = Label(item, category, "high", note or (old.note if old else ""),
+                        old.evidence if old else (), None, originals=originals)
+            stored = apply_edit(old, new, adjudicator, reason=reason)
+            if stored is None:
+                assert old is not None
+                return old
+            updated = current.with_label(stored)
+            if taxonomy_id and not updated.taxonomy:
+                updated = replace(updated, taxonomy=taxonomy_id)
+            _write(path, updated)
+        return stored
