@@ -1,7 +1,8 @@
 """User settings from ``$GENESIS_INSPECTOR_CONFIG`` or ``~/.config/genesis-inspector/config.toml``.
 
-Keys used so far: ``allow_local_exec`` (bool), ``theme`` (str). Environment variable
-``GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC=1`` also allows local execution. :func:`save_setting`
+Keys used so far: ``allow_local_exec`` (bool), ``theme`` (str), ``annotator`` (str: your name
+in label files), ``blind_labels`` (bool: hide others' labels until you labelled the item).
+Environment variable ``GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC=1`` also allows local execution. :func:`save_setting`
 rewrites the file (atomically) keeping every other key; comments are not kept.
 """
 
@@ -28,6 +29,8 @@ class ConfigError(Exception):
 class Settings:
     allow_local_exec: bool = False
     theme: str | None = None
+    annotator: str | None = None
+    blind_labels: bool = False
     path: Path | None = None
 
 
@@ -54,12 +57,21 @@ def load_settings(path: Path | None = None) -> Settings:
         if theme is not None and not isinstance(theme, str):
             raise ConfigError(f"{path}: 'theme' must be a string")
         settings.theme = theme
+        annotator = data.get("annotator")
+        if annotator is not None and not isinstance(annotator, str):
+            raise ConfigError(f"{path}: 'annotator' must be a string")
+        settings.annotator = annotator or None
+        blind = data.get("blind_labels", False)
+        if not isinstance(blind, bool):
+            raise ConfigError(f"{path}: 'blind_labels' must be true or false")
+        settings.blind_labels = blind
     if os.environ.get("GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC", "").lower() in ("1", "true", "yes"):
         settings.allow_local_exec = True
     return settings
 
 
-_KNOWN_TYPES: dict[str, type] = {"allow_local_exec": bool, "theme": str}
+_KNOWN_TYPES: dict[str, type] = {"allow_local_exec": bool, "theme": str, "annotator": str,
+                                  "blind_labels": bool}
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\t": "\\t", "\n": "\\n",
             "\f": "\\f", "\r": "\\r"}

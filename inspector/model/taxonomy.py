@@ -25,7 +25,7 @@ TAXONOMY_VERSION = 1
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
-RESERVED_KEYS = frozenset("bcegmnostvxqDA?")
+RESERVED_KEYS = frozenset("abcegjknostxqD?")
 """Keys the labelling screen uses itself; a category key may not be one of them."""
 
 

@@ -17,14 +17,22 @@ from inspector.model.filters import LabelState, no_labels
 from inspector.services.catalog import Catalog
 from inspector.services.watcher import RunsWatcher
 from inspector.ui.commands import InspectorCommands
-from inspector.ui.messages import CatalogProgress, CatalogUpdated, DiskChanged, OpenSample
+from inspector.ui.messages import (
+    CatalogProgress,
+    CatalogUpdated,
+    DiskChanged,
+    LabelsChanged,
+    OpenSample,
+)
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.styles import SEMANTIC_DEFAULTS
 from inspector.ui.themes import install_themes
 
 if TYPE_CHECKING:
+    from inspector.model.entries import SampleEntry
     from inspector.services.deployments import DeploymentPool
+    from inspector.services.label_session import LabelSession
 
 
 class InspectorApp(App[None]):
@@ -42,13 +50,19 @@ class InspectorApp(App[None]):
 
     def __init__(self, root: Path, *, settings: Settings | None = None,
                  theme: str | None = None, db_path: Path | None = None, watch: bool = True,
-                 label_state: LabelState | None = None) -> None:
+                 label_state: LabelState | None = None, annotator: str | None = None,
+                 blind: bool | None = None, labels_dir: Path | None = None) -> None:
         self.settings = settings or Settings()
         self.root = root.expanduser()
         self.catalog = Catalog(self.root, db_path)
         self.watch_disk = watch
         self.watcher: RunsWatcher | None = None
-        self.label_state: LabelState = label_state or no_labels
+        self.labels: LabelSession | None = None
+        """The annotator's labelling session (``None`` when the labels folder is unusable)."""
+        self.label_problems: list[str] = []
+        self._open_labels(annotator, blind, labels_dir)
+        self.label_state: LabelState = label_state or (
+            self.labels.state if self.labels is not None else no_labels)
         self.theme_failures: list[tuple[Path, str]] = []
         self._persist_theme = False
         self.rerun_backend: str | None = None
@@ -61,6 +75,21 @@ class InspectorApp(App[None]):
         super().__init__()
         self.theme_failures = install_themes(self, theme or self.settings.theme)
         self.main_screen = MainScreen()
+
+    def _open_labels(self, annotator: str | None, blind: bool | None,
+                     labels_dir: Path | None) -> None:
+        from inspector.services.label_session import LabelSession
+        from inspector.services.label_store import default_annotator, find_labels_dir
+
+        name = annotator or self.settings.annotator or default_annotator()
+        folder = labels_dir or find_labels_dir(self.root)
+        try:
+            self.labels = LabelSession(
+                folder, name, self.settings.blind_labels if blind is None else blind)
+        except (ValueError, OSError) as exc:
+            self.label_problems.append(f"Labelling is off: {exc}")
+            return
+        self.label_problems.extend(self.labels.problems)
 
     # ------------------------------------------------------------------ helpers for screens
 
@@ -96,6 +125,8 @@ class InspectorApp(App[None]):
         for path, error in self.theme_failures:
             self.notify(f"{path}: {error}", title="Theme not loaded", severity="warning",
                         timeout=8)
+        for problem in self.label_problems:
+            self.notify(problem, title="Labels", severity="error", timeout=15)
         if not self.catalog.is_empty:
             self.main_screen.post_message(CatalogUpdated(None, first=True))
         self.refresh_catalog()
@@ -106,6 +137,8 @@ class InspectorApp(App[None]):
     def on_unmount(self) -> None:
         if self.watcher is not None:
             self.watcher.stop()
+        if self.labels is not None:
+            self.labels.close()  # every label keystroke is on disk before we go
         self.exiting = True
         for cancel in list(self._cancels):
             cancel.set()
@@ -191,6 +224,29 @@ class InspectorApp(App[None]):
 
     def on_disk_changed(self, message: DiskChanged) -> None:
         self.refresh_catalog()
+        if self.labels is not None:
+            self.reload_labels()
+
+    @work(thread=True, exclusive=True, group="labels-reload")
+    def reload_labels(self) -> None:
+        """Re-read the label files (another inspector, or git, changed them)."""
+        assert self.labels is not None
+        self.labels.reload()
+        self.call_from_thread(self.post_message, LabelsChanged(""))
+
+    def on_labels_changed(self, message: LabelsChanged) -> None:
+        if self.main_screen.is_mounted:
+            self.main_screen.labels_changed()
+
+    def label_queue(self, entries: list[SampleEntry], start: int = 0) -> None:
+        """Open the review queue over ``entries`` (their failing samples), at ``start``."""
+        from inspector.ui.screens.labelling import LabelScreen
+
+        if self.labels is None:
+            self.notify("Labelling is off: " + "; ".join(self.label_problems),
+                        severity="error", timeout=10)
+            return
+        self.push_screen(LabelScreen(entries, start))
 
     @work(thread=True, exclusive=True, group="catalog", exit_on_error=False)
     def refresh_catalog(self) -> None:

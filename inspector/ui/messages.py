@@ -39,3 +39,10 @@ class OpenSample(Message):
     test_id: str | None = None
     file: str | None = None
     line: int | None = None
+
+
+@dataclass
+class LabelsChanged(Message):
+    """A label was written (the label filter and queue markers may change)."""
+
+    sample_id: str = ""

@@ -51,6 +51,8 @@ class MainScreen(Screen[None]):
         Binding("3", "show_tab('matrix-tab')", "Matrix"),
         Binding("4", "show_tab('health-tab')", "Health"),
         Binding("slash", "focus_filter", "Filter"),
+        Binding("L", "label_queue", "Label"),
+        Binding("D", "disagreements", "Disagreements", show=False),
         Binding("x", "clear_filters", "Clear filters", show=False),
         Binding("a", "toggle_scope", "All runs/this run", show=False),
         Binding("escape", "escape", "Back/cancel", show=False),
@@ -198,6 +200,37 @@ class MainScreen(Screen[None]):
             select.set_options([(v, v) for v in values])
             if isinstance(current, str) and current in values:
                 select.value = current
+
+    def labels_changed(self) -> None:
+        """A label was written or the label files changed: the label filter may differ."""
+        if self.filter.label:
+            self._samples_dirty = True
+            if self.is_current:
+                self._refresh_visible()
+
+    def action_label_queue(self) -> None:
+        """Label the failing samples the samples list shows, from the highlighted one."""
+        table = self.query_one(SamplesTable)
+        if not table.shown and self.filter.active:
+            self.notify("No samples match the filter.", severity="warning")
+            return
+        entries = table.shown if table.shown else self.filter.apply(
+            self.samples, self.app.label_state)  # type: ignore[attr-defined]
+        failing = [e for e in entries if e.verdict is not Verdict.PASSED]
+        if not failing:
+            self.notify("No failing samples to label here.", severity="warning")
+            return
+        current = table.current()
+        start = failing.index(current) if current in failing else 0
+        self.app.label_queue(failing, start)  # type: ignore[attr-defined]
+
+    def action_disagreements(self) -> None:
+        from inspector.ui.screens.adjudication import DisagreementScreen
+
+        if self.app.labels is None:  # type: ignore[attr-defined]
+            self.notify("Labelling is off.", severity="error")
+            return
+        self.app.push_screen(DisagreementScreen())
 
     def _refresh_visible(self) -> None:
         active = self.query_one(TabbedContent).active

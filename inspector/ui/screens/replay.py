@@ -124,6 +124,7 @@ class ReplayScreen(Screen[None]):
         Binding("y", "copy", "Copy"),
         Binding("x", "export", "Export"),
         Binding("enter", "open_test", "Open test", show=False),
+        Binding("a", "add_evidence", "Add evidence", show=False),
     ]
     DEFAULT_CSS = """
     ReplayScreen #replay-head { height: 1; padding: 0 1; background: $panel; }
@@ -146,9 +147,11 @@ class ReplayScreen(Screen[None]):
     def __init__(self, log: DeploymentLog, *, speed: float | None = 1.0,
                  phase: Phase | None = None, play: bool = False, demo: bool = False,
                  follow: bool = False, open_test: Callable[[str], bool] | None = None,
-                 idle_limit: float | None = None) -> None:
+                 idle_limit: float | None = None, sample_id: str | None = None) -> None:
         super().__init__()
         self.deploy_log = log
+        self.sample_id = sample_id
+        """The sample this log belongs to, when opened from the app (``a`` adds evidence)."""
         self.clock = ReplayClock(self._time_of, 0, speed=speed, idle_limit=idle_limit)
         self.filter = LogFilter()
         self.search: str = ""
@@ -647,6 +650,26 @@ class ReplayScreen(Screen[None]):
         self.app.call_from_thread(self._set_busy, None)
         if count is not None:
             self.app.call_from_thread(self.notify, f"Exported {count:,} lines to {path}.")
+
+    def action_add_evidence(self) -> None:
+        """Attach the log line under the cursor to the annotator's label of this sample."""
+        from inspector.model.labels import Anchor, ItemRef
+
+        session = getattr(self.app, "labels", None)
+        if session is None or self.sample_id is None:
+            self.notify("Open this log from a sample in the app to use its lines as evidence.",
+                        severity="warning")
+            return
+        rec = self.view.cursor_record()
+        if rec is None:
+            return
+        seg, local = self.deploy_log.locate(rec.line)
+        phase = seg.phase.value if seg.phase is not None else seg.label
+        anchor = Anchor.log(phase, local + 1, rec.text)
+        state = session.add_evidence(ItemRef(self.sample_id), anchor)
+        self.notify({"saved": f"Evidence added to your label: {anchor.describe()[:80]}",
+                     "pending": f"Evidence kept for your label: {anchor.describe()[:80]}",
+                     "present": "Already evidence."}[state], timeout=3)
 
     def action_open_test(self) -> None:
         rec = self.view.cursor_record()

@@ -27,10 +27,13 @@ from textual.widgets.option_list import Option
 from inspector.model import Endpoint, SampleResult, Task
 from inspector.model.entries import SampleEntry
 from inspector.model.errors import LoadError
+from inspector.model.labels import Anchor, ItemRef
 from inspector.model.safe_text import sanitize
+from inspector.model.verdict import Verdict
 from inspector.services.endpoint_tests import tests_for_endpoints
 from inspector.ui.messages import OpenSample
 from inspector.ui.styles import colour, verdict_text
+from inspector.ui.widgets.code_view import CodeView
 from inspector.ui.widgets.sample_pane import SamplePane
 
 
@@ -82,6 +85,8 @@ class SampleScreen(Screen[None]):
         Binding("R", "rerun_test", "Re-run test"),
         Binding("A", "rerun_failures", "Re-run failures"),
         Binding("Q", "request", "Request"),
+        Binding("L", "label", "Label"),
+        Binding("a", "add_evidence", "Add evidence", show=False),
     ]
     DEFAULT_CSS = """
     SampleScreen #left { width: 42%; min-width: 40; border-right: solid $panel-lighten-2; }
@@ -390,7 +395,8 @@ class SampleScreen(Screen[None]):
             self.notify(str(exc), severity="warning", timeout=8)
             return
         self.app.push_screen(ReplayScreen(log, phase=Phase(phase) if phase else None,
-                                          open_test=pane.select_test))
+                                          open_test=pane.select_test,
+                                          sample_id=self.entry.sample_id))
 
     # ------------------------------------------------------------------ re-run and requests
 
@@ -457,6 +463,60 @@ class SampleScreen(Screen[None]):
             return
         self.app.push_screen(RequestScreen(target,
                                            self.app.rerun_backend))  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------------ labels
+
+    def action_label(self) -> None:
+        """Open the review queue at this sample (the queue is the samples list's failures)."""
+        if self.entry.verdict is Verdict.PASSED:
+            self.notify("This sample passed: only failures are labelled.", severity="warning")
+            return
+        main = self.app.main_screen  # type: ignore[attr-defined]
+        shown = main.query_one("#samples-table").shown or main.samples
+        failing = [e for e in shown if e.verdict is not Verdict.PASSED]
+        keys = [e.key for e in failing]
+        if self.entry.key not in keys:
+            failing, keys = [self.entry], [self.entry.key]
+        self.app.label_queue(failing, keys.index(self.entry.key))  # type: ignore[attr-defined]
+
+    def evidence_here(self) -> Anchor | None:
+        """What the user is looking at, as evidence: the code line under the cursor in the
+        generated repo, else the highlighted test."""
+        pane = self.main_pane
+        if pane is None:
+            return None
+        code = pane.query_one(CodeView)
+        tabs = pane.query_one(TabbedContent)
+        on_files = (tabs.active_pane is not None and "files-tab" in tabs.active_pane.classes)
+        if on_files and pane.current_file is not None:
+            root, rel = pane.current_file
+            if root != "repo":
+                self.notify("Only files of the generated repo can be evidence (this is the "
+                            "task's file).", severity="warning")
+                return None
+            return Anchor.file(rel, code.cursor_line + 1)
+        if pane.cases:
+            test = self._selected_test()
+            return Anchor.for_test(test) if test else None
+        return None
+
+    def action_add_evidence(self) -> None:
+        """Attach what the user is looking at to their label of this sample."""
+        session = self.app.labels  # type: ignore[attr-defined]
+        if session is None:
+            self.notify("Labelling is off.", severity="error")
+            return
+        anchor = self.evidence_here()
+        if anchor is None:
+            self.notify("Nothing here to point at: open a file of the repo (f) or a test (t).",
+                        severity="warning")
+            return
+        item = ItemRef(self.entry.sample_id)
+        state = session.add_evidence(item, anchor)
+        self.notify({"saved": f"Evidence added to your label: {anchor.describe()}",
+                     "pending": f"Evidence kept for your label (L to label): "
+                                f"{anchor.describe()}",
+                     "present": f"Already evidence: {anchor.describe()}"}[state], timeout=3)
 
     def action_step(self, delta: int) -> None:
         """Next/previous sample in the samples list (the triage order)."""
