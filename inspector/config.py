@@ -2,8 +2,9 @@
 
 Keys used so far: ``allow_local_exec`` (bool), ``theme`` (str), ``annotator`` (str: your name
 in label files), ``blind_labels`` (bool: hide others' labels until you labelled the item).
-Environment variable ``GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC=1`` also allows local execution. :func:`save_setting`
-rewrites the file (atomically) keeping every other key; comments are not kept.
+Environment variable ``GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC=1`` also allows local execution.
+:func:`save_setting` rewrites the file (atomically) keeping every other key; comments are not
+kept.
 """
 
 from __future__ import annotations
