@@ -184,7 +184,13 @@ def cmd_app(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     from inspector.ui.app import InspectorApp
 
-    InspectorApp(root, settings=settings, theme=args.theme, watch=not args.no_watch).run()
+    from inspector.model.labels import valid_annotator
+
+    if args.annotator and not valid_annotator(args.annotator):
+        raise CliError(f"--annotator {args.annotator!r}: use letters, digits, '.', '_' or '-'")
+    InspectorApp(root, settings=settings, theme=args.theme, watch=not args.no_watch,
+                 annotator=args.annotator, blind=True if args.blind else None,
+                 labels_dir=Path(args.labels) if args.labels else None).run()
     return 0
 
 
@@ -232,6 +238,12 @@ def build_parser() -> argparse.ArgumentParser:
                      "genesis-dark); Ctrl+P > theme changes and saves it")
     app.add_argument("--no-watch", action="store_true",
                      help="do not watch the folder for runs appearing or changing")
+    app.add_argument("--annotator", help="your name in label files (default: config "
+                     "'annotator', $GENESIS_INSPECTOR_ANNOTATOR, else your login name)")
+    app.add_argument("--blind", action="store_true",
+                     help="blind labelling: others' labels stay hidden until you label the item")
+    app.add_argument("--labels", metavar="DIR",
+                     help="labels folder (default: PATH/labels, or the nearest parent's)")
     rp = sub.add_parser(
         "replay", help="replay a deployment log with its original timing",
         description="Replay a deployment log. TARGET is a log file or a sample folder "

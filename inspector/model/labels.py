@@ -360,9 +360,10 @@ def _label(d: Any, path: Path, where: str, kind: str) -> Label:
     if suggestion is not None and not (isinstance(suggestion, dict) and all(
             isinstance(v, str) for v in suggestion.values())):
         raise LoadError(path, "must be null or an object of strings", f"{where}.suggestion")
-    history = d.get("history", [])
-    if not isinstance(history, list):
-        raise LoadError(path, "must be a list", f"{where}.history")
+    history = d.get("history")
+    if not isinstance(history, list) or not history:
+        raise LoadError(path, "must be a non-empty list (every label keeps its history, "
+                              "starting with its 'create' entry)", f"{where}.history")
     retracted = d.get("retracted", False)
     if not isinstance(retracted, bool):
         raise LoadError(path, "must be true or false", f"{where}.retracted")

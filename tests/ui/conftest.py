@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+import shutil
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,11 @@ def isolated_user_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def make_app(tmp_path: Path, sample_runs: Path) -> Callable[..., InspectorApp]:
     def make(root: Path | None = None, **kwargs: object) -> InspectorApp:
         kwargs.setdefault("watch", False)
+        if root is None and "labels_dir" not in kwargs:  # never write into the checkout
+            labels = tmp_path / "labels"
+            if not labels.exists():
+                shutil.copytree(sample_runs / "labels", labels)
+            kwargs["labels_dir"] = labels
         return InspectorApp(root or sample_runs, settings=load_settings(),
                             **kwargs)  # type: ignore[arg-type]
 
