@@ -134,3 +134,31 @@ def test_replay_screen_filtered(snap_compare, sample_runs: Path) -> None:
     """The same replay with only error lines kept, and the hidden count in the status."""
     assert snap_compare(_replay(sample_runs, "genesis-dark"), terminal_size=SIZE,
                         run_before=_replay_to_tests(("E",)))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_labelling_screen(snap_compare, sample_runs: Path, theme: str) -> None:
+    """Review queue in blind mode: the suggestion with its reason, evidence to attach, the
+    category keys in their colours, others' labels hidden."""
+    app = InspectorApp(sample_runs, settings=load_settings(), theme=theme, watch=False,
+                       annotator="zoe", blind=True)
+    assert snap_compare(app, terminal_size=SIZE, run_before=_tab_then("2", "L"))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_disagreement_queue(snap_compare, sample_runs: Path, theme: str) -> None:
+    """Three disagreements between ana and ben, one adjudicated, with the notes and evidence
+    of the highlighted one."""
+    app = InspectorApp(sample_runs, settings=load_settings(), theme=theme, watch=False,
+                       annotator="carla")
+    assert snap_compare(app, terminal_size=SIZE, run_before=_tab_then("2", "D"))
+
+
+def _tab_then(*keys: str):  # type: ignore[no-untyped-def]
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await _settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await _settle(pilot)
+
+    return run_before
