@@ -258,26 +258,42 @@ class LabelFile:
 
 def dumps_labels(doc: dict[str, Any]) -> str:
     """JSON text for a label document: 2-space indent, but short lists and objects (anchors,
-    stamps, ``[old, new]`` pairs) on one line, so a change shows as a one-line diff."""
+    stamps, ``[old, new]`` pairs) on one line, so a change shows as a one-line diff.
+
+    Linear in the document's size: each value is serialised once, bottom-up.
+    """
     import json
+    from json.encoder import encode_basestring  # type: ignore[attr-defined]
 
-    def enc(value: Any, indent: int) -> str:
-        flat = json.dumps(value, ensure_ascii=False)
-        if not isinstance(value, (dict, list)) or not value:
-            return flat
-        if indent + len(flat) <= 96 and not (isinstance(value, dict) and any(
-                isinstance(v, (dict, list)) and v for v in value.values())
-                and len(value) > 2):
-            return flat
+    def flat(value: Any) -> tuple[str, list[tuple[str | None, Any]] | None]:
+        # (one-line text, children as (key or None, node) when a non-empty container)
+        if isinstance(value, str):
+            return encode_basestring(value), None
+        if isinstance(value, dict) and value:
+            kids = [(encode_basestring(k), flat(v)) for k, v in value.items()]
+            return "{" + ", ".join(f"{k}: {n[0]}" for k, n in kids) + "}", kids
+        if isinstance(value, list) and value:
+            kids = [(None, flat(v)) for v in value]
+            return "[" + ", ".join(n[0] for _, n in kids) + "]", kids
+        return json.dumps(value, ensure_ascii=False), None
+
+    def lay(node: tuple[str, Any], indent: int, is_dict: bool) -> str:
+        text, kids = node
+        if kids is None:
+            return text
+        nested = sum(1 for _, n in kids if n[1] is not None)
+        if indent + len(text) <= 96 and not (is_dict and nested and len(kids) > 2):
+            return text
         pad = " " * (indent + 2)
-        if isinstance(value, dict):
-            inner = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {enc(v, indent + 2)}"
-                     for k, v in value.items()]
-            return "{\n" + ",\n".join(inner) + "\n" + " " * indent + "}"
-        inner = [pad + enc(v, indent + 2) for v in value]
-        return "[\n" + ",\n".join(inner) + "\n" + " " * indent + "]"
+        parts = []
+        for key, child in kids:
+            child_is_dict = child[0].startswith("{")
+            body = lay(child, indent + 2, child_is_dict)
+            parts.append(f"{pad}{key}: {body}" if key is not None else pad + body)
+        open_, close = ("{", "}") if is_dict else ("[", "]")
+        return open_ + "\n" + ",\n".join(parts) + "\n" + " " * indent + close
 
-    return enc(doc, 0) + "\n"
+    return lay(flat(doc), 0, True) + "\n"
 
 
 # ---------------------------------------------------------------------------------- reading
