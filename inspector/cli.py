@@ -182,9 +182,8 @@ def cmd_app(args: argparse.Namespace) -> int:
         settings = load_settings()
     except ConfigError as exc:
         raise CliError(str(exc)) from None
-    from inspector.ui.app import InspectorApp
-
     from inspector.model.labels import valid_annotator
+    from inspector.ui.app import InspectorApp
 
     if args.annotator and not valid_annotator(args.annotator):
         raise CliError(f"--annotator {args.annotator!r}: use letters, digits, '.', '_' or '-'")
