@@ -153,12 +153,13 @@ class LabelScreen(Screen[None]):
         item = ItemRef(e.sample_id)
         mine = self.session.mine(item)
         labelled = self.session.state(e.sample_id) == "labelled"
-        t = Text()
+        t = Text(no_wrap=True, overflow="ellipsis")
         t.append("✓ " if labelled else "· ", style="bold green" if labelled else "dim")
         t.append(f"{e.agent} {e.task}")
         if e.sample:
             t.append(f" #{e.sample}")
-        t.append(f"  {e.run_id[-12:]}" if e.run_id.count("@") else "", style="dim")
+        if "@" in e.run_id:  # a stock-format run of the same predictions: say which
+            t.append(f"  @{e.run_id.split('@', 1)[1][:12]}", style="dim")
         if mine is not None:
             t.append("  ")
             t.append_text(category_text(self.session, mine.category))
