@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.worker import WorkerCancelled
 
 from inspector.config import load_settings
 from inspector.ui.app import InspectorApp
@@ -30,8 +31,15 @@ def _app(sample_runs: Path, theme: str) -> InspectorApp:
 
 
 async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Wait for every worker; an exclusive worker replaced by a newer one (a file opened
+    while the previous one was still highlighting) is not an error."""
     for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
+        for _ in range(5):
+            try:
+                await pilot.app.workers.wait_for_complete()
+                break
+            except WorkerCancelled:
+                await pilot.pause(0.05)
         await pilot.pause()
 
 

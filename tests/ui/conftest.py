@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.worker import WorkerCancelled
 
 from inspector.config import load_settings
 from inspector.ui.app import InspectorApp
@@ -39,5 +40,10 @@ def make_app(tmp_path: Path, sample_runs: Path) -> Callable[..., InspectorApp]:
 async def settle(app: InspectorApp, pilot: object) -> None:
     """Wait until every worker (indexing, health, highlighting) is done and the screen drew."""
     for _ in range(3):
-        await app.workers.wait_for_complete()
+        for _ in range(5):  # an exclusive worker replaced by a newer one is not an error
+            try:
+                await app.workers.wait_for_complete()
+                break
+            except WorkerCancelled:
+                await pilot.pause(0.05)  # type: ignore[attr-defined]
         await pilot.pause()  # type: ignore[attr-defined]

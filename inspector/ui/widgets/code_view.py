@@ -54,6 +54,8 @@ class CodeView(ScrollView, can_focus=True):
         self.lexer = "text"
         self.target_line: int | None = None
         self.path_label = ""
+        self._want_y: int | None = None
+        """Line to keep scrolled into view until the view is laid out (``goto``)."""
 
     # ------------------------------------------------------------------ public API
 
@@ -65,6 +67,7 @@ class CodeView(ScrollView, can_focus=True):
             self.lines.pop()
         self.lexer = lexer
         self.path_label = label
+        self._want_y = None
         self._segments = None
         self.target_line = line - 1 if line else None
         width = max((len(x) for x in self.lines), default=0) + self._gutter_width() + 1
@@ -81,8 +84,23 @@ class CodeView(ScrollView, can_focus=True):
         index = max(0, min(line - 1, len(self.lines) - 1))
         self.target_line = index
         self.cursor_line = index
-        self.scroll_to(y=max(0, index - self.size.height // 3), animate=False)
+        self._want_y = index
+        self._apply_want()
+
+    def _apply_want(self, tries: int = 5) -> None:
+        """Scroll the wanted line to a third of the height; until the view is laid out the
+        scroll range may still be zero (a busy machine), so try again after the refresh."""
+        if self._want_y is None:
+            return
+        y = max(0, self._want_y - self.size.height // 3)
+        self.scroll_to(y=y, animate=False)
         self.refresh()
+        if tries and (not self.size.height or round(self.scroll_offset.y) != y):
+            self.call_after_refresh(self._apply_want, tries - 1)
+
+    def on_resize(self) -> None:
+        if self._want_y is not None and self.cursor_line == self._want_y:
+            self._apply_want()
 
     @property
     def highlighted(self) -> bool:
@@ -172,12 +190,14 @@ class CodeView(ScrollView, can_focus=True):
         self.refresh()
 
     def action_cursor(self, delta: int) -> None:
+        self._want_y = None
         self.cursor_line = max(0, min(len(self.lines) - 1, self.cursor_line + delta))
 
     def action_page(self, direction: int) -> None:
         self.action_cursor(direction * max(1, self.scrollable_content_region.height - 1))
 
     def action_edge(self, end: int) -> None:
+        self._want_y = None
         self.cursor_line = len(self.lines) - 1 if end else 0
 
     def on_focus(self) -> None:
