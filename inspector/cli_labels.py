@@ -116,14 +116,15 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     store, taxonomy, loaded = _load(str(root), args.labels)
     index = sample_index(_runs(root))
     rows = []
+    found = {}
     for sid, info in sorted(index.items()):
         if verdict_of(info.result) is Verdict.PASSED:
             continue
-        s = suggest(info.result, task_readme=info.readme)
+        s = found[sid] = suggest(info.result, task_readme=info.readme)
         rows.append({"sample": sid, "category": s.category if s else None,
                      "rule": s.rule if s else None, "reason": s.reason if s else "",
                      "evidence": [a.describe() for a in s.evidence] if s else []})
-    acc = suggestion_accuracy(loaded.labels, index)
+    acc = suggestion_accuracy(loaded.labels, index, found)
     if args.json:
         print(json.dumps({"suggestions": rows, "accuracy": acc.to_json()}, indent=2,
                          ensure_ascii=False))

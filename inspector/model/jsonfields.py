@@ -25,6 +25,12 @@ def read_json(path: Path, max_bytes: int = 256 * 1024 * 1024) -> Any:
         raise
     except OSError as exc:
         raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
+    return parse_json_bytes(path, data)
+
+
+def parse_json_bytes(path: Path, data: bytes) -> Any:
+    """Decode and parse a JSON document read from ``path``; :class:`LoadError` with a one-line
+    reason (not UTF-8, empty, invalid JSON with its position, nested too deeply)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

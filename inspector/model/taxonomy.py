@@ -12,13 +12,13 @@ The default one ships as ``inspector/data/taxonomy.json``; a project supplies it
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import LoadError
+from .jsonfields import read_json
 
 TAXONOMY_FORMAT = "genesis-inspector.taxonomy"
 TAXONOMY_VERSION = 1
@@ -125,18 +125,7 @@ def parse_taxonomy(data: Any, path: Path) -> Taxonomy:
 
 def load_taxonomy(path: Path) -> Taxonomy:
     """Read and validate a taxonomy file; :class:`LoadError` on any problem."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise LoadError(path, f"cannot read taxonomy: {exc.strerror or exc}") from None
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise LoadError(path, "taxonomy is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise LoadError(path, f"taxonomy is not valid JSON ({exc.msg} at line {exc.lineno}, "
-                              f"column {exc.colno})") from None
-    return parse_taxonomy(data, path)
+    return parse_taxonomy(read_json(path, max_bytes=4 * 1024 * 1024), path)
 
 
 def taxonomy_to_json(tax: Taxonomy) -> dict[str, Any]:

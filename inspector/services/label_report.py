@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.model.labels import ItemRef
+from inspector.model.labels import ItemRef, Suggestion
 from inspector.model.labelset import LabelSet
 from inspector.model.results import SampleResult
 from inspector.model.run import Run
@@ -96,11 +96,14 @@ class SuggestionAccuracy:
         }
 
 
-def suggestion_accuracy(labels: LabelSet, samples: dict[str, SampleInfo]
+def suggestion_accuracy(labels: LabelSet, samples: dict[str, SampleInfo],
+                        suggestions: dict[str, Suggestion | None] | None = None
                         ) -> SuggestionAccuracy:
-    """Run the suggestion rules on every labelled sample and compare with the labels."""
+    """Compare the suggestion of every labelled sample with the labels; ``suggestions``
+    (sample id -> suggestion) are used where given, the rules are run for the others."""
     from .label_suggest import suggest
 
+    suggestions = suggestions or {}
     acc = SuggestionAccuracy()
     for item in labels.items():
         if item.test is not None or item.sample not in samples:
@@ -110,7 +113,8 @@ def suggestion_accuracy(labels: LabelSet, samples: dict[str, SampleInfo]
         if not final.ratings and final.category is None:
             continue
         acc.items += 1
-        s = suggest(info.result, task_readme=info.readme)
+        s = (suggestions[item.sample] if item.sample in suggestions
+             else suggest(info.result, task_readme=info.readme))
         if s is None:
             continue
         acc.suggested += 1

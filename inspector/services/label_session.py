@@ -38,6 +38,7 @@ class LabelSession:
         self.problems: list[str] = []
         self.taxonomy = self._load_taxonomy()
         self.labels = LabelSet()
+        self._mine: set[str] = set()  # samples the annotator labelled (derived from labels)
         self.writable = True
         """False when the annotator's own file cannot be read: nothing is written then."""
         self.drafts: dict[ItemRef, list[Anchor]] = {}
@@ -60,11 +61,15 @@ class LabelSession:
         """Re-read every label file (after another inspector or git changed them)."""
         loaded = self.store.load()
         with self._lock:
-            self.labels = loaded.labels
+            self._set_labels(loaded.labels)
             self.problems = [p for p in self.problems if "taxonomy" in p]
             self.problems += [str(p) for p in loaded.problems]
             own = self.store.path_for(self.annotator)
             self.writable = not any(p.issue.path == own for p in loaded.problems)
+
+    def _set_labels(self, labels: LabelSet) -> None:
+        self.labels = labels
+        self._mine = labels.sample_labelled_by(self.annotator)
 
     # ------------------------------------------------------------------------------ reading
     def mine(self, item: ItemRef) -> Label | None:
@@ -87,16 +92,12 @@ class LabelSession:
 
     def state(self, sample_id: str) -> str:
         """``labelled`` when the annotator labelled the sample or one of its tests."""
-        f = self.labels.files.get(self.annotator)
-        if f is not None and any(lb.item.sample == sample_id and lb.active for lb in f.labels):
-            return "labelled"
-        return "unlabelled"
+        return "labelled" if sample_id in self._mine else "unlabelled"
 
     def progress(self, sample_ids: Iterable[str]) -> tuple[int, int]:
         """(labelled by the annotator, total) over ``sample_ids``."""
         ids = list(sample_ids)
-        done = self.labels.sample_labelled_by(self.annotator)
-        return sum(1 for s in ids if s in done), len(ids)
+        return sum(1 for s in ids if s in self._mine), len(ids)
 
     def disagreements(self) -> list[ItemRef]:
         """Items annotators labelled differently that this annotator may see."""
@@ -118,18 +119,20 @@ class LabelSession:
 
         return self._writer.submit(run)
 
-    def _refresh_own(self) -> None:
-        try:
-            own = self.store.read(self.annotator)
-        except LabelFileError as exc:
-            with self._lock:
-                self.writable = False
-                self.problems.append(str(exc))
-            return
+    def _refresh_own(self, own: LabelFile | None = None) -> None:
+        """Take the annotator's file as just written (``own``), else read it again."""
+        if own is None:
+            try:
+                own = self.store.read(self.annotator)
+            except LabelFileError as exc:
+                with self._lock:
+                    self.writable = False
+                    self.problems.append(str(exc))
+                return
         with self._lock:
             files = dict(self.labels.files)
             files[self.annotator] = own
-            self.labels = replace(self.labels, files=files)
+            self._set_labels(replace(self.labels, files=files))
 
     def _refresh_adjudication(self) -> None:
         try:
@@ -137,7 +140,7 @@ class LabelSession:
         except LabelFileError:
             return
         with self._lock:
-            self.labels = replace(self.labels, adjudication=adj)
+            self._set_labels(replace(self.labels, adjudication=adj))
 
     def save(self, item: ItemRef, category: str, *, confidence: str | None = None,
              note: str | None = None, evidence: tuple[Anchor, ...] | None = None,
@@ -165,9 +168,9 @@ class LabelSession:
                       ev, sugg)
 
         def write() -> Label | None:
-            stored = self.store.save(self.annotator, label, reason=reason,
-                                     taxonomy_id=self.taxonomy.id)
-            self._refresh_own()
+            stored, own = self.store.save_file(self.annotator, label, reason=reason,
+                                               taxonomy_id=self.taxonomy.id)
+            self._refresh_own(own)
             return stored
 
         return self._submit(write, done)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import fcntl
 import getpass
-import json
 import os
 import re
 from collections.abc import Iterator
@@ -28,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from inspector.model.errors import LoadError
+from inspector.model.jsonfields import parse_json_bytes
 from inspector.model.labels import (
     ItemRef,
     Label,
@@ -91,14 +91,10 @@ def read_label_file(path: Path) -> LabelFile | None:
     except OSError as exc:
         raise LabelFileError(path, f"cannot read label file: {exc.strerror or exc}") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise LabelFileError(path, "label file is corrupt (not UTF-8 text); left as is — "
+        data = parse_json_bytes(path, raw)
+    except LoadError as exc:
+        raise LabelFileError(path, f"label file is corrupt ({exc.issue.message}); left as is — "
                                    "restore it from git or a backup") from None
-    except json.JSONDecodeError as exc:
-        raise LabelFileError(path, f"label file is corrupt ({exc.msg} at line {exc.lineno}, "
-                                   f"column {exc.colno}); left as is — restore it from git or "
-                                   "a backup") from None
     try:
         return parse_label_file(data, path)
     except LoadError as exc:
@@ -214,17 +210,24 @@ class LabelStore:
         unchanged label writes nothing. Raises :class:`LabelFileError` (writing nothing) when
         the file on disk cannot be read.
         """
+        return self.save_file(annotator, label, reason, taxonomy_id)[0]
+
+    def save_file(self, annotator: str, label: Label, reason: str = "",
+                  taxonomy_id: str = "") -> tuple[Label, LabelFile]:
+        """:meth:`save`, also returning the annotator's whole file as it now is on disk (with
+        what other processes wrote before the lock was taken), so callers need not re-read it.
+        """
         path = self.path_for(annotator)
         with self._locked(path):
             current = self.read(annotator)
             stored = apply_edit(current.get(label.item), label, annotator, reason=reason)
             if stored is None:
-                return current.get(label.item) or label
+                return current.get(label.item) or label, current
             updated = current.with_label(stored)
             if taxonomy_id and not updated.taxonomy:
                 updated = replace(updated, taxonomy=taxonomy_id)
             _write(path, updated)
-        return stored
+        return stored, updated
 
     def retract(self, annotator: str, item: ItemRef, reason: str = "") -> Label | None:
         """Withdraw a label; it stays in the file (``retracted``) with its history."""

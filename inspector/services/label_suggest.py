@@ -292,6 +292,13 @@ def _read_log(path: Path | None) -> _Text | None:
     return _Text(lines, line_nos=nos)
 
 
+def log_lines(path: Path) -> list[tuple[int, str]]:
+    """The lines the rules read from a phase log, each with its 1-based line in the file (a
+    multi-line record gives several), so every anchor into a log counts lines the same way."""
+    text = _read_log(path)
+    return list(zip(text.line_nos or [], text.lines, strict=True)) if text else []
+
+
 def _test_text(case: TestCase) -> _Text:
     tb = (case.traceback or "")[:MAX_TEXT_CHARS]
     msg = (case.message or "")[:MAX_TEXT_CHARS]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 
 from inspector.model.errors import LoadError
 from inspector.model.http_request import RequestSpec, ResponseRecord
+from inspector.model.jsonfields import parse_json_bytes
 
 from .atomic import write_json_atomic
 
@@ -74,14 +74,10 @@ def _read(path: Path) -> list[HistoryEntry]:
     except OSError as exc:
         raise HistoryError(path, f"cannot read request history: {exc.strerror or exc}") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise HistoryError(path, "request history is corrupt (not UTF-8); "
-                                 "left as is, move it away to start a new one") from None
-    except json.JSONDecodeError as exc:
-        raise HistoryError(path, f"request history is corrupt ({exc.msg} at line {exc.lineno}, "
-                                 f"column {exc.colno}); left as is, move it away to start a new "
-                                 "one") from None
+        data = parse_json_bytes(path, raw)
+    except LoadError as exc:
+        raise HistoryError(path, f"request history is corrupt ({exc.issue.message}); left as "
+                                 "is, move it away to start a new one") from None
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
         raise HistoryError(path, "request history is corrupt (expected an object with an "
                                  "'entries' list); left as is")

@@ -71,7 +71,9 @@ class DisagreementScreen(Screen[None]):
         session = self.session
         labels = session.labels
         annotators = labels.annotators
-        items = session.disagreements()
+        disputed = session.disagreements()
+        n_open = sum(1 for i in disputed if labels.adjudicated(i) is None)
+        items = disputed
         if self.only_open:
             items = [i for i in items if labels.adjudicated(i) is None]
         self.items = items
@@ -95,11 +97,10 @@ class DisagreementScreen(Screen[None]):
             f"{p.a}/{p.b} κ={p.kappa:.2f}" if p.kappa is not None else f"{p.a}/{p.b} κ=n/a"
             for p in report.pairs)
         alpha = "n/a" if report.alpha is None else f"{report.alpha:.2f}"
-        n_open = sum(1 for i in session.disagreements() if labels.adjudicated(i) is None)
         blind = ("  (blind mode: only items you labelled are listed)" if session.blind
                  else "")
         self.query_one("#summary", Static).update(
-            f"{len(session.disagreements())} disagreements, {n_open} open · "
+            f"{len(disputed)} disagreements, {n_open} open · "
             f"{report.items} shared items · {kappas or 'fewer than two annotators'} · "
             f"Krippendorff's α={alpha}{blind}")
         self._show_detail()

@@ -93,6 +93,7 @@ class LabelScreen(Screen[None]):
         self.scope: str | None = None  # None: the whole sample; else a failing test id
         self.confidence = "medium"
         self.loaded: dict[int, Loaded] = {}
+        self._candidates: list[Anchor] = []  # the evidence list's rows, in order
         self._note_item: ItemRef | None = None
 
     @property
@@ -467,7 +468,7 @@ class LabelScreen(Screen[None]):
 
     def action_toggle_evidence(self) -> None:
         ev = self.query_one("#evidence", OptionList)
-        candidates = getattr(self, "_candidates", [])
+        candidates = self._candidates
         if ev.highlighted is None or not candidates:
             self.notify("No evidence to attach here.", severity="warning", timeout=3)
             return
