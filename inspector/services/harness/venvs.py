@@ -83,13 +83,45 @@ def _killpg(proc: subprocess.Popen[bytes]) -> None:
     proc.wait()
 
 
-class VenvCache:
-    """Creates venvs keyed by requirements hash under ``root``."""
+def uv_binary() -> str | None:
+    """The ``uv`` executable shipped with the ``uv`` package (or on PATH), if any."""
+    try:
+        from uv import find_uv_bin
 
-    def __init__(self, root: Path | None = None) -> None:
+        return find_uv_bin()
+    except (ImportError, FileNotFoundError):
+        return shutil.which("uv")
+
+
+def _uv_env() -> dict[str, str]:
+    """pip's index settings from the environment, passed on to uv so both see the same index."""
+    env = dict(os.environ)
+    for pip_key, uv_key in (("PIP_INDEX_URL", "UV_INDEX_URL"),
+                            ("PIP_EXTRA_INDEX_URL", "UV_EXTRA_INDEX_URL"),
+                            ("PIP_FIND_LINKS", "UV_FIND_LINKS")):
+        if env.get(pip_key) and not env.get(uv_key):
+            env[uv_key] = env[pip_key]
+    cert = env.get("PIP_CERT")
+    if cert and not env.get("SSL_CERT_FILE"):
+        env["SSL_CERT_FILE"] = cert
+    return env
+
+
+class VenvCache:
+    """Creates venvs keyed by requirements hash under ``root``.
+
+    Installs with uv when it is available (``installer="auto"``): several times faster than
+    pip on a cold cache. pip stays the judge: when uv cannot install the requirements the
+    install is retried with pip, whose verdict (and error lines) count, as in the stock
+    harness. ``installer="pip"`` (or ``GENESIS_INSTALLER=pip``) uses pip only.
+    """
+
+    def __init__(self, root: Path | None = None, installer: str | None = None) -> None:
         self.root = root or default_cache_dir()
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        choice = installer or os.environ.get("GENESIS_INSTALLER", "auto")
+        self.uv = uv_binary() if choice != "pip" else None
 
     def get(self, requirements: str, packages_args: list[str], log: PhaseLog,
             timeout: float, cancelled: Callable[[], bool], label: str = "",
@@ -109,22 +141,46 @@ class VenvCache:
                     return VenvResult(True, path, True, 0, "cached virtualenv reused")
                 if path.exists():
                     shutil.rmtree(path, ignore_errors=True)
-                code = run_logged([sys.executable, "-m", "venv", str(path)], log, None, None,
-                                  120, cancelled)
-                if code != 0:
-                    return VenvResult(False, path, False, code, "could not create virtualenv")
-                py = str(path / "bin" / "python")
-                code = run_logged([py, "-m", "pip", "install", "--disable-pip-version-check",
-                                   "--no-input", *packages_args], log, None, None, timeout,
-                                  cancelled)
-                if code != 0:
-                    tail = next((t for t in reversed(log.tail) if "ERROR" in t), "")
-                    msg = ("cancelled" if cancelled() else "pip install timed out"
-                           if code is None else f"pip install failed (exit {code})")
-                    shutil.rmtree(path, ignore_errors=True)
-                    return VenvResult(False, path, False, code, f"{msg}: {tail}" if tail else msg)
-                (path / MARKER).write_text(requirements)
-                return VenvResult(True, path, False, 0, "dependencies installed")
+                return self._build(path, requirements, packages_args, log, timeout, cancelled)
             finally:
                 fcntl.flock(fd, fcntl.LOCK_UN)
                 os.close(fd)
+
+    def _build(self, path: Path, requirements: str, packages_args: list[str], log: PhaseLog,
+               timeout: float, cancelled: Callable[[], bool]) -> VenvResult:
+        deadline = time.monotonic() + timeout
+        if self.uv:
+            create = [self.uv, "venv", "--quiet", "--seed", "--python", sys.executable,
+                      str(path)]
+        else:
+            create = [sys.executable, "-m", "venv", str(path)]
+        code = run_logged(create, log, None, _uv_env() if self.uv else None, 120, cancelled)
+        if code != 0:
+            return VenvResult(False, path, False, code, "could not create virtualenv")
+        py = str(path / "bin" / "python")
+        if self.uv:
+            code = run_logged([self.uv, "pip", "install", "--python", py, *packages_args],
+                              log, None, _uv_env(), timeout, cancelled)
+            if code == 0:
+                (path / MARKER).write_text(requirements)
+                return VenvResult(True, path, False, 0, "dependencies installed")
+            if code is None:
+                return self._failed(path, code, log, cancelled)
+            log.meta("uv could not install these requirements; retrying with pip, whose "
+                     "verdict counts (the stock harness installs with pip)")
+        code = run_logged([py, "-m", "pip", "install", "--disable-pip-version-check",
+                           "--no-input", *packages_args], log, None, None,
+                          max(1.0, deadline - time.monotonic()), cancelled)
+        if code != 0:
+            return self._failed(path, code, log, cancelled)
+        (path / MARKER).write_text(requirements)
+        return VenvResult(True, path, False, 0, "dependencies installed")
+
+    @staticmethod
+    def _failed(path: Path, code: int | None, log: PhaseLog,
+                cancelled: Callable[[], bool]) -> VenvResult:
+        tail = next((t for t in reversed(log.tail) if "ERROR" in t), "")
+        msg = ("cancelled" if cancelled() else "pip install timed out"
+               if code is None else f"pip install failed (exit {code})")
+        shutil.rmtree(path, ignore_errors=True)
+        return VenvResult(False, path, False, code, f"{msg}: {tail}" if tail else msg)

@@ -1,0 +1,3 @@
+#!/bin/bash
+export PORT=${PORT:-8080}
+python main.py

@@ -1,0 +1,3 @@
+#!/bin/bash
+mkdir -p uploads
+python main.py
