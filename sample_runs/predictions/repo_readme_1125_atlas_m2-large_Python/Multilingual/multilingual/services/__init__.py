@@ -1,0 +1,1 @@
+"""Domain services: languages, translation, timezone conversion, localization."""

@@ -1,0 +1,1 @@
+"""StructuredDataConvertor: Excel / CSV / PDF conversion service."""

@@ -1,0 +1,2 @@
+"""Readers and writers for each supported format, built around :class:`Table`."""
+from .table import Table  # noqa: F401

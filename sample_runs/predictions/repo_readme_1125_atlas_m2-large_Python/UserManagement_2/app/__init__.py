@@ -1,0 +1,1 @@
+"""ProjectC user management microservice."""

@@ -1,0 +1,1 @@
+"""Blueprints for the /api/v1 API."""

@@ -1,0 +1,4 @@
+"""WSGI entry point (``waitress-serve wsgi:application``)."""
+from app import create_app
+
+application = create_app()
