@@ -241,3 +241,32 @@ def test_stock_java_result_with_doubled_counts_is_flagged() -> None:
     honest = TestSummary(passed=12, failed=2, errors=1, reported_total=15)
     assert java_counts_doubled("java", honest, task) is None
     assert java_counts_doubled("python", doubled, task) is None
+
+
+def test_stock_report_with_doubled_java_counts_is_flagged_where_stock_figures_show(
+        tmp_path: Path) -> None:
+    import json
+
+    from inspector.model.repogenesis import load_report
+    from inspector.services.metrics import compute_run_metrics
+
+    tasks, _ = load_tasks(TASKS)
+
+    def result(name: str, passed: int, failed: int, total: int) -> dict[str, object]:
+        return {"repo_name": name, "lang": "java", "exit_code": 0,
+                "dsr": {"success": True, "message": "Service started successfully"},
+                "pass_at_1": {"passed": passed, "failed": failed, "errors": 0, "skipped": 0,
+                              "total": total, "score": round(passed / total, 4)}}
+
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps({
+        "metadata": {"predictions_dir": "repo_readme_1201_a_m_Java"},
+        "summary": {},
+        "results": [result("javalin-task-manager", 26, 4, 30),  # 15 tests, doubled
+                    result("quarkus-blog-cms", 12, 3, 15)]}))  # 15 tests, honest
+    run, _ = load_report(report, tasks)
+    by_task = {s.task: s for s in run.samples}
+    assert any(n.startswith(JAVA_DOUBLED) for n in by_task["javalin-task-manager"].notes)
+    assert not any(n.startswith(JAVA_DOUBLED) for n in by_task["quarkus-blog-cms"].notes)
+    assert f"{JAVA_DOUBLED}: javalin-task-manager" in run.notes
+    assert f"{JAVA_DOUBLED}: javalin-task-manager" in compute_run_metrics(run).differences
