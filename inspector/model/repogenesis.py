@@ -23,6 +23,7 @@ from .outcomes import Phase
 from .predictions import parse_predictions_name
 from .results import ApiCoverage, Deployment, SampleResult, TestSummary
 from .run import Run, RunSource
+from .stock_flaws import java_counts_doubled, run_java_notes
 from .task import Task
 
 FORMAT = "repogenesis"
@@ -117,6 +118,9 @@ def parse_result(obj: Any, path: Path, field: str, run_id: str, default_lang: st
         ac = ApiCoverage(total_apis=total_apis, implemented_apis=impl,
                          reported_score=a.float("score", None, lo=0.0, hi=1.0))
     notes = [COUNTS_ONLY_NOTE]
+    doubled = java_counts_doubled(lang, tests, task)
+    if doubled:
+        notes.append(doubled)
     if exit_code in EXIT_CODES and exit_code != 0:
         notes.append(f"exit code {exit_code}: {EXIT_CODES[exit_code]}")
     elif exit_code is None and f.has("dsr") and dsr_msg == "Docker evaluation skipped":
@@ -218,7 +222,7 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None) -> tuple[Run, 
         date=(meta.str("timestamp") if meta else None) or date,
         samples=tuple(samples),
         tasks={k: v for k, v in (tasks or {}).items() if k in seen},
-        notes=(COUNTS_ONLY_NOTE,),
+        notes=(COUNTS_ONLY_NOTE, *run_java_notes(samples, tasks or {})),
     )
     return run, issues
 
@@ -245,7 +249,8 @@ def load_intermediate(folder: Path, tasks: dict[str, Task] | None = None,
         source=RunSource(FORMAT, folder, None, "RepoGenesis harness (intermediate results)"),
         date=stamp or parsed.date, samples=tuple(samples),
         tasks={k: v for k, v in (tasks or {}).items() if any(s.task == k for s in samples)},
-        notes=(COUNTS_ONLY_NOTE, "loaded from intermediate results: no report was written"),
+        notes=(COUNTS_ONLY_NOTE, "loaded from intermediate results: no report was written",
+               *run_java_notes(samples, tasks or {})),
     )
     return run, issues
 

@@ -35,6 +35,7 @@ class Task:
     tests_dir: Path | None = None
     expected_tests: int | None = None
     endpoints: tuple[Endpoint, ...] = field(default_factory=tuple)
+    test_notes: tuple[str, ...] = ()  # e.g. disabled JUnit tests found while counting
 
     @property
     def readme_path(self) -> Path | None:

@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 from .errors import LoadIssue
+from .java_tests import java_test_notes, java_tests
 from .readme import extract_endpoints, extract_framework, extract_port
 from .task import Task
 
@@ -36,18 +37,6 @@ def count_tests(tests_dir: Path) -> int | None:
     return count
 
 
-def count_java_tests(test_root: Path) -> int | None:
-    if not test_root.is_dir():
-        return None
-    total = 0
-    for file in test_root.rglob("*.java"):
-        try:
-            total += file.read_text(encoding="utf-8", errors="replace").count("@Test")
-        except OSError:
-            continue
-    return total
-
-
 def load_task(task_root: Path, issues: list[LoadIssue]) -> Task | None:
     """Load one task folder; returns None (with an issue) when it has no README."""
     readme_path = task_root / "README.md"
@@ -63,11 +52,14 @@ def load_task(task_root: Path, issues: list[LoadIssue]) -> Task | None:
     if (task_root / "pom.xml").is_file() or (task_root / "src" / "test").is_dir():
         language = "java"
         tests_path = task_root / "src" / "test" / "java"
-        expected = count_java_tests(tests_path)
+        found = java_tests(tests_path, task_root) if tests_path.is_dir() else None
+        expected = sum(t.count for t in found) if found is not None else None
+        test_notes = tuple(java_test_notes(found or []))
     else:
         language = "python"
         tests_path = task_root / "tests"
         expected = count_tests(tests_path)
+        test_notes = ()
     return Task(
         name=task_root.name,
         language=language,
@@ -78,6 +70,7 @@ def load_task(task_root: Path, issues: list[LoadIssue]) -> Task | None:
         tests_dir=tests_path if tests_path.is_dir() else None,
         expected_tests=expected,
         endpoints=tuple(extract_endpoints(readme)),
+        test_notes=test_notes,
     )
 
 

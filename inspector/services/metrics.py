@@ -21,6 +21,7 @@ from math import comb
 from typing import Any
 
 from inspector.model import Run, SampleResult, SuiteStatus
+from inspector.model.stock_flaws import JAVA_DOUBLED
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -124,6 +125,7 @@ def compute_run_metrics(run: Run) -> RunMetrics:
             f"Pass@1 {m.pass_at_1:.2%} counts a sample only when all its tests pass; the stock "
             f"'avg_pass_at_1' is the test pass ratio {m.test_pass_ratio:.2%} over samples that "
             "ran tests")
+    m.differences.extend(n for n in run.notes if n.startswith(JAVA_DOUBLED))
     return m
 
 

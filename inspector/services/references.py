@@ -57,16 +57,20 @@ def find_refs(text: str, repo: Path | None, task_root: Path | None) -> list[Ref]
     roots = {"repo": repo, "task": task_root}
     seen: set[tuple[str, str, int]] = set()
     found: list[tuple[int, Ref]] = []
-    java_index: dict[str, str] | None = None
+    java_index: dict[str, tuple[str, str]] | None = None
     for pattern in _PATTERNS:
         for m in pattern.finditer(text):
             raw, line = m.group("path"), int(m.group("line"))
             hit = resolve_path(raw, roots)
-            if hit is None and raw.endswith(".java") and repo is not None:
+            if hit is None and raw.endswith(".java"):
                 if java_index is None:
-                    java_index = _java_files(repo)
-                rel = java_index.get(raw)
-                hit = ("repo", rel) if rel else None
+                    # golden tests (task) first: they replace the repo's own src/test
+                    java_index = {}
+                    for name, root in (("repo", repo), ("task", task_root)):
+                        if root is not None:
+                            java_index.update({k: (name, v)
+                                               for k, v in _java_files(root).items()})
+                hit = java_index.get(raw)
             if hit is None:
                 continue
             key = (hit[0], hit[1], line)

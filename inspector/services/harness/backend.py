@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from inspector.model import Phase, PhaseStatus, Task
+from inspector.model import Phase, PhaseStatus, Task, TestCase
 
 from .phase_log import PhaseLog
 
@@ -86,13 +86,15 @@ class PhaseOutcome:
 
 @dataclass
 class TestRun:
-    """What a test phase produced: the JUnit file (if any) and pytest's exit code."""
+    """What a test phase produced: the JUnit file (if any) and the runner's exit code;
+    ``cases`` when the backend read per-test results itself (Maven's Surefire reports)."""
 
     __test__ = False
 
     outcome: PhaseOutcome
     junit: Path | None
     exit_code: int | None
+    cases: list[TestCase] | None = None
 
 
 class Session(Protocol):

@@ -122,7 +122,11 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
 
     cases, collection_errors = [], 0
     notes: list[str] = []
-    if tests_run and tests_run.junit:
+    if tests_run and tests_run.cases is not None:
+        cases = list(tests_run.cases)
+        if not cases:
+            notes.append("Maven wrote no Surefire report: no per-test results")
+    elif tests_run and tests_run.junit:
         try:
             cases, collection_errors = parse_junit(tests_run.junit)
         except ValueError as exc:

@@ -80,6 +80,10 @@ class LocalBackend:
         self.work_root = work_root
 
     def open(self, job: SampleJob) -> LocalSession:
+        if job.task.language == "java":
+            from .java_local import JavaSession
+
+            return JavaSession(self, job)
         return LocalSession(self, job)
 
 
@@ -185,7 +189,7 @@ class LocalSession:
             log.meta(msg)
             return PhaseOutcome(Phase.START, PhaseStatus.FAILED, msg, None, False, started, 0.0,
                                 lenient_ok=False)
-        found = find_start_command(self.workdir, port)
+        found = self._start_command(port)
         if found is None:
             return no_entry_point(log, started)
         cmd, how = found
@@ -207,6 +211,9 @@ class LocalSession:
         self.started_mono = time.monotonic()
         return PhaseOutcome(Phase.START, PhaseStatus.OK, f"started ({how}), pid {self.proc.pid}",
                             None, False, started, time.monotonic() - t0)
+
+    def _start_command(self, port: int) -> tuple[list[str], str] | None:
+        return find_start_command(self.workdir, port)
 
     def wait_ready(self, log: PhaseLog) -> PhaseOutcome:
         """Wait until the port accepts connections; a process that exits is a failure."""

@@ -156,7 +156,10 @@ class DockerSession:
         started, t0 = now_iso(), time.monotonic()
         client = self.backend.client
         if self.job.task.language != "python":
-            msg = f"{self.job.task.language} tasks are not supported by the sandbox yet"
+            msg = (f"{self.job.task.language} tasks cannot be evaluated in the Docker sandbox yet "
+                   "(its image has no JDK or Maven, and no Maven repository is reachable to "
+                   "fetch dependencies); use --backend local, which runs Maven offline "
+                   "against ~/.m2 — infrastructure problem, not the agent's")
             log.meta(msg)
             return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, msg, None, False, started, 0)
         try:
