@@ -384,7 +384,8 @@ class JavaRoutes:
 
 def _handler(arg: str) -> bool:
     a = arg.strip()
-    return "->" in a or "::" in a or a.startswith("new ") or bool(re.fullmatch(r"[A-Za-z_][\w.]*", a))
+    return "->" in a or "::" in a or a.startswith("new ") or bool(
+        re.fullmatch(r"[A-Za-z_][\w.]*", a))
 
 
 def _split_plus(expr: str) -> list[str]:
