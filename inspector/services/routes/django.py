@@ -61,7 +61,7 @@ class DjangoRoutes:
         urls = [m for m in self.ix.modules if "urlpatterns" in m.assigns]
         included = set()
         for m in urls:
-            for node in ast.walk(m.tree):
+            for node in m.nodes:
                 if isinstance(node, ast.Call) and dotted(node.func).endswith("include"):
                     target = self._include_target(m, node)
                     if isinstance(target, Module):
@@ -173,7 +173,7 @@ class DjangoRoutes:
                                                                          ast.Attribute)) else None
         rmod = sym.mod if sym is not None else mod
         name = node.id if isinstance(node, ast.Name) else dotted(node).rsplit(".", 1)[-1]
-        for call in ast.walk(rmod.tree):
+        for call in rmod.nodes:
             if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and
                     call.func.attr == "register" and dotted(call.func.value).endswith(name)
                     and len(call.args) >= 2):

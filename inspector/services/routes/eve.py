@@ -14,13 +14,13 @@ from .pyindex import Index, Module, dotted, kwarg, str_list
 
 def _uses_eve(index: Index) -> bool:
     return any(isinstance(n, ast.Call) and dotted(n.func).rsplit(".", 1)[-1] == "Eve"
-               for m in index.modules for n in ast.walk(m.tree))
+               for m in index.modules for n in m.nodes)
 
 
 def _settings(index: Index) -> list[tuple[Module, dict[str, ast.expr], int]]:
     out = []
     for m in index.modules:
-        for node in ast.walk(m.tree):
+        for node in m.nodes:
             if isinstance(node, ast.Call) and dotted(node.func).rsplit(".", 1)[-1] == "Eve":
                 arg = kwarg(node, "settings")
                 sym = index._raw_ref(m, arg, None, 0) if isinstance(

@@ -15,6 +15,7 @@ override them when the service starts, which no static reading can know.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 from .model import Part, Unknown
@@ -32,6 +33,7 @@ class Module:
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
     imports: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    nodes: list[ast.AST] = field(default_factory=list)  # every node, walked once
 
     def text(self, line: int) -> str:
         return self.lines[line - 1].strip()[:200] if 0 < line <= len(self.lines) else ""
@@ -57,29 +59,53 @@ def _module_name(rel: str) -> str:
     return ".".join(parts)
 
 
+# A module mentioning none of these declares no route: it is parsed only when a name
+# leads to it (a settings module, a constants file).
+HINT = re.compile(r"@\w[\w.]*\.(?:get|post|put|delete|patch|route|api_route)\b|Flask|FastAPI|"
+                  r"APIRouter|Blueprint|urlpatterns|ROOT_URLCONF|\bEve\b|DOMAIN|add_url_rule|"
+                  r"add_api_route|add_resource|include_router|Namespace|\bApi\b|\.register\(")
+
+
 class Index:
-    """Every parseable ``.py`` file of a repo; names resolve across them."""
+    """Every ``.py`` file of a repo; names resolve across them. Files that may declare
+    routes are parsed up front (:attr:`modules`), the others when a name leads to them."""
 
     def __init__(self, texts: list[tuple[str, str]]) -> None:
         self.modules: list[Module] = []
-        self.by_name: dict[str, Module] = {}
-        suffixes: dict[str, Module] = {}
+        self._texts: dict[str, str] = {}
+        self._parsed: dict[str, Module | None] = {}
+        self._names: dict[str, str] = {}
+        suffixes: dict[str, str] = {}
         for rel, text in texts:
             if not rel.endswith(".py"):
                 continue
+            self._texts[rel] = text
+            name = _module_name(rel)
+            self._names.setdefault(name, rel)
+            parts = name.split(".")
+            for i in range(1, len(parts)):  # src/ layouts, sys.path tweaks, running from app/
+                suffixes.setdefault(".".join(parts[i:]), rel)
+        for name, rel in suffixes.items():
+            self._names.setdefault(name, rel)
+        for rel, text in self._texts.items():
+            if HINT.search(text):
+                mod = self._parse(rel)
+                if mod is not None:
+                    self.modules.append(mod)
+
+    def _parse(self, rel: str) -> Module | None:
+        if rel not in self._parsed:
+            text = self._texts[rel]
             try:
                 tree = ast.parse(text, filename=rel)
             except (SyntaxError, ValueError):
-                continue
+                self._parsed[rel] = None
+                return None
             mod = Module(rel, _module_name(rel), tree, text.splitlines())
+            mod.nodes = list(ast.walk(tree))
             self._scan(mod)
-            self.modules.append(mod)
-            self.by_name.setdefault(mod.name, mod)
-            parts = mod.name.split(".")
-            for i in range(1, len(parts)):  # src/ layouts, sys.path tweaks, running from app/
-                suffixes.setdefault(".".join(parts[i:]), mod)
-        for name, mod in suffixes.items():
-            self.by_name.setdefault(name, mod)
+            self._parsed[rel] = mod
+        return self._parsed[rel]
 
     # ------------------------------------------------------------------ scanning
 
@@ -87,7 +113,7 @@ class Index:
         pkg = mod.name.split(".")
         if not mod.rel.endswith("__init__.py"):
             pkg = pkg[:-1]
-        for node in ast.walk(mod.tree):
+        for node in mod.nodes:
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     self._bind(mod, target, node.value)
@@ -125,7 +151,8 @@ class Index:
     # ------------------------------------------------------------------ names
 
     def module(self, name: str) -> Module | None:
-        return self.by_name.get(name)
+        rel = self._names.get(name)
+        return self._parse(rel) if rel is not None else None
 
     def lookup(self, mod: Module, name: str, depth: int = 0) -> Sym | None:
         """What ``name`` means at the top of ``mod`` (last assignment wins)."""

@@ -92,7 +92,7 @@ class PythonRoutes:
 
     def _collect_objects(self) -> None:
         for mod in self.ix.modules:
-            for node in ast.walk(mod.tree):
+            for node in mod.nodes:
                 if not (isinstance(node, (ast.Assign, ast.AnnAssign)) and
                         isinstance(node.value, ast.Call)):
                     continue
@@ -132,7 +132,7 @@ class PythonRoutes:
     def _loops(self, mod: Module) -> dict[int, list[Env]]:
         """For each call line inside a ``for`` over a literal list, the bindings per item."""
         out: dict[int, list[Env]] = {}
-        for node in ast.walk(mod.tree):
+        for node in mod.nodes:
             if not isinstance(node, ast.For):
                 continue
             items = node.iter
@@ -159,7 +159,7 @@ class PythonRoutes:
     def _walk(self) -> None:
         for mod in self.ix.modules:
             loops = self._loops(mod)
-            for node in ast.walk(mod.tree):
+            for node in mod.nodes:
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     for dec in node.decorator_list:
                         if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute):
@@ -333,7 +333,7 @@ class PythonRoutes:
         if not params:
             return
         for mod in self.ix.modules:
-            for node in ast.walk(mod.tree):
+            for node in mod.nodes:
                 if not isinstance(node, ast.Call):
                     continue
                 fname = dotted(node.func).rsplit(".", 1)[-1]
