@@ -31,12 +31,18 @@ def _clean_path(path: str) -> str:
     return path.rstrip("`*").rstrip(".,;)")
 
 
+def _cut_path(m: re.Match[str]) -> str:
+    """The whole README path when the stock pattern stopped at a ':param' segment."""
+    rest = re.match(r":\w[^\s`*|]*", m.string[m.end(2):])
+    return _clean_path(m.group(2) + rest.group(0)) if rest else ""
+
+
 def extract_endpoints(readme: str) -> list[Endpoint]:
     """Endpoints a README requires, de-duplicated by ``METHOD:path`` in document order."""
     found: dict[str, Endpoint] = {}
 
-    def add(method: str, path: str, desc: str) -> None:
-        ep = Endpoint(method.upper(), _clean_path(path), desc.strip().strip("|").strip())
+    def add(method: str, path: str, desc: str, spec: str = "") -> None:
+        ep = Endpoint(method.upper(), _clean_path(path), desc.strip().strip("|").strip(), spec)
         if ep.path and ep.key not in found:
             found[ep.key] = ep
 
@@ -47,18 +53,18 @@ def extract_endpoints(readme: str) -> list[Endpoint]:
         if not table_desc.get(key):  # the first row with a description wins, like the dedupe
             table_desc[key] = next((c for c in cells if c), "")
     for m in _EXPLICIT.finditer(readme):
-        add(m.group(1), m.group(2), m.group(3))
+        add(m.group(1), m.group(2), m.group(3), _cut_path(m))
     for m in _TABLE.finditer(readme):
         add(m.group(1), m.group(2), table_desc.get(f"{m.group(1).upper()}:"
                                                    f"{_clean_path(m.group(2))}", ""))
     for block in _FENCE.findall(readme):
         for m in _EXPLICIT.finditer(block):
-            add(m.group(1), m.group(2), m.group(3))
+            add(m.group(1), m.group(2), m.group(3), _cut_path(m))
     # Prefer the table's description over a regex tail when both exist.
     for key, desc in table_desc.items():
         if key in found and desc:
             ep = found[key]
-            found[key] = Endpoint(ep.method, ep.path, desc)
+            found[key] = Endpoint(ep.method, ep.path, desc, ep.spec_path)
     if not found:
         for m in _FEATURE.finditer(readme):
             name = m.group(1).strip()

@@ -130,6 +130,7 @@ class Evidence:
     file: str  # relative to the repo root, '/' separated
     line: int
     text: str = ""
+    note: str = ""  # where the route's prefixes come from, e.g. "prefix '/api' via app.py:9"
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}"
@@ -137,11 +138,16 @@ class Evidence:
 
 @dataclass(frozen=True, slots=True)
 class EndpointCoverage:
+    """One README endpoint. ``unresolved`` is non-empty when the only routes that could serve
+    it have a path part static analysis cannot know (then ``implemented`` is False, the
+    ``evidence`` lists those routes, and the endpoint is left out of the strict figure)."""
+
     method: str
     path: str
     implemented: bool
     description: str = ""
     evidence: tuple[Evidence, ...] = ()
+    unresolved: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,12 +159,20 @@ class ApiCoverage:
     endpoints: tuple[EndpointCoverage, ...] | None = None
     lenient_implemented_apis: int | None = None
     reported_score: float | None = None
+    unresolved_apis: int = 0
+
+    @property
+    def verifiable_apis(self) -> int:
+        """README endpoints the strict check could decide (unresolved ones left out)."""
+        return max(self.total_apis - self.unresolved_apis, 0)
 
     @property
     def score(self) -> float:
+        """Strict coverage: implemented / endpoints that could be decided statically."""
         if self.reported_score is not None:
             return self.reported_score
-        return round(self.implemented_apis / self.total_apis, 4) if self.total_apis else 0.0
+        n = self.verifiable_apis
+        return round(self.implemented_apis / n, 4) if n else 0.0
 
     @property
     def lenient_score(self) -> float | None:

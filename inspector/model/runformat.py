@@ -139,16 +139,21 @@ def sample_to_json(s: SampleResult, sample_dir: Path, started_at: str | None = N
             "score": ac.score,
             "lenient_implemented_apis": ac.lenient_implemented_apis,
             "lenient_score": ac.lenient_score,
-            "endpoints": [
-                {
-                    "method": e.method, "path": e.path, "description": e.description,
-                    "implemented": e.implemented,
-                    "evidence": [{"file": v.file, "line": v.line, "text": v.text}
-                                 for v in e.evidence],
-                }
-                for e in (ac.endpoints or ())
-            ],
+            "unresolved_apis": ac.unresolved_apis,
+            "endpoints": [_endpoint_json(e) for e in (ac.endpoints or ())],
         }
+    return out
+
+
+def _endpoint_json(e: EndpointCoverage) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "method": e.method, "path": e.path, "description": e.description,
+        "implemented": e.implemented,
+        "evidence": [{"file": v.file, "line": v.line, "text": v.text,
+                      **({"note": v.note} if v.note else {})} for v in e.evidence],
+    }
+    if e.unresolved:
+        out["unresolved"] = e.unresolved
     return out
 
 
@@ -294,13 +299,15 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
                     vf = Fields(ev, path, f"api_coverage.endpoints[{i}].evidence[{j}]", issues)
                     evidence.append(Evidence(vf.str("file", required=True) or "",
                                              vf.int("line", 0, minimum=0) or 0,
-                                             vf.str("text", "") or ""))
+                                             vf.str("text", "") or "",
+                                             vf.str("note", "") or ""))
                 eps.append(EndpointCoverage(
                     method=ef.str("method", required=True) or "",
                     path=ef.str("path", required=True) or "",
                     implemented=bool(ef.bool("implemented", False)),
                     description=ef.str("description", "") or "",
                     evidence=tuple(evidence),
+                    unresolved=ef.str("unresolved", "") or "",
                 ))
             except LoadError as exc:
                 issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
@@ -311,6 +318,8 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
                                     minimum=0) or 0,
             endpoints=tuple(eps),
             lenient_implemented_apis=af.int("lenient_implemented_apis", minimum=0),
+            unresolved_apis=af.int("unresolved_apis", sum(bool(e.unresolved) for e in eps),
+                                   minimum=0) or 0,
         )
 
     logs: dict[Phase, Path] = {}

@@ -13,6 +13,9 @@ class Endpoint:
     method: str
     path: str
     description: str = ""
+    # The path as the README writes it when the stock extraction cut it short at a ':param'
+    # segment ('/api/items/' from '/api/items/:id'); '' otherwise. Not part of the key.
+    spec_path: str = ""
 
     @property
     def key(self) -> str:

@@ -2,97 +2,53 @@
 
 Two figures per endpoint:
 
-* strict (ours): the repo declares a route for this method whose path, with any router or
-  blueprint prefix declared in the repo, equals the README path (parameter names ignored:
-  ``{id}``, ``<int:id>`` and ``:id`` are the same segment). Evidence is the declaring line.
+* strict (ours): the repo declares a route for this method whose path, resolved the way the
+  framework does (see :mod:`inspector.services.routes`: prefix chains across modules, constants,
+  settings defaults, ``urls.py`` includes, DRF routers, Eve settings, Spring/JAX-RS/Micronaut
+  class mappings, Javalin/Spark groups), equals the README path (parameter names ignored:
+  ``{id}``, ``<int:id>`` and ``:id`` are the same segment). Evidence is the route's own line,
+  with the prefixes' origin in its note.
 * lenient (the stock RepoGenesis check): some file has a route-ish call for the method and
-  mentions the path or one of its longer segments. Kept so figures can be compared.
+  mentions the path or one of its longer segments. Kept as is so figures can be compared.
+
+**Unresolved endpoints.** When the only routes that could serve an endpoint have a path part
+that cannot be known without running the service (a prefix from a runtime value, an env var
+without default, a router never seen included), the endpoint is *unresolved*: it carries the
+reason and those routes as evidence, is not counted implemented, and is not counted missing
+either: it is left out of the strict denominator (``score = implemented / (total -
+unresolved)``) and shown apart. Counting it missing would repeat the bug this fixes (a working
+service scored 0), counting it implemented would let a guess into a strict figure. A route whose
+known part has no literal segment (a bare ``/`` under an unknown prefix) says nothing about
+which endpoint it is and is not a candidate.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.model import ApiCoverage, Endpoint, EndpointCoverage, Evidence
 
 from .repo_files import SKIP_DIRS, iter_files, read_text
+from .routes import WILD, Route, find_routes, matches, normalize, pattern
 
 SOURCE_EXT = (".py", ".java", ".js", ".ts", ".kt")
+CONFIG_EXT = (".properties", ".yml", ".yaml")
 STOCK_SKIP = set(SKIP_DIRS) | {"test", "tests", "egg-info"}
-_M = "get|post|put|delete|patch"
 
-_DECORATOR = re.compile(rf"@\s*[\w.]+\.({_M})\s*\(\s*[rfbu]?['\"]([^'\"]*)['\"]", re.I)
-_ROUTE = re.compile(r"(?:@\s*[\w.]+\.route|\.add_url_rule|\.add_api_route|\.api_route)\s*\(\s*"
-                    r"[rfbu]?['\"]([^'\"]*)['\"]")
-_METHODS_KW = re.compile(r"methods\s*=\s*[\[(]([^\])]*)[\])]", re.I)
-_SPRING = re.compile(rf"@({_M})Mapping\s*\(\s*(?:(?:value|path)\s*=\s*)?\{{?\s*\"([^\"]*)\"", re.I)
-_CALL = re.compile(rf"\.({_M})\s*\(\s*[\"'](/[^\"']*)[\"']", re.I)
-_PREFIX = re.compile(r"(?:prefix|url_prefix)\s*=\s*[rfbu]?['\"]([^'\"]*)['\"]")
-_REQ_MAPPING = re.compile(r"@RequestMapping\s*\(\s*(?:(?:value|path)\s*=\s*)?\"([^\"]*)\"")
-
-
-@dataclass(frozen=True, slots=True)
-class Route:
-    method: str
-    path: str
-    file: str
-    line: int
-    text: str
-
-
-def normalize(path: str) -> str:
-    """Path with parameter segments made anonymous and no trailing slash."""
-    segs = []
-    for seg in path.strip().split("?", 1)[0].split("/"):
-        if not seg:
-            continue
-        if (seg.startswith("{") and seg.endswith("}")) or (seg.startswith("<") and
-                                                           seg.endswith(">")) \
-                or seg.startswith(":"):
-            segs.append("{}")
-        else:
-            segs.append(seg)
-    return "/" + "/".join(segs)
+__all__ = ["SOURCE_EXT", "Route", "compute_coverage", "find_routes", "normalize"]
 
 
 def _source_texts(repo: Path) -> list[tuple[str, str]]:
-    """(relative path, text) of every source file, read once."""
-    return [(f.relative_to(repo).as_posix(), read_text(f)) for f in iter_files(repo, SOURCE_EXT)]
+    """(relative path, text) of every source file (and Java app properties), read once."""
+    return [(f.relative_to(repo).as_posix(), read_text(f))
+            for f in iter_files(repo, SOURCE_EXT + CONFIG_EXT)]
 
 
 def _in_stock_scope(rel: str) -> bool:
     """The stock check also skips test folders and egg-info."""
     return not any(part in STOCK_SKIP or part.endswith("egg-info")
                    for part in rel.split("/")[:-1])
-
-
-def find_routes(texts: list[tuple[str, str]]) -> tuple[list[Route], set[str]]:
-    """Route declarations and path prefixes found in the repo's source files."""
-    routes: list[Route] = []
-    prefixes: set[str] = {""}
-    for rel, text in texts:
-        lines = text.splitlines()
-        for i, line in enumerate(lines):
-            for m in _PREFIX.finditer(line):
-                prefixes.add(normalize(m.group(1)).rstrip("/"))
-            for m in _REQ_MAPPING.finditer(line):
-                prefixes.add(normalize(m.group(1)).rstrip("/"))
-            found: list[tuple[str, str]] = []
-            found += [(m.group(1), m.group(2)) for m in _DECORATOR.finditer(line)]
-            found += [(m.group(1), m.group(2)) for m in _SPRING.finditer(line)]
-            if not found:
-                found += [(m.group(1), m.group(2)) for m in _CALL.finditer(line)
-                          if not line.lstrip().startswith(("#", "//"))]
-            for m in _ROUTE.finditer(line):
-                window = " ".join(lines[i:i + 4])
-                mk = _METHODS_KW.search(window)
-                methods = re.findall(rf"({_M})", mk.group(1), re.I) if mk else ["GET"]
-                found += [(meth, m.group(1)) for meth in methods]
-            for method, path in found:
-                routes.append(Route(method.upper(), path, rel, i + 1, line.strip()[:200]))
-    return routes, prefixes
 
 
 def _stock_implements(text: str, ep: Endpoint) -> bool:
@@ -123,12 +79,23 @@ def _feature_hit(repo_texts: list[tuple[str, str]], name: str) -> Evidence | Non
     return None
 
 
+def _evidence(r: Route) -> Evidence:
+    return Evidence(r.file, r.line, r.text, r.origin)
+
+
 def compute_coverage(repo: Path, endpoints: list[Endpoint] | tuple[Endpoint, ...]
                      ) -> ApiCoverage:
     """Per-endpoint coverage of ``repo`` with evidence, plus the stock lenient count."""
     all_texts = _source_texts(repo)
-    routes, prefixes = find_routes(all_texts)
-    texts = [(rel, text) for rel, text in all_texts if _in_stock_scope(rel)]
+    routes = find_routes(all_texts)
+    by_method: dict[str, list[tuple[Route, tuple[str, ...]]]] = {}
+    for r in routes:
+        pat = pattern(r.path)
+        if WILD in pat and not any(seg not in (WILD, "{}") for seg in pat):
+            continue  # nothing known but parameters: no candidate for any endpoint
+        by_method.setdefault(r.method, []).append((r, pat))
+    texts = [(rel, text) for rel, text in all_texts
+             if rel.endswith(SOURCE_EXT) and _in_stock_scope(rel)]
     results: list[EndpointCoverage] = []
     lenient = 0
     for ep in endpoints:
@@ -138,18 +105,21 @@ def compute_coverage(repo: Path, endpoints: list[Endpoint] | tuple[Endpoint, ...
                                             (hit,) if hit else ()))
             lenient += hit is not None
             continue
-        want = normalize(ep.path)
-        evidence = tuple(
-            Evidence(r.file, r.line, r.text) for r in routes
-            if r.method == ep.method and any(normalize(p + "/" + r.path.lstrip("/")) == want
-                                             for p in prefixes)
-        )
-        results.append(EndpointCoverage(ep.method, ep.path, bool(evidence), ep.description,
-                                        evidence))
+        want = ep.spec_path or ep.path  # what the README means where extraction cut it
+        hits = [r for r, pat in by_method.get(ep.method, []) if matches(pat, want)]
+        known = [r for r in hits if not r.unresolved]
+        seen: set[tuple[str, int]] = set()
+        chosen = known or hits
+        evidence = tuple(_evidence(r) for r in chosen
+                         if (r.file, r.line) not in seen and not seen.add((r.file, r.line)))
+        unresolved = "" if known or not hits else hits[0].unresolved
+        results.append(EndpointCoverage(ep.method, ep.path, bool(known), ep.description,
+                                        evidence, unresolved))
         lenient += any(_stock_implements(t, ep) for _, t in texts)
     return ApiCoverage(
         total_apis=len(endpoints),
         implemented_apis=sum(r.implemented for r in results),
         endpoints=tuple(results),
         lenient_implemented_apis=lenient,
+        unresolved_apis=sum(bool(r.unresolved) for r in results),
     )

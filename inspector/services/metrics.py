@@ -84,10 +84,10 @@ def compute_run_metrics(run: Run) -> RunMetrics:
     for k in range(1, k_max + 1):
         pass_k[k] = _mean([pass_at_k(n, c, k) for n, c in per_task.values()])
     scored = [s.tests.score for s in samples if s.tests.total > 0]
-    ac = [s.api_coverage.score for s in samples if s.api_coverage and s.api_coverage.total_apis]
-    ac_len = [s.api_coverage.lenient_score for s in samples
-              if s.api_coverage and s.api_coverage.total_apis
-              and s.api_coverage.lenient_score is not None]
+    with_ac = [s.api_coverage for s in samples if s.api_coverage and s.api_coverage.total_apis]
+    # strict AC leaves out samples whose endpoints are all unresolved (nothing to decide)
+    ac = [a.score for a in with_ac if a.verifiable_apis or a.reported_score is not None]
+    ac_len = [a.lenient_score for a in with_ac if a.lenient_score is not None]
     deployed = sum(s.deployment.success for s in samples)
     lenient = [s.deployment.lenient_success for s in samples]
     dsr = round(deployed / len(samples), 4) if samples else 0.0
@@ -106,7 +106,7 @@ def compute_run_metrics(run: Run) -> RunMetrics:
         suites_not_run=sum(st is not SuiteStatus.RAN for st in statuses),
         suites_incomplete=sum(st is SuiteStatus.INCOMPLETE for st in statuses),
         dsr_lenient=dsr_lenient,
-        api_coverage_lenient=_mean(ac_len) if len(ac_len) == len(ac) and ac_len else None,
+        api_coverage_lenient=_mean(ac_len) if len(ac_len) == len(with_ac) and ac_len else None,
         samples_passed=sum(strict_passed(s) for s in samples),
         deployed=deployed,
         failing_tests=sum(len(s.failing_tests) for s in samples),

@@ -222,9 +222,13 @@ class SampleScreen(Screen[None]):
             handler = f"{cov.evidence[0].file}:{cov.evidence[0].line}" if cov and \
                 cov.evidence else "—"
             n_tests = len(self.endpoint_tests.get(ep.key, []))
-            table.add_row(ep.method, Text(sanitize(ep.path)),
-                          Text("✔ yes", style=ok) if implemented else
-                          (Text("✘ no", style=bad) if implemented is False else "?"),
+            if cov is not None and cov.unresolved:
+                verdict = Text("? unresolved", style="dim")
+            elif implemented:
+                verdict = Text("✔ yes", style=ok)
+            else:
+                verdict = Text("✘ no", style=bad) if implemented is False else Text("?")
+            table.add_row(ep.method, Text(sanitize(ep.path)), verdict,
                           Text(sanitize(handler)), str(n_tests) if n_tests else "—")
         self._endpoint_moved()
 
@@ -244,9 +248,14 @@ class SampleScreen(Screen[None]):
         if ep.description:
             t.append(f"  {sanitize(ep.description)}")
         cov = self._coverage(ep)
+        if cov is not None and cov.unresolved:
+            t.append(f"\nunresolved: {sanitize(cov.unresolved)} (left out of strict AC)",
+                     style="bold")
         for ev in (cov.evidence if cov else ())[:3]:
             t.append(f"\nhandler {sanitize(ev.file)}:{ev.line}  ", style="dim")
             t.append(sanitize(ev.text[:100]))
+            if ev.note:
+                t.append(f"\n  {sanitize(ev.note[:160])}", style="dim")
         tests = self.endpoint_tests.get(ep.key, [])
         if tests:
             t.append(f"\n{len(tests)} test(s): " + ", ".join(

@@ -1,0 +1,11 @@
+"""Route resolution for strict API coverage: every (method, path) a generated repo serves,
+resolved the way its framework would (see :mod:`.python`, :mod:`.django`, :mod:`.eve`,
+:mod:`.java`), each with its ``file:line``."""
+
+from __future__ import annotations
+
+from .model import METHODS, WILD, Route, Unknown, matches, normalize, pattern
+from .resolve import find_routes
+
+__all__ = ["METHODS", "WILD", "Route", "Unknown", "find_routes", "matches", "normalize",
+           "pattern"]
