@@ -35,6 +35,13 @@ EXPECTED: dict[str, dict[str, str | None]] = {
                                       "(config.py:7)",
         "GET /api/v1/stats": None,
     },
+    "flask_factory_aliases": {  # blueprints imported under aliases, registered in a helper
+        "GET /health": "svc/routes/health.py:6",
+        "POST /register": "svc/routes/accounts.py:6",
+        "POST /rooms/{room_id}/messages": "svc/routes/rooms.py:6",
+        "GET /rooms/{room_id}/messages": "svc/routes/rooms.py:11",
+        "DELETE /rooms/{room_id}": None,
+    },
     "fastapi_settings": {  # real task UserManagement_2
         "POST /api/v1/users/register": "app/api/endpoints/auth.py:6",
         "POST /api/v1/users/login": "app/api/endpoints/auth.py:11",

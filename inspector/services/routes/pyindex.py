@@ -63,7 +63,8 @@ def _module_name(rel: str) -> str:
 # leads to it (a settings module, a constants file).
 HINT = re.compile(r"@\w[\w.]*\.(?:get|post|put|delete|patch|route|api_route)\b|Flask|FastAPI|"
                   r"APIRouter|Blueprint|urlpatterns|ROOT_URLCONF|\bEve\b|DOMAIN|add_url_rule|"
-                  r"add_api_route|add_resource|include_router|Namespace|\bApi\b|\.register\(")
+                  r"add_api_route|add_resource|include_router|register_blueprint|Namespace|\bApi\b|"
+                  r"\.register\(")
 
 
 class Index:

@@ -68,8 +68,11 @@ class PythonRoutes:
             if sym is None:
                 return None
             if sym.kind == "expr" and sym.mod is not mod:
-                return self._obj_key(sym.mod, ast.Name(id=node.id), None, depth + 1) \
-                    if (sym.mod.rel, node.id) in self.objs else \
+                # imported, maybe under another name (``from .health import bp as health_bp``)
+                name = next((n for n, values in sym.mod.assigns.items()
+                             if values and values[-1] is sym.node), node.id)
+                return self._obj_key(sym.mod, ast.Name(id=name), None, depth + 1) \
+                    if (sym.mod.rel, name) in self.objs else \
                     self._obj_key(sym.mod, sym.node, None, depth + 1)
             if sym.kind == "expr":
                 return self._obj_key(sym.mod, sym.node, None, depth + 1)
