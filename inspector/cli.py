@@ -81,6 +81,10 @@ def cmd_summary(args: argparse.Namespace) -> int:
         ])
     print(_table(["run", "agent", "model", "lang", "format", "tasks", "samples", "pass@1",
                   "test pass", "AC", "DSR", "suites not run"], rows))
+    suites = _suites_not_run(found.runs)
+    if suites:
+        print("\nSuites that did not run (fully), with the first cause pytest printed:")
+        print("\n".join(suites))
     notes = []
     for m in metrics:
         for d in m.differences:
@@ -94,6 +98,28 @@ def cmd_summary(args: argparse.Namespace) -> int:
         print("Where our strict figures differ from the stock harness's:")
         print("\n".join(notes))
     return 0
+
+
+def _suites_not_run(runs: list) -> list[str]:
+    """One line per deployed sample whose suite did not run (fully): its status and cause."""
+    from inspector.model import SuiteStatus
+    from inspector.model.pytest_output import exit_meaning
+    from inspector.services.suite_cause import cause_of
+
+    lines = []
+    for run in runs:
+        for s in sorted(run.samples, key=lambda s: (s.task, s.sample)):
+            if not s.deployment.success or (s.tests.status is SuiteStatus.RAN
+                                            and not s.tests.collection_errors):
+                continue
+            cause = cause_of(s, run.tasks.get(s.task))
+            status = ("collection error" if s.tests.collection_errors else
+                      s.tests.status.value.replace("_", " "))
+            code = "" if s.exit_code is None or not s.tests.has_cases else \
+                f" [pytest exit {s.exit_code}: {exit_meaning(s.exit_code)}]"
+            why = str(cause) if cause else "no cause found in the tests log"
+            lines.append(f"  {s.sample_id}: {status}{code}\n      {why}")
+    return lines
 
 
 def cmd_failures(args: argparse.Namespace) -> int:

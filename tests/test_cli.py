@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -155,3 +157,62 @@ def test_app_with_a_corrupt_config_is_one_clear_line(monkeypatch: pytest.MonkeyP
     assert main([]) == 1
     err = capsys.readouterr().err
     assert str(config) in err and "Traceback" not in err
+
+
+def _conftest_error_run(tmp_path: Path, sample_runs: Path, *, stored: bool) -> Path:
+    """A copy of a bundled run where todo-service's suite died on a conftest ImportError: the
+    tests log is pytest's real output for such a suite (exit 4, no JUnit report)."""
+    forge = "repo_readme_1118_forge_m1-large_Python"
+    root = tmp_path / "sample_runs"
+    (root / "runs").mkdir(parents=True)
+    for name in ("tasks", "predictions"):
+        (root / name).symlink_to(sample_runs / name)
+    shutil.copytree(sample_runs / "runs" / forge, root / "runs" / forge)
+    suite = tmp_path / "suite"
+    (suite / "tests").mkdir(parents=True)
+    (suite / "tests" / "conftest.py").write_text("import os\nimport pandas_not_installed_xyz\n")
+    (suite / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    proc = subprocess.run([sys.executable, "-m", "pytest", "tests", "-v", "--tb=short"],
+                          cwd=suite, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 4
+    sample = root / "runs" / forge / "samples" / "todo-service" / "0"
+    (sample / "logs" / "tests.log").write_text("".join(
+        f"2026-11-21T06:01:28.000000+00:00\tout\t{line}\n"
+        for line in (proc.stdout + proc.stderr).splitlines()))
+    (sample / "junit.xml").unlink()
+    doc = json.loads((sample / "result.json").read_text())
+    doc["exit_code"] = 4
+    doc["tests"].update(passed=0, failed=0, errors=0, skipped=0, total=0, score=0.0,
+                        status="not_run", cases=[], collection_errors=0)
+    if stored:
+        doc["tests"]["cause"] = {
+            "kind": "conftest_error",
+            "text": "ModuleNotFoundError: No module named 'pandas_not_installed_xyz'",
+            "context": "ImportError while loading conftest tests/conftest.py",
+            "file": "tests/conftest.py", "line": 2}
+    (sample / "result.json").write_text(json.dumps(doc))
+    return root / "runs" / forge
+
+
+@pytest.mark.parametrize("stored", [True, False], ids=["recorded", "derived-from-log"])
+def test_failures_json_gives_the_cause_of_a_suite_that_did_not_run(
+        tmp_path: Path, sample_runs: Path, stored: bool) -> None:
+    run = _conftest_error_run(tmp_path, sample_runs, stored=stored)
+    proc = run_cli("failures", "--json", str(run))
+    assert proc.returncode == 0, proc.stderr
+    (row,) = [r for r in json.loads(proc.stdout) if r["task"] == "todo-service"]
+    assert row["outcome"] == "suite_not_run"
+    assert row["message"] == "ModuleNotFoundError: No module named 'pandas_not_installed_xyz'"
+    assert row["context"] == "ImportError while loading conftest tests/conftest.py"
+    assert (row["file"], row["line"], row["cause"], row["exit_code"]) == \
+        ("tests/conftest.py", 2, "conftest_error", 4)
+    text = run_cli("failures", str(run)).stdout
+    assert "No module named 'pandas_not_installed_xyz'" in text
+    summary = run_cli("summary", str(run)).stdout
+    assert "Suites that did not run" in summary
+    assert "repo_readme_1118_forge_m1-large_Python/todo-service/0: not run [pytest exit 4: " \
+        "pytest usage error" in summary
+    assert "ImportError while loading conftest tests/conftest.py: ModuleNotFoundError: No " \
+        "module named 'pandas_not_installed_xyz' (tests/conftest.py:2)" in summary

@@ -10,6 +10,7 @@ from .results import (
     Evidence,
     PhaseResult,
     SampleResult,
+    SuiteCause,
     TestCase,
     TestSummary,
 )
@@ -19,6 +20,6 @@ from .task import Endpoint, Task
 __all__ = [
     "ApiCoverage", "Deployment", "Discovery", "Endpoint", "EndpointCoverage", "Evidence",
     "LoadError", "LoadIssue", "Outcome", "Phase", "PhaseResult", "PhaseStatus", "Run",
-    "RunSource", "SampleResult", "SuiteStatus", "Task", "TestCase", "TestSummary",
+    "RunSource", "SampleResult", "SuiteCause", "SuiteStatus", "Task", "TestCase", "TestSummary",
     "discover_runs",
 ]

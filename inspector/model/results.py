@@ -71,6 +71,38 @@ class TestCase:
         return ""
 
 
+CAUSE_KINDS = ("conftest_error", "collection_error", "usage_error", "interrupted",
+               "internal_error", "not_collectable", "no_tests", "timeout", "crashed")
+"""Kinds of :class:`SuiteCause`, roughly in the order pytest meets them."""
+
+
+@dataclass(frozen=True, slots=True)
+class SuiteCause:
+    """Why a suite did not run (or not fully): the first real cause line pytest printed.
+
+    ``text`` is that line (``ModuleNotFoundError: No module named 'pandas'``); ``context`` says
+    where it happened (``ImportError while loading conftest tests/conftest.py``); ``file`` and
+    ``line`` locate it, ``file`` relative to the repo root (golden tests are under ``tests/``).
+    """
+
+    kind: str
+    text: str
+    context: str = ""
+    file: str | None = None
+    line: int | None = None
+
+    @property
+    def location(self) -> str:
+        if not self.file:
+            return ""
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+    def __str__(self) -> str:
+        where = f" ({self.location})" if self.location else ""
+        head = f"{self.context}: " if self.context else ""
+        return f"{head}{self.text}{where}"
+
+
 @dataclass(frozen=True, slots=True)
 class TestSummary:
     """Counts of a suite run, plus the individual cases when the format keeps them.
@@ -91,6 +123,8 @@ class TestSummary:
     collection_errors: int = 0
     reported_total: int | None = None  # as written by the stock harness (Java counts skips)
     reported_score: float | None = None
+    cause: SuiteCause | None = None  # why the suite did not run fully (our format only)
+    rootdir: str | None = None  # pytest's rootdir relative to the repo root ("." or "tests")
 
     @property
     def total(self) -> int:

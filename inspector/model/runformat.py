@@ -24,17 +24,20 @@ from .errors import LoadError, LoadIssue
 from .jsonfields import Fields, read_json
 from .outcomes import Outcome, Phase, PhaseStatus
 from .results import (
+    CAUSE_KINDS,
     ApiCoverage,
     Deployment,
     EndpointCoverage,
     Evidence,
     PhaseResult,
     SampleResult,
+    SuiteCause,
     TestCase,
     TestSummary,
 )
 from .run import Run, RunSource
 from .task import Endpoint, Task
+from .testids import repo_relative_id
 
 FORMAT_NAME = "genesis-inspector-run"
 FORMAT_VERSION = 1
@@ -116,6 +119,11 @@ def sample_to_json(s: SampleResult, sample_dir: Path, started_at: str | None = N
             "skipped": t.skipped, "total": t.total, "score": t.score,
             "expected": t.expected, "collection_errors": t.collection_errors,
             "status": t.status.value,
+            "rootdir": t.rootdir,
+            "cause": None if t.cause is None else {
+                "kind": t.cause.kind, "text": t.cause.text, "context": t.cause.context,
+                "file": t.cause.file, "line": t.cause.line,
+            },
             "cases": [
                 {
                     "id": c.id, "outcome": c.outcome.value,
@@ -258,23 +266,38 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
 
     tf = f.sub("tests", required=True)
     assert tf is not None
+    known_task = (tasks or {}).get(task)
+    task_root = known_task.root if known_task else None
+    tests_dir = known_task.tests_dir if known_task else None
     cases = []
     for i, raw in enumerate(tf.items("cases")):
         try:
             cf = Fields(raw, path, f"tests.cases[{i}]", issues)
+            file = cf.str("file")
             cases.append(TestCase(
-                id=cf.str("id", required=True) or "",
+                # runs recorded before ids were repo-relative: tests/pytest.ini made them
+                # relative to tests/
+                id=repo_relative_id(cf.str("id", required=True) or "", task_root, tests_dir),
                 outcome=_enum(cf, "outcome", Outcome, None, required=True),
                 duration_seconds=cf.float("duration_seconds", lo=0.0),
                 message=cf.str("message", "") or "",
                 traceback=cf.str("traceback", "") or "",
-                file=cf.str("file"),
+                file=repo_relative_id(file, task_root, tests_dir) if file else file,
                 line=cf.int("line", minimum=0),
             ))
         except LoadError as exc:
             issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
                                     "warning"))
-    known_task = (tasks or {}).get(task)
+    cause = None
+    causef = tf.sub("cause")
+    if causef is not None:
+        kind = causef.str("kind", "crashed") or "crashed"
+        if kind not in CAUSE_KINDS:
+            issues.append(LoadIssue(path, "tests.cause.kind", f"unknown kind {kind!r}",
+                                    "warning"))
+        cause = SuiteCause(kind, causef.str("text", "") or "",
+                           causef.str("context", "") or "", causef.str("file"),
+                           causef.int("line", minimum=0))
     tests = TestSummary(
         passed=tf.int("passed", 0, minimum=0) or 0,
         failed=tf.int("failed", 0, minimum=0) or 0,
@@ -285,6 +308,8 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
         cases=tuple(cases),
         has_cases=True,
         collection_errors=tf.int("collection_errors", 0, minimum=0) or 0,
+        cause=cause,
+        rootdir=tf.str("rootdir"),
     )
 
     ac = None

@@ -38,6 +38,7 @@ def verdict_of(s: SampleResult) -> Verdict:
         return Verdict.PASSED
     if not s.deployment.success:
         return Verdict.NOT_DEPLOYED
-    if s.tests.total == 0:
-        return Verdict.SUITE_NOT_RUN
+    t = s.tests
+    if t.total == 0 or (t.has_cases and t.collection_errors >= t.total):
+        return Verdict.SUITE_NOT_RUN  # nothing counted, or only files that failed to collect
     return Verdict.TESTS_FAILED

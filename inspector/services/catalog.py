@@ -36,8 +36,9 @@ from inspector.model.tasks import load_tasks
 from inspector.model.verdict import Verdict, verdict_of
 from inspector.services.health import HealthReport, SuiteRecord, TestRecord, analyse_health
 from inspector.services.metrics import compute_run_metrics
+from inspector.services.suite_cause import cause_of
 
-INDEX_VERSION = 5
+INDEX_VERSION = 6
 MESSAGE_CHARS = 300
 
 Progress = Callable[[int, int, str], None]
@@ -149,12 +150,17 @@ def _first_line(text: str) -> str:
     return ""
 
 
-def sample_message(s: SampleResult) -> str:
-    """The most telling one-line reason a sample failed ("" when it passed)."""
+def sample_message(s: SampleResult, task: Task | None = None) -> str:
+    """The most telling one-line reason a sample failed ("" when it passed): for a suite that
+    did not run (fully), the first cause line pytest printed and the file:line it points at."""
     if s.passed:
         return ""
     if not s.deployment.success:
         return _first_line(s.deployment.message or s.build_error or s.error or "")
+    cause = cause_of(s, task)
+    if cause is not None:
+        where = f" ({cause.location})" if cause.location else ""
+        return _first_line(f"{cause.text}{where}")
     for c in s.tests.cases:
         if c.outcome.is_failure:
             return f"{c.id}: {c.first_message_line}"[:MESSAGE_CHARS]
@@ -502,7 +508,7 @@ def _run_rows(loc: RunLocation, run: Run) -> tuple[tuple, list[tuple[tuple, list
             s.framework, v.value, phase, s.tests.passed, s.tests.failed, s.tests.errors,
             s.tests.skipped, s.tests.total, s.tests.expected, s.tests.status.value,
             s.tests.collection_errors, ac.implemented_apis if ac else None,
-            ac.total_apis if ac else None, sample_message(s),
+            ac.total_apis if ac else None, sample_message(s, run.tasks.get(s.task)),
             str(s.source_file) if s.source_file else None,
             str(s.repo_path) if s.repo_path else None, s.elapsed_seconds, int(s.tests.has_cases),
             int(s.deployment.success),

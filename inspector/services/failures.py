@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from inspector.model import Run, SampleResult, SuiteStatus
+from inspector.model import Run, SampleResult, SuiteStatus, Task
+from inspector.model.pytest_output import exit_meaning
+
+from .suite_cause import cause_of
 
 
 @dataclass(frozen=True)
@@ -20,6 +23,9 @@ class FailureRow:
     phase: str | None = None
     file: str | None = None
     line: int | None = None
+    cause: str | None = None  # suite rows: kind of SuiteCause (conftest_error, …)
+    context: str | None = None  # suite rows: where the cause happened
+    exit_code: int | None = None  # suite rows: pytest's exit code
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -32,7 +38,8 @@ def _first_line(text: str, limit: int = 300) -> str:
     return ""
 
 
-def sample_failures(s: SampleResult) -> list[FailureRow]:
+def sample_failures(s: SampleResult, task: Task | None = None) -> list[FailureRow]:
+    """Failure rows of one sample; ``task`` locates files a suite's cause points at."""
     rows: list[FailureRow] = []
 
     def row(test_id: str | None, outcome: str, message: str, **kw: Any) -> None:
@@ -52,14 +59,25 @@ def sample_failures(s: SampleResult) -> list[FailureRow]:
     elif s.tests.failed or s.tests.errors:
         row(None, "counts", f"{s.tests.failed} failed, {s.tests.errors} errors of "
             f"{s.tests.total} (the report keeps counts only, no test ids)", phase="tests")
+    cause = cause_of(s, task)
+    extra: dict[str, Any] = {}
+    if cause is not None:
+        extra = {"file": cause.file, "line": cause.line, "cause": cause.kind,
+                 "context": cause.context, "exit_code": s.exit_code}
     if dep.success and status is SuiteStatus.NOT_RUN:
-        row(None, "suite_not_run", "no test was collected or counted", phase="tests")
+        why = cause.text if cause else (
+            f"no test was collected or counted (pytest exit {s.exit_code}: "
+            f"{exit_meaning(s.exit_code)})" if s.tests.has_cases else
+            "no test was collected or counted")
+        row(None, "suite_not_run", why, phase="tests", **extra)
     elif status is SuiteStatus.INCOMPLETE:
         exp = s.tests.expected
         why = (f"{s.tests.collection_errors} test file(s) failed to collect"
                if s.tests.collection_errors else
                f"only {s.tests.total} of about {exp} tests counted")
-        row(None, "suite_incomplete", why, phase="tests")
+        if cause is not None:
+            why += f": {cause.text}"
+        row(None, "suite_incomplete", why, phase="tests", **extra)
     return rows
 
 
@@ -67,5 +85,5 @@ def list_failures(runs: list[Run]) -> list[FailureRow]:
     out: list[FailureRow] = []
     for run in runs:
         for s in sorted(run.samples, key=lambda s: (s.task, s.sample)):
-            out.extend(sample_failures(s))
+            out.extend(sample_failures(s, run.tasks.get(s.task)))
     return out

@@ -40,13 +40,17 @@ def _inside(root: Path, rel: str) -> bool:
 
 def resolve_path(raw: str, roots: dict[str, Path | None]) -> tuple[str, str] | None:
     """The (root name, relative path) that ``raw`` most plausibly names: the longest trailing
-    part of it that exists under one of ``roots`` (absolute temp-dir prefixes drop off)."""
+    part of it that exists under one of ``roots`` (absolute temp-dir prefixes drop off). A
+    ``tests/…`` path is looked up under the ``task`` root first."""
     parts = [p for p in PurePosixPath(raw.replace("\\", "/")).parts if p not in ("/", "", ".")]
     if not parts or ".." in parts:
         return None
     for start in range(len(parts)):
         rel = "/".join(parts[start:])
-        for name, root in roots.items():
+        # the task's golden tests replace the repo's tests/ when deployed: they come first
+        order = sorted(roots.items(), key=lambda kv: kv[0] != "task") \
+            if rel.startswith("tests/") else roots.items()
+        for name, root in order:
             if root is not None and _inside(root, rel):
                 return name, rel
     return None

@@ -11,13 +11,13 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from inspector.model import Outcome, TestCase
+from inspector.model.testids import base_id, leaf_name, repo_relative_id
 
 from .deployments import DeploymentPool, LiveDeployment, Target
-from .harness.junit import parse_junit
 from .harness.phase_log import PhaseLog
 
 LineSink = Callable[[str, str], None]
@@ -147,9 +147,16 @@ def _failed(a: Attempt) -> bool:
 
 
 def recorded_cases(target: Target) -> dict[str, TestCase]:
+    """The recorded cases by id relative to the repo root (ids of runs recorded relative to
+    ``tests/``, by a suite with its own ``tests/pytest.ini``, are repaired)."""
     if target.recorded is None:
         return {}
-    return {c.id: c for c in target.recorded.tests.cases}
+    task = target.task
+    out = {}
+    for c in target.recorded.tests.cases:
+        tid = repo_relative_id(c.id, task.root, task.tests_dir)
+        out[tid] = c if tid == c.id else replace(c, id=tid)
+    return out
 
 
 def resolve_tests(target: Target, wanted: list[str]) -> list[str]:
@@ -161,18 +168,21 @@ def resolve_tests(target: Target, wanted: list[str]) -> list[str]:
         if w == "failures":
             fails = [c.id for c in recorded.values()
                      if c.outcome in (Outcome.FAILED, Outcome.ERROR)]
-            if not fails and target.recorded is not None and target.recorded.failing_tests:
-                fails = [c.id for c in target.recorded.failing_tests]
             out += fails or ["tests"]
             continue
-        if w in recorded or "::" in w or w.startswith("tests"):
+        if w in recorded or w.startswith("tests"):
             out.append(w)
             continue
-        hits = [i for i in recorded if i.endswith("::" + w) or i.split("::")[-1] == w]
+        if "::" in w and w.partition("::")[0].endswith(".py"):
+            # a full id, perhaps recorded relative to the tests folder
+            out.append(repo_relative_id(w, target.task.root, target.task.tests_dir))
+            continue
+        hits = [i for i in recorded if i.endswith("::" + w) or leaf_name(i) == w
+                or base_id(i).endswith("::" + w)]
         if len(hits) == 1:
             out.append(hits[0])
         elif not hits:
-            known = ", ".join(sorted(i.split("::")[-1] for i in recorded)[:8])
+            known = ", ".join(sorted(leaf_name(i) for i in recorded)[:8])
             raise UnknownTest(f"{target.key}: no recorded test {w!r}"
                               + (f" (known: {known}…)" if known else ""))
         else:
@@ -204,12 +214,11 @@ def run_attempt(live: LiveDeployment, test_ids: list[str], index: int,
             log.close()
             live.touch()
     cases: dict[str, TestCase] = {}
-    if run.junit is not None:
-        try:
-            parsed, _ = parse_junit(run.junit)
-            cases = {c.id: c for c in parsed}
-        except ValueError:
-            cases = {}
+    try:
+        parsed, _ = run.cases()
+        cases = {c.id: c for c in parsed}
+    except ValueError:
+        cases = {}
     return Attempt(index, time.monotonic() - t0, run.exit_code, run.outcome.message, cases,
                    log_path)
 

@@ -47,9 +47,31 @@ def outcome_text(app: App, outcome: str) -> Text:
     return Text(outcome, style=colour(app, _OUTCOME_VAR.get(outcome, "outcome-skip")))
 
 
+COLLECTION_GLYPH = "⚠"
+"""A suite where some test files failed to collect: neither a plain pass nor a fail count."""
+
+
+def suite_label(e: SampleEntry) -> tuple[str, str] | None:
+    """(glyph, text) for a sample whose suite did not run or hit collection errors, else None:
+    such a suite is never shown as a pass count like '✘ 0/3'."""
+    if e.verdict is Verdict.SUITE_NOT_RUN:
+        return GLYPH[Verdict.SUITE_NOT_RUN], ("did not run: collection error"
+                                              if e.collection_errors else "did not run")
+    if e.verdict is Verdict.TESTS_FAILED and e.collection_errors:
+        return COLLECTION_GLYPH, f"collection error, {e.passed}/{e.total - e.collection_errors}"
+    return None
+
+
+def suite_style(app: App) -> str:
+    return verdict_style(app, Verdict.SUITE_NOT_RUN)
+
+
 def verdict_text(app: App, e: SampleEntry) -> Text:
     """A sample's verdict in a few words, coloured: 'passed', 'failed 9/12', 'no deploy: start'."""
     v = e.verdict
+    suite = suite_label(e)
+    if suite is not None:
+        return Text(f"{suite[0]} {suite[1]}", style=suite_style(app))
     if v is Verdict.PASSED:
         label = "passed"
     elif v is Verdict.TESTS_FAILED:

@@ -3,6 +3,7 @@ the run x task matrix, benchmark health, help, palette and themes."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -317,3 +318,39 @@ def _cancelling(refresh):  # type: ignore[no-untyped-def]
         return refresh(progress=progress, cancelled=stop_after_two)
 
     return run
+
+
+async def test_matrix_shows_suites_that_did_not_run_or_hit_collection_errors(
+        make_app, tmp_path: Path, sample_runs: Path) -> None:
+    root = tmp_path / "sample_runs"
+    shutil.copytree(sample_runs, root, symlinks=True)
+    result = root / "runs" / FORGE / "samples" / "todo-service" / "0" / "result.json"
+    doc = json.loads(result.read_text())
+    doc["exit_code"] = 4
+    doc["tests"].update(passed=0, failed=0, errors=0, skipped=0, total=0, score=0.0,
+                        status="not_run", cases=[], collection_errors=0, cause={
+                            "kind": "conftest_error",
+                            "text": "ModuleNotFoundError: No module named 'pandas'",
+                            "context": "ImportError while loading conftest tests/conftest.py",
+                            "file": "tests/conftest.py", "line": 3})
+    result.write_text(json.dumps(doc))
+    app = make_app(root)
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3")
+        await settle(app, pilot)
+        matrix = app.screen.query_one(MatrixTable)
+        col = {r.run_id: i + 1 for i, r in enumerate(matrix.runs)}
+        never = matrix.get_cell_at((matrix.tasks.index("todo-service"), col[FORGE]))
+        assert str(never) == "∅ did not run"
+        # 4 tests passed but a test file failed to collect: not "✘ 4/5"
+        partial = matrix.get_cell_at((matrix.tasks.index("quote-board"), col[FORGE]))
+        assert str(partial) == "⚠ collection error, 4/4"
+        assert never.style == partial.style != \
+            matrix.get_cell_at((matrix.tasks.index("inventory-api"), col[RELAY])).style
+        await pilot.press("2")
+        await settle(app, pilot)
+        samples = app.screen.query_one(SamplesTable)
+        (entry,) = [e for e in samples.shown if e.sample_id == f"{FORGE}/todo-service/0"]
+        assert entry.message == "ModuleNotFoundError: No module named 'pandas' " \
+            "(tests/conftest.py:3)"

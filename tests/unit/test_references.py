@@ -79,11 +79,17 @@ def test_java_stack_frame_resolves_by_file_name(roots):
         ("repo", "src/main/java/com/shop/OrderService.java", 42)]
 
 
-def test_a_file_in_both_roots_goes_to_the_repo_first(roots):
+def test_a_test_file_in_both_roots_is_the_golden_one(roots):
+    # the harness replaces the repo's tests/ with the task's before running pytest, so a
+    # traceback's tests/… path is the golden test file, not the agent's own copy
     repo, task, _ = roots
     (repo / "tests").mkdir()
     (repo / "tests" / "test_x.py").write_text("")
-    assert refs("tests/test_x.py:2: in test_y", roots) == [("repo", "tests/test_x.py", 2)]
+    (repo / "app.py").write_text("")
+    (task / "app.py").write_text("")
+    assert refs("tests/test_x.py:2: in test_y", roots) == [("task", "tests/test_x.py", 2)]
+    # other files in both roots go to the repo first
+    assert refs('File "/w/app.py", line 3', roots) == [("repo", "app.py", 3)]
 
 
 def test_missing_roots_are_allowed(roots):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 import threading
 from dataclasses import dataclass, field
@@ -9,8 +10,10 @@ from pathlib import Path
 from typing import Protocol
 
 from inspector.model import Phase, PhaseStatus, Task, TestCase
+from inspector.model.pytest_output import EXIT_MEANINGS, rootdir_of
 
-from .phase_log import PhaseLog
+from .junit import parse_junit
+from .phase_log import PhaseLog, read_output
 
 HEALTH_PATHS = ("/", "/health", "/api/health", "/api/v1/health", "/actuator/health")
 BASE_URL_VARS = ("API_BASE_URL", "SERVICE_BASE_URL", "BASE_URL", "APP_BASE_URL",
@@ -86,15 +89,33 @@ class PhaseOutcome:
 
 @dataclass
 class TestRun:
-    """What a test phase produced: the JUnit file (if any) and the runner's exit code;
-    ``cases`` when the backend read per-test results itself (Maven's Surefire reports)."""
+    """What a test phase produced: the JUnit file (if any), pytest's exit code, and where it
+    ran: ``cwd`` (the repo root) and the ``rootdir`` pytest chose, both absolute paths on the
+    machine that ran pytest (``rootdir`` None when pytest did not print it)."""
 
     __test__ = False
 
     outcome: PhaseOutcome
     junit: Path | None
     exit_code: int | None
-    cases: list[TestCase] | None = None
+    cwd: str | None = None
+    rootdir: str | None = None
+    surefire_cases: list[TestCase] | None = None  # Maven: read from Surefire reports
+
+    def cases(self) -> tuple[list[TestCase], int]:
+        """The JUnit report's test cases with ids relative to the repo root, and the number
+        of collection errors; raises ``ValueError`` for an unusable report."""
+        if self.junit is None:
+            return [], 0
+        return parse_junit(self.junit, self.rootdir, self.cwd)
+
+    @property
+    def rootdir_in_repo(self) -> str | None:
+        """pytest's rootdir relative to the repo root (``.``, ``tests``), None if unknown."""
+        if not self.rootdir or not self.cwd:
+            return None
+        rel = posixpath.relpath(posixpath.normpath(self.rootdir), posixpath.normpath(self.cwd))
+        return rel
 
 
 class Session(Protocol):
@@ -131,10 +152,8 @@ def tests_outcome(code: int | None, cancelled: bool, limit: float, started: str,
                             duration)
     status = PhaseStatus.TIMEOUT if code is None else (
         PhaseStatus.OK if code == 0 else PhaseStatus.FAILED)
-    msg = {None: f"test run timed out after {limit:.0f}s", 0: "all passed",
-           1: "some tests failed", 2: "interrupted (collection errors?)",
-           3: "pytest internal error", 4: "pytest usage error",
-           5: "no tests collected"}.get(code, f"pytest exit code {code}")
+    msg = (f"test run timed out after {limit:.0f}s" if code is None else
+           EXIT_MEANINGS.get(code, f"pytest exit code {code}"))
     return PhaseOutcome(Phase.TESTS, status, msg, code, False, started, duration)
 
 
@@ -144,3 +163,8 @@ def no_entry_point(log: PhaseLog, started: str) -> PhaseOutcome:
              "server.py)")
     return PhaseOutcome(Phase.START, PhaseStatus.FAILED, "No service entry point found", None,
                         False, started, 0.0, lenient_ok=False)
+
+
+def pytest_rootdir(log: PhaseLog) -> str | None:
+    """The rootdir pytest printed into ``log`` (its header line), None if it printed none."""
+    return rootdir_of(read_output(log.path))

@@ -12,7 +12,7 @@ import time
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -27,6 +27,7 @@ from inspector.model import (
     TestSummary,
 )
 from inspector.model.predictions import parse_predictions_name
+from inspector.model.pytest_output import exit_meaning, find_cause
 from inspector.model.runformat import load_run, rel
 from inspector.model.tasks import load_tasks
 
@@ -40,10 +41,10 @@ from ..run_writer import (
     write_run_json,
     write_sample,
 )
+from ..suite_cause import locator, needs_cause
 from .backend import Backend, Limits, PhaseOutcome, SampleJob
 from .deploy import deploy
-from .junit import parse_junit
-from .phase_log import PhaseLog, now_iso
+from .phase_log import PhaseLog, now_iso, read_output
 from .ports import PortLock
 
 ProgressFn = Callable[[str, str], None]
@@ -122,26 +123,36 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
 
     cases, collection_errors = [], 0
     notes: list[str] = []
-    if tests_run and tests_run.cases is not None:
-        cases = list(tests_run.cases)
+    if tests_run and tests_run.surefire_cases is not None:
+        cases = list(tests_run.surefire_cases)
         if not cases:
             notes.append("Maven wrote no Surefire report: no per-test results")
     elif tests_run and tests_run.junit:
         try:
-            cases, collection_errors = parse_junit(tests_run.junit)
+            cases, collection_errors = tests_run.cases()
         except ValueError as exc:
             notes.append(str(exc))
+    elif tests_run is not None and tests_run.exit_code is None:
+        notes.append("pytest wrote no JUnit report (it timed out or was cancelled): no "
+                     "per-test results")
     elif tests_run is not None:
-        notes.append("pytest wrote no JUnit report (timed out or crashed): no per-test results")
+        notes.append(f"pytest wrote no JUnit report (exit {tests_run.exit_code}: "
+                     f"{exit_meaning(tests_run.exit_code)}): no per-test results")
     counts = {o: 0 for o in ("passed", "failed", "error", "skipped")}
     for c in cases:
         counts[c.outcome.value] += 1
+    deployed = failed is None and any(p.phase is Phase.HEALTH and p.status is PhaseStatus.OK
+                                      for p in phases)
     tests = TestSummary(passed=counts["passed"], failed=counts["failed"],
                         errors=counts["error"], skipped=counts["skipped"],
                         expected=task.expected_tests, cases=tuple(cases), has_cases=True,
-                        collection_errors=collection_errors)
-    deployed = failed is None and any(p.phase is Phase.HEALTH and p.status is PhaseStatus.OK
-                                      for p in phases)
+                        collection_errors=collection_errors,
+                        rootdir=tests_run.rootdir_in_repo if tests_run else None)
+    if tests_run is not None and needs_cause(tests.status, collection_errors,
+                                             tests_run.exit_code, True):
+        tests = replace(tests, cause=find_cause(
+            read_output(logs[Phase.TESTS].path), tests_run.exit_code, cases,
+            locator(tests_run.cwd, task, job.repo), tests_run.outcome.message))
     if error and failed is None and not deployed:
         message = "harness exception"
     elif failed is not None:

@@ -203,7 +203,7 @@ class JavaSession(LocalSession):
             msg = msg or f"mvn test failed (exit {code})"
         log.meta(msg)
         outcome = PhaseOutcome(Phase.TESTS, status, msg, code, False, started, dur)
-        return TestRun(outcome, None, code, cases=cases)
+        return TestRun(outcome, None, code, surefire_cases=cases)
 
 
 def _surefire_filter(test_id: str) -> str:

@@ -1,4 +1,9 @@
-"""Per-test results from the JUnit XML pytest writes (``-o junit_family=xunit1``)."""
+"""Per-test results from the JUnit XML pytest writes (``-o junit_family=xunit1``).
+
+JUnit names tests relative to pytest's rootdir; given that rootdir and the folder pytest ran
+in (the repo root), ids and files are made relative to the repo root, so a suite with its own
+``tests/pytest.ini`` (rootdir ``tests/``) still gets ``tests/test_x.py::test_y``.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from inspector.model import Outcome, TestCase
+from inspector.model.testids import relocate_id, rootdir_relative_to_repo
 
 MAX_TEXT = 20_000
 
@@ -29,9 +35,12 @@ def _node_id(case: ET.Element) -> tuple[str, str | None]:
     return name.replace(".", "/") + ".py", name.replace(".", "/") + ".py"
 
 
-def parse_junit(path: Path) -> tuple[list[TestCase], int]:
+def parse_junit(path: Path, rootdir: str | None = None, cwd: str | None = None
+                ) -> tuple[list[TestCase], int]:
     """Test cases from a JUnit XML file and the number of collection errors.
 
+    ``rootdir`` and ``cwd`` are pytest's rootdir and working folder (absolute, as seen by the
+    machine that ran pytest); ids are made relative to ``cwd`` when both are given.
     Raises ``ValueError`` with a one-line reason when the file is not usable.
     """
     try:
@@ -41,7 +50,11 @@ def parse_junit(path: Path) -> tuple[list[TestCase], int]:
     cases: list[TestCase] = []
     collection_errors = 0
     for case in tree.iter("testcase"):
+        if not case.get("name") and not case.get("classname") and not case.get("file"):
+            continue  # pytest.exit() inside a test leaves an empty <testcase/>
         test_id, file = _node_id(case)
+        test_id = relocate_id(test_id, rootdir, cwd)
+        file = rootdir_relative_to_repo(file, rootdir, cwd) if file else file
         outcome = Outcome.PASSED
         message = ""
         text = ""

@@ -26,6 +26,7 @@ from .backend import (
     base_url_env,
     no_entry_point,
     pytest_args,
+    pytest_rootdir,
     tests_outcome,
 )
 from .phase_log import PhaseLog, now_iso
@@ -288,7 +289,8 @@ class LocalSession:
         code = run_logged(cmd, log, self.workdir, env, self.job.limits.tests, self._cancelled)
         outcome = tests_outcome(code, self._cancelled(), self.job.limits.tests, started,
                                 time.monotonic() - t0)
-        return TestRun(outcome, junit if junit.is_file() else None, code)
+        return TestRun(outcome, junit if junit.is_file() else None, code,
+                       str(self.workdir.resolve()), pytest_rootdir(log))
 
     def close(self) -> None:
         if self.proc is not None:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-from inspector.model.logs import LogLine, format_log_line
+from inspector.model.logs import LogLine, format_log_line, parse_log_line
 
 MAX_LINE_CHARS = 64 * 1024
 
@@ -61,3 +61,14 @@ class PhaseLog:
         with self._lock:
             if not self._fh.closed:
                 self._fh.close()
+
+
+def read_output(path: Path, limit: int = 200_000) -> list[str]:
+    """The out/err lines of a phase log (the harness's own meta lines left out), at most the
+    last ``limit`` of them; [] when the log cannot be read."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            lines = [parse_log_line(raw) for raw in fh]
+    except OSError:
+        return []
+    return [ln.text for ln in lines if ln.stream != "meta"][-limit:]

@@ -26,6 +26,7 @@ from ..harness.backend import (
     base_url_env,
     no_entry_point,
     pytest_args,
+    pytest_rootdir,
     tests_outcome,
 )
 from ..harness.local import find_start_command
@@ -300,7 +301,7 @@ class DockerSession:
         got = self._fetch(remote, junit)
         outcome = tests_outcome(code, self.job.cancel.is_set(), self.job.limits.tests, started,
                                 time.monotonic() - t0)
-        return TestRun(outcome, junit if got else None, code)
+        return TestRun(outcome, junit if got else None, code, "/repo", pytest_rootdir(log))
 
     def _fetch(self, remote: str, dest: object) -> bool:
         import io

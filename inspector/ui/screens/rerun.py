@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
 from inspector.model import TestCase
 from inspector.model.safe_text import sanitize
+from inspector.model.testids import leaf_name
 from inspector.services.deployments import DeployError, Target
 from inspector.services.rerun import RerunReport, rerun
 from inspector.ui.styles import colour, outcome_text
@@ -217,7 +218,7 @@ class RerunScreen(Screen[None]):
         n = len(self.test_ids)
         t.append(f"  ·  {n} test{'s' if n != 1 else ''}"
                  + (f" × {self.times} runs" if self.times > 1 else ""), style="dim")
-        t.append("\n" + ", ".join(sanitize(i.split("::")[-1]) for i in self.test_ids[:8])
+        t.append("\n" + ", ".join(sanitize(leaf_name(i)) for i in self.test_ids[:8])
                  + (f" … (+{n - 8})" if n > 8 else ""))
         self.query_one("#rerun-head", Static).update(t)
 

@@ -29,6 +29,7 @@ from inspector.model.entries import SampleEntry
 from inspector.model.errors import LoadError
 from inspector.model.labels import Anchor, ItemRef
 from inspector.model.safe_text import sanitize
+from inspector.model.testids import leaf_name
 from inspector.model.verdict import Verdict
 from inspector.services.endpoint_tests import tests_for_endpoints
 from inspector.ui.messages import OpenSample
@@ -259,7 +260,7 @@ class SampleScreen(Screen[None]):
         tests = self.endpoint_tests.get(ep.key, [])
         if tests:
             t.append(f"\n{len(tests)} test(s): " + ", ".join(
-                sanitize(r.test_id.split("::")[-1]) for r in tests[:5]), style="dim")
+                sanitize(leaf_name(r.test_id)) for r in tests[:5]), style="dim")
         t.append("\nEnter: open handler   T: tests that hit it", style="dim")
         box.update(t)
 

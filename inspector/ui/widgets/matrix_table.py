@@ -10,7 +10,7 @@ from textual.widgets import DataTable
 
 from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.verdict import Verdict
-from inspector.ui.styles import GLYPH, colour, verdict_style
+from inspector.ui.styles import GLYPH, colour, suite_label, suite_style, verdict_style
 
 _WORST = [Verdict.NOT_DEPLOYED, Verdict.SUITE_NOT_RUN, Verdict.TESTS_FAILED, Verdict.PASSED]
 
@@ -22,9 +22,12 @@ def cell_text(app: Any, samples: list[SampleEntry]) -> Text:
     if len(samples) == 1:
         e = samples[0]
         v = e.verdict
+        suite = suite_label(e)
+        if suite is not None:  # did not run / collection error: never "✘ 0/3"
+            return Text(f"{suite[0]} {suite[1]}", style=suite_style(app))
         label = {Verdict.PASSED: f"{e.passed}/{e.total}",
                  Verdict.TESTS_FAILED: f"{e.passed}/{e.total}",
-                 Verdict.SUITE_NOT_RUN: "no tests",
+                 Verdict.SUITE_NOT_RUN: "did not run",
                  Verdict.NOT_DEPLOYED: e.failed_phase or "deploy"}[v]
         return Text(f"{GLYPH[v]} {label}", style=verdict_style(app, v))
     passed = sum(e.verdict is Verdict.PASSED for e in samples)

@@ -29,9 +29,12 @@ from textual.widgets.option_list import Option
 from inspector.model import SampleResult, Task
 from inspector.model.entries import SampleEntry
 from inspector.model.outcomes import PHASE_ORDER
+from inspector.model.pytest_output import exit_meaning
 from inspector.model.safe_text import sanitize
+from inspector.model.testids import split_node_id
 from inspector.services.file_preview import list_repo_tree, preview_file
 from inspector.services.references import Ref, find_refs
+from inspector.services.suite_cause import cause_of, cause_ref
 from inspector.ui.styles import colour, outcome_text, verdict_text
 from inspector.ui.widgets.code_view import CodeView
 
@@ -85,6 +88,7 @@ class SamplePane(Vertical):
         self.cases = sorted(sample.tests.cases,
                             key=lambda c: (_FAILURE_ORDER.get(c.outcome.value, 9), c.id))
         self.refs: list[Ref] = []
+        self.cause = cause_of(sample, task)  # why the suite did not run (fully), if it did not
         self.current_file: tuple[str, str] | None = None
         self._pending: tuple[str, str, int | None] | None = None
 
@@ -214,9 +218,17 @@ class SamplePane(Vertical):
             s = self.sample
             why = ("the suite did not run" if s.tests.total == 0 else
                    "this format kept only counts, not individual tests")
-            self.query_one(".test-detail", Static).update(
-                f"No individual test results: {why}. Passed {s.tests.passed}, failed "
-                f"{s.tests.failed}, errors {s.tests.errors}, skipped {s.tests.skipped}.")
+            t = Text(f"No individual test results: {why}. Passed {s.tests.passed}, failed "
+                     f"{s.tests.failed}, errors {s.tests.errors}, skipped {s.tests.skipped}.")
+            if self.cause is not None:
+                t.append_text(self._cause_text())
+                ref = cause_ref(self.cause, self.repo, self.task_def)
+                self.refs = [ref] if ref else []
+                options = self.query_one(".refs", OptionList)
+                options.clear_options()
+                options.add_options([Option(f"↪ {r.label}") for r in self.refs])
+                options.display = bool(self.refs)
+            self.query_one(".test-detail", Static).update(t)
             return
         table.add_rows([
             [outcome_text(self.app, c.outcome.value), Text(sanitize(c.id)),
@@ -262,11 +274,11 @@ class SamplePane(Vertical):
 
     def select_test(self, test_id: str) -> bool:
         """Select ``test_id`` in the Tests tab."""
-        file, _, name = test_id.partition("::")
+        file, names, _ = split_node_id(test_id)
         for i, c in enumerate(self.cases):
-            # the same test, whatever class path the two ids spell out
-            if c.id == test_id or (c.id.split("::")[0] == file
-                                   and c.id.split("::")[-1] == name.split("::")[-1]):
+            # the same test, whatever class path or parameters the two ids spell out
+            c_file, c_names, _ = split_node_id(c.id)
+            if c.id == test_id or (c_file == file and c_names[-1:] == names[-1:]):
                 self.show_tab("tests")
                 self.query_one(".tests-table", DataTable).move_cursor(row=i)
                 self._show_test(i)
@@ -293,6 +305,23 @@ class SamplePane(Vertical):
         event.stop()
         if 0 <= event.cursor_row < len(PHASE_ORDER):
             self.post_message(self.ReplayRequested(PHASE_ORDER[event.cursor_row].value))
+
+    def _cause_text(self) -> Text:
+        """Why the suite did not run (fully): pytest's exit code and first cause line."""
+        c = self.cause
+        assert c is not None
+        code = self.sample.exit_code
+        t = Text("\n\nThe suite did not run" + (" fully" if self.sample.tests.total else ""),
+                 style="bold")
+        if code is not None or c.kind == "timeout":
+            t.append(f" (pytest exit {code}: {exit_meaning(code)})", style="dim")
+        t.append("\n")
+        if c.context:
+            t.append(sanitize(c.context) + "\n", style="dim")
+        t.append(sanitize(c.text) + "\n", style=colour(self.app, "outcome-error"))
+        if c.location:
+            t.append(f"at {sanitize(c.location)}\n", style="dim")
+        return t
 
     def _fill_deploy(self) -> None:
         table = self.query_one(".phases", DataTable)
@@ -333,6 +362,8 @@ class SamplePane(Vertical):
         if s.logs:
             t.append("\nlogs: " + ", ".join(f"{k.value}" for k in s.logs)
                      + " — Enter on a phase or l replays the log", style="dim")
+        if self.cause is not None:
+            t.append_text(self._cause_text())
         for note in s.notes:
             t.append(f"\nnote: {sanitize(note)}", style="italic dim")
         self.query_one(".deploy-detail", Static).update(t)
