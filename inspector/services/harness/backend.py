@@ -104,7 +104,10 @@ class TestRun:
 
     def cases(self) -> tuple[list[TestCase], int]:
         """The JUnit report's test cases with ids relative to the repo root, and the number
-        of collection errors; raises ``ValueError`` for an unusable report."""
+        of collection errors (Maven: the Surefire cases); raises ``ValueError`` for an
+        unusable report."""
+        if self.surefire_cases is not None:
+            return list(self.surefire_cases), 0
         if self.junit is None:
             return [], 0
         return parse_junit(self.junit, self.rootdir, self.cwd)
