@@ -36,6 +36,7 @@ from inspector.model.tasks import load_tasks
 from inspector.model.verdict import Verdict, verdict_of
 from inspector.services.health import HealthReport, SuiteRecord, TestRecord, analyse_health
 from inspector.services.metrics import compute_run_metrics
+from inspector.services.suite_audit import audit_task
 
 INDEX_VERSION = 5
 MESSAGE_CHARS = 300
@@ -399,9 +400,12 @@ class Catalog:
                               tuple(coll.get(e.sample_id, ())))
                   for e in samples
                   if e.has_cases or (e.agent, e.model, e.task, e.sample) not in detailed]
-        readmes = {name: t.readme for name, t in self._task_table().items()}
-        suite_level = analyse_health(suites, [], min_samples=1, readmes=readmes)
-        test_level = analyse_health(suites, tests, min_samples=2, readmes=readmes)
+        table = self._task_table()
+        readmes = {name: t.readme for name, t in table.items()}
+        audits = {name: audit_task(t) for name, t in table.items()}
+        suite_level = analyse_health(suites, [], min_samples=1, readmes=readmes, audits=audits)
+        test_level = analyse_health(suites, tests, min_samples=2, readmes=readmes,
+                                    audits=audits)
         findings = [f for f in suite_level.findings if f.kind != "never_passes"]
         findings += [f for f in test_level.findings if f.kind == "never_passes"]
         return replace(test_level, findings=tuple(findings))

@@ -52,6 +52,9 @@ from inspector.model.logs import parse_log_line
 from inspector.model.outcomes import Phase
 from inspector.model.results import SampleResult, TestCase
 
+from .pymodules import IMPORT_ALIASES as _IMPORT_ALIASES
+from .pymodules import norm_dist as _norm_dist
+
 ARCHITECTURAL = "architectural"
 DEPENDENCY = "dependency"
 CROSS_FILE = "cross-file"
@@ -151,22 +154,8 @@ _HARNESS_MSG = re.compile(r"\(harness problem\)|infrastructure problem|harness e
                           r"pytest usage error", re.I)
 _FIXTURE_MISSING = re.compile(r"fixture '(?P<name>\w+)' not found")
 
-_IMPORT_ALIASES: dict[str, tuple[str, ...]] = {
-    "yaml": ("pyyaml",), "PIL": ("pillow",), "cv2": ("opencv-python", "opencv-python-headless"),
-    "sklearn": ("scikit-learn",), "bs4": ("beautifulsoup4",), "dateutil": ("python-dateutil",),
-    "jwt": ("pyjwt",), "dotenv": ("python-dotenv",), "jose": ("python-jose",),
-    "multipart": ("python-multipart",), "magic": ("python-magic",), "MySQLdb": ("mysqlclient",),
-    "psycopg2": ("psycopg2", "psycopg2-binary"), "attr": ("attrs",), "Crypto": ("pycryptodome",),
-    "OpenSSL": ("pyopenssl",), "serial": ("pyserial",), "google": ("protobuf",),
-    "dns": ("dnspython",), "websocket": ("websocket-client",), "docx": ("python-docx",),
-    "pkg_resources": ("setuptools",), "email_validator": ("email-validator",),
-}
 _SKIP_DIRS = {".git", "__pycache__", "node_modules", "venv", ".venv", "env", "site-packages",
               ".pytest_cache", ".mypy_cache", ".tox"}
-
-
-def _norm_dist(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _quote(text: str) -> str:
