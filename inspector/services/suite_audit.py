@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 from inspector.model.task import Task
 
 from .pymodules import (
+    IMPORT_ALIASES,
     KNOWN_THIRD_PARTY,
     Requirement,
     is_stdlib,
@@ -587,7 +588,7 @@ def _check_imports(ctx: _Ctx) -> None:
                                                  requirement_for(top, root_reqs[0]))
             looks_internal = top in _INTERNAL_NAMES or ("." in name and not third)
             if looks_internal and not third:
-                if not _documented(name, readme) and not _documented(top, readme):
+                if not _documented(name, readme):
                     internal.setdefault(name, []).append(ev)
                 continue
             missing.setdefault(top, []).append(ev)
@@ -604,6 +605,10 @@ def _check_imports(ctx: _Ctx) -> None:
                                            f"never mentions {name} or "
                                            f"{name.replace('.', '/')}.py")),
             modules=(name,), files=_files(evs)))
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _files(evs: list[Evidence]) -> tuple[str, ...]:
@@ -645,7 +650,8 @@ def _dependency_issue(ctx: _Ctx, top: str, evs: list[Evidence],
     declared = ("tests/requirements.txt does not list it" if test_reqs
                 else "the task has no tests/requirements.txt")
     mentioned = re.search(rf"\b{re.escape(top)}\b", readme, re.I) is not None
-    tail = (f"; it imports only when the generated repo's own requirements install {top}"
+    dist = IMPORT_ALIASES.get(top, (top,))[0]
+    tail = (f"; it imports only when the generated repo's own requirements install {dist}"
             + (" (the README names it)" if mentioned else ""))
     if root_req is not None:
         ctx.issues.append(SuiteIssue(
@@ -757,16 +763,21 @@ def _check_collection(ctx: _Ctx) -> None:
         raw = _ini_sections(_read(ctx.root / cfg.rel) or "").get(section, {})
         lost = {k: v[0] for k, v in raw.items() if k != "__line__"}
         missed = _collected_only_with(ctx, lost)
+        declared_files = lost.get("python_files", _DEFAULTS["python_files"])
         names = ", ".join(lost) or "nothing"
         ctx.issues.append(SuiteIssue(
             NON_COLLECTABLE,
             f"{cfg.rel} has a [{section}] section, which pytest ignores in a pytest.ini (it "
             f"reads only [pytest]): its settings ({names}) never apply"
-            + (f"; with pytest's default patterns {missed} tests it declares are never "
-               "collected" if missed else
+            + (f"; with pytest's default patterns {_n(missed, 'test')} it means to run "
+               f"(python_files = {declared_files}) are never collected" if missed else
                "; pytest still takes the file as its config (rootdir tests/) and collects "
                "the same tests with its defaults"),
             (Evidence(cfg.rel, line, f"[{section}]"),), blocking=missed > 0))
+    declared = ""  # python_files of an ignored section: its files are reported there
+    if cfg is not None and not cfg.options and cfg.other_sections:
+        raw = _ini_sections(_read(ctx.root / cfg.rel) or "").get(cfg.other_sections[0][0], {})
+        declared = raw.get("python_files", ("", 0))[0]
     files_pat = _option(cfg, "python_files")
     classes_pat = _option(cfg, "python_classes")
     funcs_pat = _option(cfg, "python_functions")
@@ -778,10 +789,11 @@ def _check_collection(ctx: _Ctx) -> None:
         tests, ctor = _test_defs(mod.tree, classes_pat, funcs_pat)
         lines_of_tests = [n.lineno for n in tests]
         if not _matches_files(fname, files_pat):
-            if tests and PurePosixPath(fname).stem not in imported:
+            if tests and PurePosixPath(fname).stem not in imported and \
+                    not (declared and _matches_files(fname, declared)):
                 ctx.issues.append(SuiteIssue(
                     NON_COLLECTABLE,
-                    f"{mod.rel} defines {len(tests)} tests, but its name does not match "
+                    f"{mod.rel} defines {_n(len(tests), 'test')}, but its name does not match "
                     f"python_files ({files_pat}), so pytest never collects it",
                     (Evidence(mod.rel, lines_of_tests[0], mod.line(lines_of_tests[0])),),
                     files=(mod.rel,)))

@@ -151,7 +151,7 @@ async def test_benchmark_health_reports_the_undocumented_module_with_evidence(ma
         assert rows[0][:3] == ["collection error", "quote-board", "tests/test_quote_model.py"]
         assert "No module named 'app.models'" in rows[0][5]
         detail = str(app.screen.query_one("#health-detail", Static).render())
-        assert "README does not document" in detail
+        assert "undocumented internal module" in detail and "tests/test_quote_model.py:5" in detail
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, SampleScreen)
