@@ -93,6 +93,10 @@ def cmd_summary(args: argparse.Namespace) -> int:
     if notes:
         print("Where our strict figures differ from the stock harness's:")
         print("\n".join(notes))
+    warnings = [f"  {m.run_id}: {w}" for m in metrics for w in m.summary_warnings]
+    if warnings:
+        print("WARNING: reports whose own summary disagrees with their results:")
+        print("\n".join(warnings))
     return 0
 
 

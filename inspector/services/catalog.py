@@ -38,7 +38,7 @@ from inspector.services.health import HealthReport, SuiteRecord, TestRecord, ana
 from inspector.services.metrics import compute_run_metrics
 from inspector.services.suite_audit import audit_task
 
-INDEX_VERSION = 5
+INDEX_VERSION = 6
 MESSAGE_CHARS = 300
 
 Progress = Callable[[int, int, str], None]

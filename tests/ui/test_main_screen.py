@@ -42,6 +42,20 @@ async def test_runs_overview_lists_every_run_with_its_metrics(make_app) -> None:
         assert "pass@1 50.0%" in detail and "stock 92.5%" in detail
 
 
+async def test_runs_view_warns_when_a_report_summary_disagrees_with_its_results(
+        make_app) -> None:
+    edited = Path(__file__).parents[1] / "fixtures" / "repogenesis" / "summary_edited"
+    app = make_app(edited)
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        detail = str(app.screen.query_one("#run-detail", Static).render())
+        lines = detail.splitlines()
+        figures = next(i for i, line in enumerate(lines) if line.startswith("pass@1"))
+        assert "DSR 66.7%" in lines[figures]  # recomputed from the results
+        assert "says deployment_success_rate 100.00%, but its results give 66.67%" in \
+            lines[figures + 1] + lines[figures + 2]
+
+
 async def test_runs_sort_and_filter(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(180, 45)) as pilot:

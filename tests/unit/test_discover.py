@@ -129,6 +129,7 @@ class TestFixtures:
             "ours_missing_result",
             "ours_outside",
             "repo_readme_0219_codex_gpt5.3_Python@2026-02-26_15-39-29",
+            "repo_readme_1204_msagent_gpt-5-mini_Python@summary_edited",
             "repo_readme_1204_msagent_gpt-5-mini_Python@summary_rules",
             "repo_readme_1204_qwen_qwen3_coder_30b_Python@malformed",
             "repo_readme_1212_deepcode_gpt-5-mini_Java",

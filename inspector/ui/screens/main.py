@@ -284,6 +284,8 @@ class MainScreen(Screen[None]):
                  + f"  DSR {pct(m.get('dsr'))}"
                  + (f" (stock {pct(dsr_stock)})" if dsr_stock is not None else "")
                  + f"  suites not run {m.get('suites_not_run', 0)}  {extra}\n")
+        for warning in m.get("summary_warnings") or ():
+            t.append(f"⚠ {warning}\n", style=f"bold {colour(self.app, 'health-suspect')}")
         for note in r.notes:
             t.append(f"note: {note}\n", style="italic dim")
         t.append("Enter: this run's samples   s: sort   /: filter", style="dim")
