@@ -81,6 +81,8 @@ def test_summary_text_mentions_where_strict_differs(capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert "repo_readme_1118_forge_m1-large_Python" in out
     assert "stock harness would report 100.00%" in out
+    tasks_line = next(line for line in out.splitlines() if line.startswith("tasks: "))
+    assert tasks_line.endswith("/run.json tasks_root)") and "sample_runs/tasks" in tasks_line
 
 
 def test_failures_json_lists_failing_tests_and_failed_deployments() -> None:

@@ -24,6 +24,7 @@ from inspector import paths
 from inspector.model import LoadIssue, Run, SampleResult, Task
 from inspector.model.discover import (
     RunLocation,
+    TasksFound,
     duplicate_id_issues,
     load_location,
     locate_runs,
@@ -178,6 +179,7 @@ class Catalog:
         self._lock = threading.RLock()
         self._db = self._open()
         self.tasks_root: Path | None = None
+        self.tasks_found: TasksFound | None = None  # where the tasks were found, and how
         self._tasks_root_known = False
         self._tasks: dict[str, Task] | None = None
         self._located_issues: list[LoadIssue] = []
@@ -235,6 +237,7 @@ class Catalog:
         if located.tasks_root != self.tasks_root:
             self._tasks = None  # a tasks folder appeared, moved or vanished
         self.tasks_root = located.tasks_root
+        self.tasks_found = located.tasks_found
         self._tasks_root_known = True
         self._located_issues = list(located.issues)
         with self._lock:
@@ -442,7 +445,8 @@ class Catalog:
             except LoadError:
                 pass
         if not self._tasks_root_known:  # an index opened without a refresh
-            self.tasks_root = locate_runs(self.root).tasks_root
+            located = locate_runs(self.root)
+            self.tasks_root, self.tasks_found = located.tasks_root, located.tasks_found
             self._tasks_root_known = True
         return self._task_table().get(name)
 

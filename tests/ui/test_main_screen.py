@@ -40,6 +40,8 @@ async def test_runs_overview_lists_every_run_with_its_metrics(make_app) -> None:
         assert rows[f"{RELAY}@relay"][4] == "stock"
         detail = str(app.screen.query_one("#run-detail", Static).render())
         assert "pass@1 50.0%" in detail and "stock 92.5%" in detail
+        where = str(app.screen.query_one("#problems", Static).render()).splitlines()[0]
+        assert where == (f"tasks: tasks (found via runs/{FORGE}/run.json tasks_root)")
 
 
 async def test_runs_view_warns_when_a_report_summary_disagrees_with_its_results(

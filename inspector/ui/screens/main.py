@@ -182,10 +182,10 @@ class MainScreen(Screen[None]):
     def _show_problems(self) -> None:
         issues = self.app.catalog.issues()  # type: ignore[attr-defined]
         box = self.query_one("#problems", Static)
-        if not issues:
-            box.update("")
-            return
-        lines = [sanitize(f"{i.severity}: {i}") for i in issues[:4]]
+        found = self.app.catalog.tasks_found  # type: ignore[attr-defined]
+        where = sanitize(found.describe(self.app.display_path)  # type: ignore[attr-defined]
+                         if found else "tasks: none found")
+        lines = [where] + [sanitize(f"{i.severity}: {i}") for i in issues[:4]]
         if len(issues) > 4:
             lines.append(f"… and {len(issues) - 4} more problems "
                          "(inspector summary PATH lists them)")
