@@ -61,6 +61,14 @@ def _discover(path: str | None):  # type: ignore[no-untyped-def]
     return found
 
 
+def _shown(path: Path) -> str:
+    """``path`` relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)
+
+
 def cmd_summary(args: argparse.Namespace) -> int:
     from inspector.services.metrics import compute_run_metrics
 
@@ -97,6 +105,12 @@ def cmd_summary(args: argparse.Namespace) -> int:
     if notes:
         print("Where our strict figures differ from the stock harness's:")
         print("\n".join(notes))
+    print(found.tasks_found.describe(_shown) if found.tasks_found else
+          "tasks: none found (pass a run folder or report next to a tasks/repo/ folder)")
+    warnings = [f"  {m.run_id}: {w}" for m in metrics for w in m.summary_warnings]
+    if warnings:
+        print("WARNING: reports whose own summary disagrees with their results:")
+        print("\n".join(warnings))
     return 0
 
 

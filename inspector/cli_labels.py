@@ -108,7 +108,6 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_suggest(args: argparse.Namespace) -> int:
     from inspector.model.verdict import Verdict, verdict_of
     from inspector.services.label_report import sample_index, suggestion_accuracy
-    from inspector.services.label_suggest import suggest
 
     root = Path(args.path) if args.path else paths.sample_runs()
     if not root.exists():
@@ -120,7 +119,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     for sid, info in sorted(index.items()):
         if verdict_of(info.result) is Verdict.PASSED:
             continue
-        s = found[sid] = suggest(info.result, task_readme=info.readme)
+        s = found[sid] = info.suggest()
         rows.append({"sample": sid, "category": s.category if s else None,
                      "rule": s.rule if s else None, "reason": s.reason if s else "",
                      "evidence": [a.describe() for a in s.evidence] if s else []})

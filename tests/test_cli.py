@@ -54,11 +54,37 @@ def test_summary_on_repogenesis_report_equals_its_own_summary(sample_runs: Path)
     assert row["dsr"] == stock["deployment_success_rate"]
 
 
+EDITED = Path(__file__).parent / "fixtures" / "repogenesis" / "summary_edited"
+
+
+def test_a_report_whose_summary_disagrees_with_its_results_is_flagged() -> None:
+    """summary_edited is summary_rules with two summary figures edited by hand."""
+    proc = run_cli("summary", str(EDITED))
+    assert proc.returncode == 0, proc.stderr
+    assert "WARNING: reports whose own summary disagrees with their results" in proc.stdout
+    assert "says avg_pass_at_1 85.00%, but its results give 77.00%" in proc.stdout
+    assert "says deployment_success_rate 100.00%, but its results give 66.67%" in proc.stdout
+    assert "avg_api_coverage" not in proc.stdout  # that figure was left as is
+    proc = run_cli("summary", str(EDITED), "--json")
+    (row,) = json.loads(proc.stdout)
+    # recomputed figures are the ones shown; the report's own stay next to them
+    assert (row["test_pass_ratio"], row["dsr"]) == (0.77, 0.6667)
+    assert row["reported_summary"] == {"avg_pass_at_1": 0.85, "avg_api_coverage": 0.8125,
+                                       "deployment_success_rate": 1.0}
+    assert len(row["summary_warnings"]) == 2
+    # the untouched original raises no warning
+    proc = run_cli("summary", str(EDITED.parent / "summary_rules"), "--json")
+    (row,) = json.loads(proc.stdout)
+    assert row["summary_warnings"] == [] and row["reported_summary"]["avg_pass_at_1"] == 0.77
+
+
 def test_summary_text_mentions_where_strict_differs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["summary"]) == 0
     out = capsys.readouterr().out
     assert "repo_readme_1118_forge_m1-large_Python" in out
     assert "stock harness would report 100.00%" in out
+    tasks_line = next(line for line in out.splitlines() if line.startswith("tasks: "))
+    assert tasks_line.endswith("/run.json tasks_root)") and "sample_runs/tasks" in tasks_line
 
 
 def test_failures_json_lists_failing_tests_and_failed_deployments() -> None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import repogenesis, runformat
 from .errors import LoadError, LoadIssue
+from .jsonfields import read_json
+from .readme import extract_endpoints, extract_port
 from .run import Run
 from .task import Task
 from .tasks import load_tasks
@@ -26,21 +29,108 @@ class Discovery:
     runs: list[Run] = field(default_factory=list)
     issues: list[LoadIssue] = field(default_factory=list)
     tasks: dict[str, Task] = field(default_factory=dict)
+    tasks_found: TasksFound | None = None
 
     @property
     def errors(self) -> list[LoadIssue]:
         return [i for i in self.issues if i.severity == "error"]
 
 
-def find_tasks_root(start: Path, stop: Path | None = None) -> Path | None:
-    """A ``tasks/`` folder (RepoGenesis ``repo/`` layout) next to ``start`` or above it."""
+MAX_UP = 3
+"""How many folders above the opened one discovery looks for a tasks folder."""
+_LOOSE_ENDPOINT = re.compile(r"\b(?:GET|POST|PUT|DELETE|PATCH)\b\W{0,6}/\w", re.I)
+_MAX_README = 512 * 1024
+
+
+def is_task_dir(folder: Path) -> bool:
+    """Positive evidence that ``folder`` is a benchmark task: a README giving a port and
+    endpoints, and a test suite (``tests/``) or a Maven project (``pom.xml``)."""
+    try:
+        if not ((folder / "tests").is_dir() or (folder / "pom.xml").is_file()):
+            return False
+        with open(folder / "README.md", "rb") as fh:
+            readme = fh.read(_MAX_README).decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return extract_port(readme) is not None and (
+        _LOOSE_ENDPOINT.search(readme) is not None or bool(extract_endpoints(readme)))
+
+
+def is_tasks_root(candidate: Path) -> bool:
+    """Whether ``candidate/repo/`` holds benchmark tasks: at least one task folder, and task
+    folders are at least half of its sub-folders that have a README."""
+    repo = candidate / "repo"
+    try:
+        folders = [p for p in repo.iterdir() if p.is_dir() and (p / "README.md").is_file()]
+    except OSError:
+        return False
+    tasks = sum(is_task_dir(p) for p in folders)
+    return tasks > 0 and 2 * tasks >= len(folders)
+
+
+def is_repository_root(folder: Path) -> bool:
+    """A repository boundary: the folder holds ``.git`` (a folder, or a file for worktrees)."""
+    return (folder / ".git").exists()
+
+
+@dataclass(frozen=True, slots=True)
+class TasksFound:
+    """Where the tasks were found and how (shown to the user): ``how`` is ``given``,
+    ``run.json`` (a run of ours recorded it; ``via`` is that run.json) or ``walked up``
+    (``via`` is where the search started)."""
+
+    path: Path
+    how: str
+    via: Path | None = None
+
+    def describe(self, show: Callable[[Path], str] = str) -> str:
+        """``tasks: <path> (found via <run.json> tasks_root | walked up from <path>)``."""
+        if self.how == "run.json" and self.via is not None:
+            why = f"found via {show(self.via)} tasks_root"
+        elif self.how == "walked up" and self.via is not None:
+            why = f"walked up from {show(self.via)}"
+        else:
+            why = self.how
+        return f"tasks: {show(self.path)} ({why})"
+
+
+def search_tasks_root(start: Path, stop: Path | None = None, max_up: int = MAX_UP
+                      ) -> TasksFound | None:
+    """A ``tasks/`` folder (RepoGenesis ``repo/`` layout) at ``start`` or up to ``max_up``
+    folders above it, never above ``stop`` or a repository boundary (a folder holding
+    ``.git``: its own tasks are looked at, not its parent's)."""
     here = start if start.is_dir() else start.parent
-    for anchor in (here, *here.parents):
+    for level, anchor in enumerate((here, *here.parents)):
         for candidate in (anchor / "tasks", anchor):
-            if (candidate / "repo").is_dir() and any((candidate / "repo").glob("*/README.md")):
-                return candidate
-        if stop is not None and anchor == stop:
+            if is_tasks_root(candidate):
+                return TasksFound(candidate, "walked up", start)
+        if anchor == stop or is_repository_root(anchor) or level >= max_up:
             break
+    return None
+
+
+def find_tasks_root(start: Path, stop: Path | None = None) -> Path | None:
+    """The path of :func:`search_tasks_root`, or None."""
+    found = search_tasks_root(start, stop)
+    return found.path if found else None
+
+
+def _recorded_tasks_root(locations: list[RunLocation]) -> TasksFound | None:
+    """The tasks folder a run of ours recorded (``run.json`` ``source.tasks_root``), when it
+    still holds tasks."""
+    for loc in locations:
+        if loc.kind != "run":
+            continue
+        try:
+            source = read_json(loc.path / runformat.RUN_FILE).get("source") or {}
+        except (LoadError, AttributeError):
+            continue
+        raw = source.get("tasks_root") if isinstance(source, dict) else None
+        if not isinstance(raw, str) or not raw:
+            continue
+        path = (loc.path / raw).resolve() if not Path(raw).is_absolute() else Path(raw)
+        if is_tasks_root(path):
+            return TasksFound(path, "run.json", loc.path / runformat.RUN_FILE)
     return None
 
 
@@ -61,17 +151,20 @@ class Located:
     locations: list[RunLocation] = field(default_factory=list)
     issues: list[LoadIssue] = field(default_factory=list)
     tasks_root: Path | None = None
+    tasks_found: TasksFound | None = None
 
 
 def locate_runs(path: Path, tasks_root: Path | None = None) -> Located:
     """Every run location under ``path`` without loading any run (cheap: one directory walk
-    that never enters sample, repo or predictions folders)."""
+    that never enters sample, repo or predictions folders), and the tasks folder: the one
+    given, else the one a run of ours recorded, else one found at or above ``path`` (see
+    :func:`search_tasks_root`)."""
     path = path.expanduser()
     found = Located(root=path)
     if not path.exists():
         found.issues.append(LoadIssue(path, "", "does not exist"))
         return found
-    found.tasks_root = tasks_root or find_tasks_root(path)
+    start = path
     if path.is_file() and path.name == runformat.RUN_FILE:
         path = path.parent
     if path.is_file():
@@ -79,8 +172,13 @@ def locate_runs(path: Path, tasks_root: Path | None = None) -> Located:
             found.locations.append(RunLocation("report", path))
         else:
             found.issues.append(LoadIssue(path, "", "not a run folder or report file"))
-        return found
-    _walk(path, found, 0)
+    else:
+        _walk(path, found, 0)
+    if tasks_root is not None:
+        found.tasks_found = TasksFound(tasks_root, "given")
+    else:
+        found.tasks_found = _recorded_tasks_root(found.locations) or search_tasks_root(start)
+    found.tasks_root = found.tasks_found.path if found.tasks_found else None
     return found
 
 
@@ -112,7 +210,8 @@ def discover_runs(path: Path, tasks_root: Path | None = None) -> Discovery:
     """Every run under ``path`` (a run folder, a RepoGenesis output folder, a report file, or
     any folder containing those), sorted by run id."""
     located = locate_runs(path, tasks_root)
-    found = Discovery(root=located.root, issues=list(located.issues))
+    found = Discovery(root=located.root, issues=list(located.issues),
+                      tasks_found=located.tasks_found)
     if located.tasks_root is not None:
         found.tasks, task_issues = load_tasks(located.tasks_root)
         found.issues.extend(i for i in task_issues if i.severity == "error")

@@ -32,6 +32,8 @@ COUNTS_ONLY_NOTE = (
     "RepoGenesis report: counts only. The stock harness keeps no per-test results, no logs and "
     "no per-endpoint evidence; re-evaluate with `inspector evaluate` to get them."
 )
+SUMMARY_KEYS = ("avg_pass_at_1", "avg_api_coverage", "deployment_success_rate")
+"""The figures of a report's ``summary`` that are checked against its ``results``."""
 EXIT_CODES = {
     0: "container ran to the end (says nothing about tests)",
     -1: "container timed out",
@@ -213,6 +215,9 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None) -> tuple[Run, 
         samples.append(s)
     if not language:
         language = _samples_language(samples)
+    summary = top.sub("summary")
+    reported = tuple((key, value) for key in SUMMARY_KEYS
+                     if summary is not None and (value := summary.float(key)) is not None)
     run = Run(
         id=run_id, agent=agent, model=model, language=language,
         source=RunSource(FORMAT, path, meta.str("predictions_dir") if meta else None,
@@ -223,6 +228,7 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None) -> tuple[Run, 
         samples=tuple(samples),
         tasks={k: v for k, v in (tasks or {}).items() if k in seen},
         notes=(COUNTS_ONLY_NOTE, *run_java_notes(samples, tasks or {})),
+        reported_summary=reported,
     )
     return run, issues
 

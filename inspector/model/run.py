@@ -33,6 +33,8 @@ class Run:
     tasks: dict[str, Task] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     status: str | None = None  # our format: running / complete / cancelled
+    # A stock report's own ``summary`` figures (key, value), as written; () for our format.
+    reported_summary: tuple[tuple[str, float], ...] = ()
 
     @property
     def task_names(self) -> list[str]:

@@ -24,6 +24,7 @@ from inspector import paths
 from inspector.model import LoadIssue, Run, SampleResult, Task
 from inspector.model.discover import (
     RunLocation,
+    TasksFound,
     duplicate_id_issues,
     load_location,
     locate_runs,
@@ -36,9 +37,10 @@ from inspector.model.tasks import load_tasks
 from inspector.model.verdict import Verdict, verdict_of
 from inspector.services.health import HealthReport, SuiteRecord, TestRecord, analyse_health
 from inspector.services.metrics import compute_run_metrics
+from inspector.services.suite_audit import audit_task
 from inspector.services.suite_cause import cause_of
 
-INDEX_VERSION = 6
+INDEX_VERSION = 7
 MESSAGE_CHARS = 300
 
 Progress = Callable[[int, int, str], None]
@@ -183,6 +185,7 @@ class Catalog:
         self._lock = threading.RLock()
         self._db = self._open()
         self.tasks_root: Path | None = None
+        self.tasks_found: TasksFound | None = None  # where the tasks were found, and how
         self._tasks_root_known = False
         self._tasks: dict[str, Task] | None = None
         self._located_issues: list[LoadIssue] = []
@@ -240,6 +243,7 @@ class Catalog:
         if located.tasks_root != self.tasks_root:
             self._tasks = None  # a tasks folder appeared, moved or vanished
         self.tasks_root = located.tasks_root
+        self.tasks_found = located.tasks_found
         self._tasks_root_known = True
         self._located_issues = list(located.issues)
         with self._lock:
@@ -405,9 +409,12 @@ class Catalog:
                               tuple(coll.get(e.sample_id, ())))
                   for e in samples
                   if e.has_cases or (e.agent, e.model, e.task, e.sample) not in detailed]
-        readmes = {name: t.readme for name, t in self._task_table().items()}
-        suite_level = analyse_health(suites, [], min_samples=1, readmes=readmes)
-        test_level = analyse_health(suites, tests, min_samples=2, readmes=readmes)
+        table = self._task_table()
+        readmes = {name: t.readme for name, t in table.items()}
+        audits = {name: audit_task(t) for name, t in table.items()}
+        suite_level = analyse_health(suites, [], min_samples=1, readmes=readmes, audits=audits)
+        test_level = analyse_health(suites, tests, min_samples=2, readmes=readmes,
+                                    audits=audits)
         findings = [f for f in suite_level.findings if f.kind != "never_passes"]
         findings += [f for f in test_level.findings if f.kind == "never_passes"]
         return replace(test_level, findings=tuple(findings))
@@ -444,7 +451,8 @@ class Catalog:
             except LoadError:
                 pass
         if not self._tasks_root_known:  # an index opened without a refresh
-            self.tasks_root = locate_runs(self.root).tasks_root
+            located = locate_runs(self.root)
+            self.tasks_root, self.tasks_found = located.tasks_root, located.tasks_found
             self._tasks_root_known = True
         return self._task_table().get(name)
 

@@ -15,6 +15,11 @@ Kinds of finding, in order of severity:
   deployed samples that ran it.
 * ``fewer_than_expected``: deployed samples counting fewer than ``INCOMPLETE_RATIO`` of the
   tests the golden suite has (one is enough, as for ``zero_collected``).
+* ``suite_defect``: found by reading the golden suite (:mod:`.suite_audit`), for a task with
+  samples in the runs, when no finding above already names it as its suspected cause.
+
+Suspected causes come from the task's suite audit when the caller passes one (the import the
+error names, an unreachable URL, a non-collectable file), else from the message alone.
 
 Samples that did not deploy are never evidence: their failures say nothing about the tests.
 Test records of samples without a ``SuiteRecord`` are ignored too (their deployment is
@@ -32,7 +37,18 @@ from pathlib import Path
 from inspector.model import Run, SampleResult
 from inspector.model.outcomes import INCOMPLETE_RATIO
 
-KINDS = ("collection_error", "zero_collected", "never_passes", "fewer_than_expected")
+from .suite_audit import (
+    HARNESS_CONVENTION,
+    MISSING_DEPENDENCY,
+    NON_COLLECTABLE,
+    UNDOCUMENTED_MODULE,
+    UNREACHABLE_URL,
+    SuiteAudit,
+    SuiteIssue,
+)
+
+KINDS = ("collection_error", "zero_collected", "never_passes", "fewer_than_expected",
+         "suite_defect")
 _RANK = {kind: i for i, kind in enumerate(KINDS)}
 MAX_EXAMPLES = 5
 _RAN = frozenset({"passed", "failed", "error"})
@@ -194,36 +210,70 @@ def _documented(module: str, readme: str) -> bool:
     return any(v in readme for v in (module, path, f"{path}.py", f"{last}.py"))
 
 
-def suspected_cause(message: str, readme: str | None = None) -> tuple[str, str]:
+_UNREACHABLE = re.compile(
+    r"Connection refused|ConnectionError|Max retries exceeded|Failed to establish a new "
+    r"connection|NameResolutionError|Name or service not known|ConnectTimeout|"
+    r"Service not available|server is not available", re.I)
+
+
+def _from_issue(issue: SuiteIssue | None) -> tuple[str, str]:
+    return (issue.cause, issue.explain()) if issue is not None else ("", "")
+
+
+def suspected_cause(message: str, readme: str | None = None,
+                    audit: SuiteAudit | None = None) -> tuple[str, str]:
     """(label, explanation) of a modest guess at why a golden test cannot pass, or ("", "").
 
+    With the task's ``audit`` the error is matched to what reading the suite found, with its
+    evidence: the issue explaining the module a ``No module named``/``cannot import name``
+    error names (harness convention, missing test dependency, undocumented internal module),
+    an unreachable URL for a connection error or a skip, a non-collectable suite for a suite
+    that ran nothing. Without one, or when it explains nothing:
+
+    * ``No module named 'conftest'`` → ``harness convention``: the suite imports its own
+      conftest as a module, which needs tests/ on sys.path (a root pytest.ini's
+      ``pythonpath``, never copied by the harness);
     * a missing well-known test package (``requests``, ``pytest_asyncio``…) →
-      ``missing test requirement``;
+      ``missing test dependency``;
     * any other missing module, or a name imported from one, that the README (when given) does
-      not mention → ``undocumented module``: the tests rely on an internal layout agents cannot
-      know;
+      not mention → ``undocumented internal module``;
     * ``fixture 'x' not found`` → ``missing fixture``.
     """
-    if m := _NO_MODULE.search(message):
-        module = m.group(1)
+    m_mod = _NO_MODULE.search(message)
+    m_name = _CANNOT_IMPORT.search(message)
+    if audit is not None:
+        module = m_mod.group(1) if m_mod else m_name.group(2) if m_name else None
+        if module is not None and (issue := audit.for_module(module)) is not None:
+            return _from_issue(issue)
+        if module is None and _UNREACHABLE.search(message):
+            found = _from_issue(audit.first(UNREACHABLE_URL))
+            if found[0]:
+                return found
+    if m_mod:
+        module = m_mod.group(1)
+        if module.split(".")[0] == "conftest":
+            return (HARNESS_CONVENTION,
+                    f"the golden tests import their own '{module}' as a module, which works "
+                    "only with tests/ on sys.path (e.g. a root pytest.ini with pythonpath = "
+                    "tests); the harness copies only tests/ and runs pytest from the repo root")
         if module.split(".")[0] in TEST_PACKAGES:
-            return ("missing test requirement",
+            return (MISSING_DEPENDENCY,
                     f"the golden tests import '{module}', a test package missing from the test "
                     "environment (tests/requirements.txt?)")
         if readme is None:
-            return ("undocumented module",
+            return (UNDOCUMENTED_MODULE,
                     f"the golden tests import '{module}', an internal module of the generated "
                     "repo; unless the README documents it, agents cannot know to create it")
         if not _documented(module, readme):
-            return ("undocumented module",
+            return (UNDOCUMENTED_MODULE,
                     f"the golden tests import '{module}', which the task README does not "
                     "document, so agents cannot know to create it")
         return "", ""
-    if m := _CANNOT_IMPORT.search(message):
-        name, module = m.group(1), m.group(2)
+    if m_name:
+        name, module = m_name.group(1), m_name.group(2)
         if module.split(".")[0] not in TEST_PACKAGES and (
                 readme is None or name not in readme):
-            return ("undocumented module",
+            return (UNDOCUMENTED_MODULE,
                     f"the golden tests import '{name}' from '{module}', which the task README "
                     "does not document — agents cannot be expected to provide it")
         return "", ""
@@ -231,6 +281,17 @@ def suspected_cause(message: str, readme: str | None = None) -> tuple[str, str]:
         return ("missing fixture",
                 f"the golden tests use a fixture '{m.group(1)}' that no conftest provides")
     return "", ""
+
+
+def _suite_cause(message: str, readme: str | None, audit: SuiteAudit | None
+                 ) -> tuple[str, str]:
+    """The suspected cause of a suite that ran nothing or too little: the message's, else
+    what the audit found that stops a whole suite."""
+    found = suspected_cause(message, readme, audit) if message else ("", "")
+    if not found[0] and audit is not None:
+        found = _from_issue(audit.first(NON_COLLECTABLE, HARNESS_CONVENTION, UNREACHABLE_URL,
+                                        MISSING_DEPENDENCY, UNDOCUMENTED_MODULE))
+    return found
 
 
 # ------------------------------------------------------------------------------- analysis
@@ -284,13 +345,14 @@ def split_collection_message(entry: str) -> tuple[str, str]:
 
 
 def analyse_health(suites: Iterable[SuiteRecord], tests: Iterable[TestRecord], *,
-                   min_samples: int = 2, readmes: Mapping[str, str] | None = None
-                   ) -> HealthReport:
+                   min_samples: int = 2, readmes: Mapping[str, str] | None = None,
+                   audits: Mapping[str, SuiteAudit] | None = None) -> HealthReport:
     """Candidate benchmark defects in the evaluations described by ``suites`` and ``tests``.
 
     ``suites`` is consumed first, then ``tests``, each exactly once. ``readmes`` (task → README
     text) sharpens the "undocumented module" heuristic; without it any missing non-test module
-    is suspected.
+    is suspected. ``audits`` (task → :class:`SuiteAudit`) tells causes apart with evidence and
+    adds ``suite_defect`` findings for the tasks the suites cover.
     """
     min_samples = max(1, min_samples)
     # sample key -> index among deployed samples, or -1 for a sample that did not deploy
@@ -300,7 +362,9 @@ def analyse_health(suites: Iterable[SuiteRecord], tests: Iterable[TestRecord], *
     zero: dict[str, _SuiteAgg] = {}
     fewer: dict[str, _SuiteAgg] = {}
     expected_of: dict[str, int] = {}
+    task_samples: dict[str, _SuiteAgg] = {}
     for s in suites:
+        task_samples.setdefault(s.task, _SuiteAgg()).add(s, None)
         key = (s.task, s.run_id, s.sample_id)
         if not s.deployed:
             samples.setdefault(key, -1)
@@ -360,21 +424,27 @@ def analyse_health(suites: Iterable[SuiteRecord], tests: Iterable[TestRecord], *
             agg.examples.append(t.sample_id)
 
     readmes = readmes or {}
+    audits = audits or {}
     findings: list[HealthFinding] = []
     for (task, file), agg in collection.items():
         if agg.samples < min_samples:
             continue
-        findings.append(_collection_finding(task, file, agg, readmes.get(task)))
+        findings.append(_collection_finding(task, file, agg, readmes.get(task),
+                                            audits.get(task)))
     for task, agg in zero.items():
+        cause, why = _suite_cause(agg.messages.common()[0], readmes.get(task),
+                                  audits.get(task))
         findings.append(_finding(
             task, "zero_collected", None, agg,
             f"In {_n(agg.samples, 'deployed sample')} the suite counted no test at all: the "
             "test run crashed, was cut short or collected nothing (infrastructure or suite "
-            "defect, not a failing agent)."))
+            "defect, not a failing agent)."
+            + (f" Suspected cause: {cause}: {why}." if cause else ""), cause))
     for (task, test_id), agg in aggs.items():
         if agg.passed or agg.samples < min_samples:
             continue
-        findings.append(_never_passes_finding(task, test_id, agg, any_pass, readmes.get(task)))
+        findings.append(_never_passes_finding(task, test_id, agg, any_pass, readmes.get(task),
+                                              audits.get(task)))
     for task, agg in fewer.items():
         coll = ""
         if agg.with_collection_errors:
@@ -382,11 +452,15 @@ def analyse_health(suites: Iterable[SuiteRecord], tests: Iterable[TestRecord], *
                    "All of them" if agg.with_collection_errors == agg.samples else
                    f"{agg.with_collection_errors} of them")
             coll = f" {who} had collection errors."
+        cause, why = _suite_cause(agg.messages.common()[0], readmes.get(task),
+                                  audits.get(task))
         findings.append(_finding(
             task, "fewer_than_expected", None, agg,
             f"In {_n(agg.samples, 'deployed sample')} the suite counted fewer than "
             f"{INCOMPLETE_RATIO:.0%} of the {expected_of.get(task, 0)} tests the golden suite "
-            f"has, so part of it never ran.{coll}"))
+            f"has, so part of it never ran.{coll}"
+            + (f" Suspected cause: {cause}: {why}." if cause else ""), cause))
+    findings.extend(_audit_findings(findings, task_samples, audits))
     findings.sort(key=lambda f: (_RANK[f.kind], -f.samples, f.task, f.test_id or ""))
     return HealthReport(tuple(findings), samples=len(samples), deployed_samples=n_deployed,
                         test_records=n_tests, unmatched_tests=unmatched,
@@ -412,10 +486,35 @@ def _finding(task: str, kind: str, test_id: str | None, agg: _SuiteAgg | _TestAg
         examples=tuple(agg.examples), detail=detail, suspected_cause=cause)
 
 
-def _collection_finding(task: str, file: str, agg: _SuiteAgg, readme: str | None
-                        ) -> HealthFinding:
+def _audit_findings(findings: list[HealthFinding], task_samples: Mapping[str, _SuiteAgg],
+                    audits: Mapping[str, SuiteAudit]) -> list[HealthFinding]:
+    """A ``suite_defect`` finding per blocking audit issue of a task the suites cover that
+    no other finding already gives as its suspected cause."""
+    out: list[HealthFinding] = []
+    for task, agg in task_samples.items():
+        audit = audits.get(task)
+        if audit is None:
+            continue
+        named = " ".join(f.detail for f in findings if f.task == task)
+        for issue in audit.defects:
+            if issue.summary in named:
+                continue
+            out.append(HealthFinding(
+                task=task, kind="suite_defect",
+                test_id=issue.files[0] if issue.files else None, samples=agg.samples,
+                runs=len(agg.runs), common_error=str(issue.evidence[0]) if issue.evidence
+                else "", share=1.0, examples=tuple(agg.examples),
+                detail=(f"Found by reading the golden suite (it concerns all "
+                        f"{_n(agg.samples, 'sample')} of this task): {issue.cause}: "
+                        f"{issue.explain()}."),
+                suspected_cause=issue.cause))
+    return out
+
+
+def _collection_finding(task: str, file: str, agg: _SuiteAgg, readme: str | None,
+                        audit: SuiteAudit | None = None) -> HealthFinding:
     common, _ = agg.messages.common()
-    cause, why = suspected_cause(common, readme)
+    cause, why = suspected_cause(common, readme, audit)
     what = f"{file} fails" if file else "Test files fail"
     detail = (f"{what} to collect in {_n(agg.samples, 'deployed sample')} across "
               f"{_n(len(agg.runs), 'run')}"
@@ -425,9 +524,10 @@ def _collection_finding(task: str, file: str, agg: _SuiteAgg, readme: str | None
 
 
 def _never_passes_finding(task: str, test_id: str, agg: _TestAgg, any_pass: set[int],
-                          readme: str | None) -> HealthFinding:
+                          readme: str | None, audit: SuiteAudit | None = None
+                          ) -> HealthFinding:
     common, count = agg.messages.common()
-    cause, why = suspected_cause(common, readme)
+    cause, why = suspected_cause(common, readme, audit)
     broken = sum(1 for i in agg.failing_samples if i not in any_pass)
     detail = (f"No deployed sample passes this test: it failed in {_n(agg.samples, 'sample')} "
               f"across {_n(len(agg.runs), 'run')}"

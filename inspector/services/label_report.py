@@ -11,6 +11,7 @@ from inspector.model.labels import ItemRef, Suggestion
 from inspector.model.labelset import LabelSet
 from inspector.model.results import SampleResult
 from inspector.model.run import Run
+from inspector.model.task import Task
 
 from .label_export import ExportRow
 
@@ -25,6 +26,15 @@ class SampleInfo:
     model: str
     language: str
     readme: str | None
+    task: Task | None = None
+
+    def suggest(self) -> Suggestion | None:
+        """The suggestion for this sample, with its task's README and suite audit."""
+        from .label_suggest import suggest
+        from .suite_audit import audit_task
+
+        return suggest(self.result, task_readme=self.readme,
+                       audit=audit_task(self.task) if self.task is not None else None)
 
 
 def sample_index(runs: Iterable[Run]) -> dict[str, SampleInfo]:
@@ -35,7 +45,7 @@ def sample_index(runs: Iterable[Run]) -> dict[str, SampleInfo]:
             task = run.tasks.get(s.task)
             readme = task.readme if task is not None else None
             out[s.sample_id] = SampleInfo(s, run.id, run.agent, run.model,
-                                          s.language or run.language, readme)
+                                          s.language or run.language, readme, task)
     return out
 
 
@@ -101,7 +111,6 @@ def suggestion_accuracy(labels: LabelSet, samples: dict[str, SampleInfo],
                         ) -> SuggestionAccuracy:
     """Compare the suggestion of every labelled sample with the labels; ``suggestions``
     (sample id -> suggestion) are used where given, the rules are run for the others."""
-    from .label_suggest import suggest
 
     suggestions = suggestions or {}
     acc = SuggestionAccuracy()
@@ -114,7 +123,7 @@ def suggestion_accuracy(labels: LabelSet, samples: dict[str, SampleInfo],
             continue
         acc.items += 1
         s = (suggestions[item.sample] if item.sample in suggestions
-             else suggest(info.result, task_readme=info.readme))
+             else info.suggest())
         if s is None:
             continue
         acc.suggested += 1

@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from inspector.model.discover import is_repository_root
 from inspector.model.errors import LoadError
 from inspector.model.jsonfields import parse_json_bytes
 from inspector.model.labels import (
@@ -70,15 +71,20 @@ def default_annotator() -> str:
 def find_labels_dir(path: Path) -> Path:
     """The labels folder for a runs folder, run folder or report file.
 
-    ``<path>/labels`` if it exists, else the nearest ``labels/`` of up to three parents that
-    holds an ``annotators/`` folder, else ``<path>/labels`` (created on first write).
+    ``<path>/labels`` if it exists, else the nearest ``labels/`` of up to three parents whose
+    ``annotators/`` folder holds label files, never above a repository boundary (a folder
+    holding ``.git``), else ``<path>/labels`` (created on first write).
     """
     base = path if path.is_dir() else path.parent
     if (base / "labels").is_dir():
         return base / "labels"
+    if is_repository_root(base):
+        return base / "labels"
     for parent in list(base.parents)[:3]:
-        if (parent / "labels" / "annotators").is_dir():
+        if any((parent / "labels" / "annotators").glob("*.json")):
             return parent / "labels"
+        if is_repository_root(parent):
+            break
     return base / "labels"
 
 

@@ -52,6 +52,10 @@ from inspector.model.logs import parse_log_line
 from inspector.model.outcomes import Phase
 from inspector.model.results import SampleResult, TestCase
 
+from .pymodules import IMPORT_ALIASES as _IMPORT_ALIASES
+from .pymodules import norm_dist as _norm_dist
+from .suite_audit import SuiteAudit
+
 ARCHITECTURAL = "architectural"
 DEPENDENCY = "dependency"
 CROSS_FILE = "cross-file"
@@ -151,22 +155,8 @@ _HARNESS_MSG = re.compile(r"\(harness problem\)|infrastructure problem|harness e
                           r"pytest usage error", re.I)
 _FIXTURE_MISSING = re.compile(r"fixture '(?P<name>\w+)' not found")
 
-_IMPORT_ALIASES: dict[str, tuple[str, ...]] = {
-    "yaml": ("pyyaml",), "PIL": ("pillow",), "cv2": ("opencv-python", "opencv-python-headless"),
-    "sklearn": ("scikit-learn",), "bs4": ("beautifulsoup4",), "dateutil": ("python-dateutil",),
-    "jwt": ("pyjwt",), "dotenv": ("python-dotenv",), "jose": ("python-jose",),
-    "multipart": ("python-multipart",), "magic": ("python-magic",), "MySQLdb": ("mysqlclient",),
-    "psycopg2": ("psycopg2", "psycopg2-binary"), "attr": ("attrs",), "Crypto": ("pycryptodome",),
-    "OpenSSL": ("pyopenssl",), "serial": ("pyserial",), "google": ("protobuf",),
-    "dns": ("dnspython",), "websocket": ("websocket-client",), "docx": ("python-docx",),
-    "pkg_resources": ("setuptools",), "email_validator": ("email-validator",),
-}
 _SKIP_DIRS = {".git", "__pycache__", "node_modules", "venv", ".venv", "env", "site-packages",
               ".pytest_cache", ".mypy_cache", ".tox"}
-
-
-def _norm_dist(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _quote(text: str) -> str:
@@ -659,9 +649,11 @@ class _Evidence:
 
 
 class _Ctx:
-    def __init__(self, result: SampleResult, readme: str | None) -> None:
+    def __init__(self, result: SampleResult, readme: str | None,
+                 audit: SuiteAudit | None = None) -> None:
         self.result = result
         self.readme = readme
+        self.audit = audit
         self.repo = _Repo(result.repo_path)
         self._logs: dict[Phase, _Text | None] = {}
         self._messages: list[_Text] | None = None
@@ -905,6 +897,22 @@ def _missing_module(ctx: _Ctx, text: _Text, exc: _Exc, name: str,
     inner = exc.innermost
     golden = inner is not None and ctx.is_golden_path(inner.path)
     imported = _golden_import(ctx, exc, name)
+    issue = ctx.audit.for_module(imported[1]) if imported and ctx.audit else None
+    if imported is not None and issue is not None:
+        fr, mod = imported
+        return _suggestion(
+            NOT_MODEL, "golden-suite-" + issue.cause.replace(" ", "-").lower(),
+            f"{quote} — the task's test {fr.path} imports {mod}: {issue.cause}: "
+            f"{issue.summary} (a benchmark defect, not the model's)",
+            [*anchors, *(Anchor.file(e.file, e.line) for e in issue.evidence[:3]
+                         if e.file.startswith("tests/"))])
+    if imported is not None and imported[1].split(".")[0] == "conftest":
+        fr, mod = imported
+        return _suggestion(
+            NOT_MODEL, "golden-suite-harness-convention",
+            f"{quote} — the task's test {fr.path} imports its own {mod} as a module, which "
+            "works only with tests/ on sys.path (a root pytest.ini's pythonpath, which the "
+            "harness never copies): a benchmark defect, not the model's", anchors)
     if imported is not None and ctx.readme is not None and not _mentioned(imported[1],
                                                                            ctx.readme):
         fr, mod = imported
@@ -1399,16 +1407,19 @@ def _run(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
 
 
 def suggest(result: SampleResult, test_id: str | None = None,
-            task_readme: str | None = None) -> Suggestion | None:
+            task_readme: str | None = None, audit: SuiteAudit | None = None
+            ) -> Suggestion | None:
     """A category proposed for a failing sample (or, with ``test_id``, one failing test).
 
     With ``test_id`` the test's own message and traceback are read first, then the sample's
     deployment evidence (start and health logs, deployment messages). ``task_readme`` (the
     task's README text) lets the engine tell undocumented golden-test imports apart and say
-    which port the README asks for. Returns None when no rule fires, for a passing sample and
+    which port the README asks for; the task's suite ``audit`` says why a golden test's import
+    fails (a file the harness does not copy, an undeclared test dependency, an undocumented
+    module) with its evidence. Returns None when no rule fires, for a passing sample and
     for a test that did not fail.
     """
-    ctx = _Ctx(result, task_readme)
+    ctx = _Ctx(result, task_readme, audit)
     if test_id is not None:
         case = next((c for c in result.tests.cases if c.id == test_id), None)
         if case is not None:

@@ -11,6 +11,9 @@
   ``avg_pass_at_1``, ``avg_api_coverage`` and ``deployment_success_rate``.
 * ``dsr_lenient`` and ``api_coverage_lenient``: what the stock harness would report for the same
   samples, where our figure is stricter (port really open; route really declared).
+* ``reported_summary`` and ``summary_warnings``: a stock report's own ``summary`` figures, and
+  one warning per figure that disagrees with what its ``results`` give. The figures shown are
+  always recomputed from the results; the report's own stay next to them.
 """
 
 from __future__ import annotations
@@ -62,6 +65,8 @@ class RunMetrics:
     failing_tests: int = 0
     has_test_cases: bool = False
     differences: list[str] = field(default_factory=list)
+    reported_summary: dict[str, float] = field(default_factory=dict)
+    summary_warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -120,6 +125,8 @@ def compute_run_metrics(run: Run) -> RunMetrics:
         m.differences.append(
             f"AC {m.api_coverage:.2%} requires a route declaration for the endpoint; the stock "
             f"regex check gives {m.api_coverage_lenient:.2%}")
+    m.reported_summary = dict(run.reported_summary)
+    m.summary_warnings = summary_warnings(run)
     if m.test_pass_ratio != m.pass_at_1:
         m.differences.append(
             f"Pass@1 {m.pass_at_1:.2%} counts a sample only when all its tests pass; the stock "
@@ -127,6 +134,25 @@ def compute_run_metrics(run: Run) -> RunMetrics:
             "ran tests")
     m.differences.extend(n for n in run.notes if n.startswith(JAVA_DOUBLED))
     return m
+
+
+SUMMARY_TOLERANCE = 0.0001
+"""Both sides are rounded to 4 places: a larger gap is a real disagreement."""
+
+
+def summary_warnings(run: Run) -> list[str]:
+    """One warning per figure of a stock report's own ``summary`` that its ``results``
+    (recomputed by the stock rules) do not give."""
+    if not run.reported_summary:
+        return []
+    recomputed = repogenesis_summary(list(run.samples))
+    out = []
+    for key, reported in run.reported_summary:
+        value = recomputed.get(key)
+        if isinstance(value, float) and abs(value - reported) > SUMMARY_TOLERANCE + 1e-9:
+            out.append(f"the report's own summary says {key} {reported:.2%}, but its results "
+                       f"give {value:.2%}; the figures shown are recomputed from the results")
+    return out
 
 
 def repogenesis_summary(samples: list[SampleResult]) -> dict[str, Any]:

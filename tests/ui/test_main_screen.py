@@ -41,6 +41,22 @@ async def test_runs_overview_lists_every_run_with_its_metrics(make_app) -> None:
         assert rows[f"{RELAY}@relay"][4] == "stock"
         detail = str(app.screen.query_one("#run-detail", Static).render())
         assert "pass@1 50.0%" in detail and "stock 92.5%" in detail
+        where = str(app.screen.query_one("#problems", Static).render()).splitlines()[0]
+        assert where == (f"tasks: tasks (found via runs/{FORGE}/run.json tasks_root)")
+
+
+async def test_runs_view_warns_when_a_report_summary_disagrees_with_its_results(
+        make_app) -> None:
+    edited = Path(__file__).parents[1] / "fixtures" / "repogenesis" / "summary_edited"
+    app = make_app(edited)
+    async with app.run_test(size=(180, 45)) as pilot:
+        await settle(app, pilot)
+        detail = str(app.screen.query_one("#run-detail", Static).render())
+        lines = detail.splitlines()
+        figures = next(i for i, line in enumerate(lines) if line.startswith("pass@1"))
+        assert "DSR 66.7%" in lines[figures]  # recomputed from the results
+        assert "says deployment_success_rate 100.00%, but its results give 66.67%" in \
+            lines[figures + 1] + lines[figures + 2]
 
 
 async def test_runs_sort_and_filter(make_app) -> None:
@@ -152,7 +168,7 @@ async def test_benchmark_health_reports_the_undocumented_module_with_evidence(ma
         assert rows[0][:3] == ["collection error", "quote-board", "tests/test_quote_model.py"]
         assert "No module named 'app.models'" in rows[0][5]
         detail = str(app.screen.query_one("#health-detail", Static).render())
-        assert "README does not document" in detail
+        assert "undocumented internal module" in detail and "tests/test_quote_model.py:5" in detail
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, SampleScreen)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -129,6 +130,7 @@ class TestFixtures:
             "ours_missing_result",
             "ours_outside",
             "repo_readme_0219_codex_gpt5.3_Python@2026-02-26_15-39-29",
+            "repo_readme_1204_msagent_gpt-5-mini_Python@summary_edited",
             "repo_readme_1204_msagent_gpt-5-mini_Python@summary_rules",
             "repo_readme_1204_qwen_qwen3_coder_30b_Python@malformed",
             "repo_readme_1212_deepcode_gpt-5-mini_Java",
@@ -276,3 +278,87 @@ class TestTasks:
         assert [r.id for r in found.runs] == ["out"]
         assert [str(i) for i in found.errors] == [
             f"{tmp_path / 'missing'}: tasks folder does not exist"]
+
+
+# ------------------------------------------------------- guessing the tasks folder (walking up)
+
+def fake_clone(where: Path, *, git: bool = True) -> Path:
+    """This project cloned into a folder named ``repo``: its test fixtures, and top-level
+    folders with a README (as ``bench/`` and ``sample_runs/`` have)."""
+    clone = where / "repo"
+    shutil.copytree(FIXTURES, clone / "tests" / "fixtures")
+    for folder in ("bench", "sample_runs", "docs"):
+        (clone / folder).mkdir(parents=True)
+        src = ROOT / folder / "README.md"
+        (clone / folder / "README.md").write_text(
+            src.read_text(encoding="utf-8") if src.is_file() else "# docs\n\nport 8080\n")
+    if git:
+        (clone / ".git").write_text("gitdir: /elsewhere/.git/worktrees/repo\n")
+    return clone
+
+
+class TestTasksRootGuess:
+    @pytest.mark.parametrize("git", [True, False])
+    def test_a_clone_named_repo_is_never_taken_for_a_tasks_folder(self, tmp_path, git):
+        clone = fake_clone(tmp_path / "work", git=git)
+        found = discover_runs(clone / "tests" / "fixtures")
+        assert found.tasks == {} and found.tasks_found is None
+        assert "repo_readme_1204_msagent_gpt-5-mini_Python@summary_rules" in \
+            [r.id for r in found.runs]
+        assert find_tasks_root(clone / "tests" / "fixtures") is None
+
+    def test_a_real_tasks_folder_next_to_the_runs_is_found(self, tmp_path):
+        project = tmp_path / "experiment"
+        (project / ".git").mkdir(parents=True)  # also at a repository boundary
+        shutil.copytree(SAMPLE_RUNS / "tasks" / "repo" / "eve", project / "tasks" / "repo" / "eve")
+        report(project / "outputs" / "run1", ["eve"])
+        found = discover_runs(project / "outputs" / "run1")
+        assert list(found.tasks) == ["eve"]
+        assert found.tasks_found is not None
+        assert found.tasks_found.path == project / "tasks"
+        assert found.tasks_found.describe() == (
+            f"tasks: {project / 'tasks'} (walked up from {project / 'outputs' / 'run1'})")
+        # the walk stops at the repository boundary: a tasks folder above it is not adopted
+        outer = tmp_path / "outer"
+        shutil.copytree(project / "tasks", outer / "tasks")
+        inner = outer / "clone"
+        (inner / ".git").mkdir(parents=True)
+        report(inner / "out", ["eve"])
+        assert discover_runs(inner / "out").tasks == {}
+
+    def test_our_run_says_where_its_recorded_tasks_are(self):
+        found = discover_runs(SAMPLE_RUNS / "runs" / FORGE)
+        assert found.tasks_found is not None and found.tasks_found.how == "run.json"
+        assert found.tasks_found.path == (SAMPLE_RUNS / "tasks").resolve()
+        assert found.tasks_found.describe().endswith(f"{FORGE}/run.json tasks_root)")
+
+    def test_a_readme_without_a_test_suite_is_not_a_task(self, tmp_path):
+        task = tmp_path / "tasks" / "repo" / "svc"
+        task.mkdir(parents=True)
+        (task / "README.md").write_text("# Svc\n\nPort: 8000\n\n- `GET /items` - list\n")
+        report(tmp_path / "out", ["svc"])
+        assert discover_runs(tmp_path / "out").tasks == {}
+        (task / "tests").mkdir()
+        (task / "tests" / "test_items.py").write_text("def test_x():\n    pass\n")
+        assert list(discover_runs(tmp_path / "out").tasks) == ["svc"]
+
+
+class TestLabelsFolderGuess:
+    def test_a_labels_folder_above_a_repository_boundary_is_not_adopted(self, tmp_path):
+        from inspector.services.label_store import find_labels_dir
+
+        (tmp_path / "labels" / "annotators").mkdir(parents=True)
+        (tmp_path / "labels" / "annotators" / "ana.json").write_text("{}")
+        runs = tmp_path / "clone" / "runs"
+        runs.mkdir(parents=True)
+        assert find_labels_dir(runs) == tmp_path / "labels"  # no boundary: found above
+        (tmp_path / "clone" / ".git").mkdir()
+        assert find_labels_dir(runs) == runs / "labels"
+
+    def test_an_empty_annotators_folder_is_no_evidence(self, tmp_path):
+        from inspector.services.label_store import find_labels_dir
+
+        (tmp_path / "labels" / "annotators").mkdir(parents=True)
+        runs = tmp_path / "runs"
+        runs.mkdir()
+        assert find_labels_dir(runs) == runs / "labels"

@@ -135,8 +135,8 @@ def test_never_passes_suspects_a_missing_test_requirement() -> None:
     msg = "ModuleNotFoundError: No module named 'pytest_asyncio'"
     tests = [rec("r1", T1, "error", msg), rec("r2", T1, "error", msg)]
     f = only(analyse_health(suites, tests), "never_passes")
-    assert f.suspected_cause == "missing test requirement"
-    assert "missing test requirement" in f.detail and "'pytest_asyncio'" in f.detail
+    assert f.suspected_cause == "missing test dependency"
+    assert "missing test dependency" in f.detail and "'pytest_asyncio'" in f.detail
 
 
 def test_streaming_inputs_are_consumed_once() -> None:
@@ -168,7 +168,7 @@ def test_collection_error_repeated_across_runs() -> None:
     assert f.test_id == "tests/test_model.py"
     assert (f.samples, f.runs, f.share) == (2, 2, 1.0)
     assert f.common_error == "ModuleNotFoundError: No module named 'app.models'"
-    assert f.suspected_cause == "undocumented module"
+    assert f.suspected_cause == "undocumented internal module"
     assert "README does not document" in f.detail
     assert "r3/svc/0" not in f.examples
     assert ("svc", "tests/test_model.py") in report.suspect_tests()
@@ -274,12 +274,13 @@ def test_normalise_keeps_meaningful_differences(a: str, b: str) -> None:
 
 
 @pytest.mark.parametrize(("message", "readme", "label"), [
-    ("ModuleNotFoundError: No module named 'requests'", None, "missing test requirement"),
+    ("ModuleNotFoundError: No module named 'requests'", None, "missing test dependency"),
     ("ModuleNotFoundError: No module named 'pytest_asyncio.plugin'", "",
-     "missing test requirement"),
-    ("ModuleNotFoundError: No module named 'app.models'", None, "undocumented module"),
+     "missing test dependency"),
+    ("ModuleNotFoundError: No module named 'app.models'", None, "undocumented internal module"),
     ("ModuleNotFoundError: No module named 'app.models'", "see app/models.py", ""),
-    ("ImportError: cannot import name 'Quote' from 'app'", "GET /quotes", "undocumented module"),
+    ("ImportError: cannot import name 'Quote' from 'app'", "GET /quotes",
+     "undocumented internal module"),
     ("ImportError: cannot import name 'Quote' from 'app'", "the `Quote` class", ""),
     ("fixture 'client' not found", None, "missing fixture"),
     ("assert 500 == 200", None, ""),
@@ -343,7 +344,7 @@ def test_bundled_quote_board_defect_is_a_collection_error(bundled: Bundled) -> N
     f = next(f for f in report.by_kind("collection_error") if f.task == "quote-board")
     assert f.test_id == "tests/test_quote_model.py"
     assert f.common_error == "ModuleNotFoundError: No module named 'app.models'"
-    assert f.suspected_cause == "undocumented module"
+    assert f.suspected_cause == "undocumented internal module"
     assert f.examples == ("repo_readme_1118_forge_m1-large_Python/quote-board/0",)
     # the relay sample fails to collect too ('flask'), but it never deployed: not evidence
     deployed = {s.sample_id for s in suites if s.deployed}

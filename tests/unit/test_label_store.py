@@ -631,6 +631,8 @@ def test_find_labels_dir_without_labels(tmp_path: Path) -> None:
     (tmp_path / "project" / "labels").mkdir()
     assert find_labels_dir(folder) == folder / "labels"
     (tmp_path / "project" / "labels" / "annotators").mkdir()
+    assert find_labels_dir(folder) == folder / "labels"  # no label file yet: no evidence
+    (tmp_path / "project" / "labels" / "annotators" / "ana.json").write_text("{}")
     assert find_labels_dir(folder) == tmp_path / "project" / "labels"
 
 

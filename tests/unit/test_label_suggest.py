@@ -452,6 +452,34 @@ def test_rule2_golden_test_importing_an_undocumented_module(tmp_path) -> None:
     assert suggest(s).category == "cross-file"
 
 
+CONFTEST_TB = """ImportError while importing test module '/tmp/gi-x/repo/tests/test_users.py'.
+Traceback:
+/root/.pyenv/versions/3.11.7/lib/python3.11/importlib/__init__.py:126: in import_module
+    return _bootstrap._gcd_import(name[level:], package, level)
+tests/test_users.py:1: in <module>
+    from conftest import BASE_URL, make_user
+E   ModuleNotFoundError: No module named 'conftest'"""
+
+
+def test_rule2_golden_test_importing_its_own_conftest_is_a_harness_convention(tmp_path
+                                                                               ) -> None:
+    from inspector.model.tasks import load_task
+    from inspector.services.suite_audit import audit_task
+
+    task = load_task(ROOT / "tests" / "fixtures" / "suite_audit" / "conftest_pythonpath", [])
+    assert task is not None
+    c = case("tests/test_users.py", "collection failure", CONFTEST_TB, Outcome.ERROR)
+    s = sample(tmp_path, repo={"app/__init__.py": ""}, cases=(c,))
+    got = suggest(s, task_readme=task.readme, audit=audit_task(task))
+    assert got is not None
+    assert (got.category, got.rule) == ("not-model", "golden-suite-harness-convention")
+    assert "pytest.ini" in got.reason and "README" not in got.reason
+    assert Anchor.file("tests/test_users.py", 1) in got.evidence
+    # without the task's files the README is still not blamed
+    bare = suggest(s, task_readme=task.readme)
+    assert bare is not None and bare.rule == "golden-suite-harness-convention"
+
+
 def test_rule2_server_pointed_at_a_missing_module(tmp_path) -> None:
     s = start_failure(tmp_path, [
         "Traceback (most recent call last):",

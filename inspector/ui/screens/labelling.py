@@ -231,6 +231,7 @@ class LabelScreen(Screen[None]):
     def _load_one(self, entry: SampleEntry) -> Loaded:
         from inspector.services.label_evidence import evidence_candidates
         from inspector.services.label_suggest import suggest
+        from inspector.services.suite_audit import audit_task
 
         catalog = self.app.catalog  # type: ignore[attr-defined]
         try:
@@ -240,7 +241,8 @@ class LabelScreen(Screen[None]):
         task = catalog.task(entry.task, catalog.run(entry.run_key))
         readme = task.readme if task is not None else None
         try:
-            suggestion = suggest(sample, task_readme=readme)
+            suggestion = suggest(sample, task_readme=readme,
+                                 audit=audit_task(task) if task is not None else None)
         except Exception as exc:  # a rule bug must never block labelling
             return Loaded(sample, None, evidence_candidates(sample), f"suggestion failed: {exc}")
         return Loaded(sample, suggestion, evidence_candidates(sample, suggestion))

@@ -182,10 +182,10 @@ class MainScreen(Screen[None]):
     def _show_problems(self) -> None:
         issues = self.app.catalog.issues()  # type: ignore[attr-defined]
         box = self.query_one("#problems", Static)
-        if not issues:
-            box.update("")
-            return
-        lines = [sanitize(f"{i.severity}: {i}") for i in issues[:4]]
+        found = self.app.catalog.tasks_found  # type: ignore[attr-defined]
+        where = sanitize(found.describe(self.app.display_path)  # type: ignore[attr-defined]
+                         if found else "tasks: none found")
+        lines = [where] + [sanitize(f"{i.severity}: {i}") for i in issues[:4]]
         if len(issues) > 4:
             lines.append(f"… and {len(issues) - 4} more problems "
                          "(inspector summary PATH lists them)")
@@ -284,6 +284,8 @@ class MainScreen(Screen[None]):
                  + f"  DSR {pct(m.get('dsr'))}"
                  + (f" (stock {pct(dsr_stock)})" if dsr_stock is not None else "")
                  + f"  suites not run {m.get('suites_not_run', 0)}  {extra}\n")
+        for warning in m.get("summary_warnings") or ():
+            t.append(f"⚠ {warning}\n", style=f"bold {colour(self.app, 'health-suspect')}")
         for note in r.notes:
             t.append(f"note: {note}\n", style="italic dim")
         t.append("Enter: this run's samples   s: sort   /: filter", style="dim")
