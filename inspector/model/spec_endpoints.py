@@ -333,7 +333,7 @@ def extract_spec_endpoints(readme: str, stock: list[Endpoint] | None = None) -> 
         per_section[f.section] = per_section.get(f.section, 0) + 1
     starts = sorted({f.line for f in found} | {len(reader.lines) + 1})
     for f in found:
-        if f.description or f.section < 0:
+        if f.description:
             continue
         # a Description/Function label between this endpoint and the next one describes it
         end = next(n for n in starts if n > f.line)
