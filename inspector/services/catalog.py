@@ -37,7 +37,7 @@ from inspector.model.verdict import Verdict, verdict_of
 from inspector.services.health import HealthReport, SuiteRecord, TestRecord, analyse_health
 from inspector.services.metrics import compute_run_metrics
 
-INDEX_VERSION = 5
+INDEX_VERSION = 6  # 6: ac_total is the strict (spec) endpoint count
 MESSAGE_CHARS = 300
 
 Progress = Callable[[int, int, str], None]
@@ -502,7 +502,7 @@ def _run_rows(loc: RunLocation, run: Run) -> tuple[tuple, list[tuple[tuple, list
             s.framework, v.value, phase, s.tests.passed, s.tests.failed, s.tests.errors,
             s.tests.skipped, s.tests.total, s.tests.expected, s.tests.status.value,
             s.tests.collection_errors, ac.implemented_apis if ac else None,
-            ac.total_apis if ac else None, sample_message(s),
+            ac.required_apis if ac else None, sample_message(s),
             str(s.source_file) if s.source_file else None,
             str(s.repo_path) if s.repo_path else None, s.elapsed_seconds, int(s.tests.has_cases),
             int(s.deployment.success),

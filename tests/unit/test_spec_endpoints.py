@@ -4,6 +4,7 @@ each layout."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from inspector.model.spec_endpoints import extract_spec_endpoints, stock_only
 from inspector.model.tasks import load_tasks
 
 TASKS = Path(__file__).resolve().parents[2] / "sample_runs" / "tasks"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "spec"
 
 
 def spec(readme: str) -> list[tuple[str, str, int]]:
@@ -304,3 +306,93 @@ class TestExamples:
         readme = "## Features\n- File Upload: send files\n"
         eps = extract_spec_endpoints(readme)
         assert [(e.method, e.source) for e in eps] == [("FEATURE", "stock")]
+
+
+class TestStrictCoverage:
+    """Strict AC is over the spec list; total_apis and the lenient count stay the stock ones."""
+
+    def _cov(self, repo: Path, task: str):
+        from inspector.services.coverage import compute_coverage
+
+        r = _readme(task)
+        stock = extract_endpoints(r)
+        return compute_coverage(repo, stock, extract_spec_endpoints(r, stock))
+
+    def test_real_readme_the_stock_extraction_finds_nothing_in(self):
+        # hand count: /api/v1 prefix from the Blueprint; health and convert declared
+        # (app.py:8, app.py:13), /convert/batch missing
+        cov = self._cov(FIXTURES / "convertor" / "repo", "StructuredDataConvertor")
+        assert (cov.total_apis, cov.lenient_implemented_apis) == (0, 0)  # stock figures
+        assert (cov.spec_apis, cov.implemented_apis, cov.spec_only_apis) == (3, 2, 3)
+        assert cov.score == 0.6667 and cov.lenient_score == 0.0
+        got = [(e.method, e.path, e.implemented, str(e.evidence[0]) if e.evidence else None,
+                e.readme_line, e.source) for e in cov.endpoints or ()]
+        assert got == [("GET", "/api/v1/health", True, "app.py:8", 30, "spec"),
+                       ("POST", "/api/v1/convert", True, "app.py:13", 44, "spec"),
+                       ("POST", "/api/v1/convert/batch", False, None, 80, "spec")]
+
+    def test_whole_hyphenated_path_is_required(self):
+        # the repo declares '/api/users/validate' and no change-password route: the stock
+        # paths ('/api/users/validate', '/api/users/change') made the first look implemented
+        repo = Path(__file__).resolve().parents[1] / "fixtures" / "routes" / "javalin_auth" / "repo"
+        cov = self._cov(repo, "javalin-user-auth-platform")
+        missing = [e.path for e in cov.endpoints or () if not e.implemented]
+        assert missing == ["/api/users/change-password", "/api/users/validate-session"]
+        assert (cov.total_apis, cov.spec_apis, cov.implemented_apis) == (8, 8, 6)
+
+    def test_stock_only_examples_are_named_not_counted(self):
+        cov = self._cov(FIXTURES / "convertor" / "repo", "synapse")
+        assert cov.total_apis == 7 and cov.spec_apis == 5
+        assert cov.stock_only == ("POST /rooms/!room123", "GET /rooms/!room123")
+
+    def test_result_json_round_trip_and_schema(self, tmp_path):
+        from inspector.model.results import Deployment, SampleResult, TestSummary
+        from inspector.model.runformat import parse_sample, sample_to_json
+        from tests.unit.test_schemas import RESULT, errors
+
+        cov = self._cov(FIXTURES / "convertor" / "repo", "StructuredDataConvertor")
+        s = SampleResult(run_id="r", task="StructuredDataConvertor", sample=0,
+                         language="python", deployment=Deployment(True), tests=TestSummary(),
+                         api_coverage=cov)
+        doc = json.loads(json.dumps(sample_to_json(s, tmp_path)))
+        assert errors(RESULT, doc) == []
+        ac = doc["api_coverage"]
+        assert (ac["total_apis"], ac["spec_apis"], ac["spec_only_apis"], ac["score"]) == \
+            (0, 3, 3, 0.6667)
+        assert ac["endpoints"][0]["readme_line"] == 30
+        assert "base path '/api/v1' from README line 25" in ac["endpoints"][0]["readme_note"]
+        assert parse_sample(doc, tmp_path / "result.json", []).api_coverage == cov
+
+    def test_old_result_json_scores_over_total_apis(self, tmp_path):
+        from inspector.model.runformat import parse_sample
+
+        doc = {"format_version": 1, "run_id": "r", "task": "t", "deployment": {"success": True},
+               "tests": {}, "api_coverage": {"total_apis": 4, "implemented_apis": 1,
+                                             "endpoints": []}}
+        ac = parse_sample(doc, tmp_path / "result.json", []).api_coverage
+        assert ac is not None and (ac.spec_apis, ac.required_apis, ac.score) == (None, 4, 0.25)
+
+    def test_run_metrics_count_it_and_say_so(self):
+        from inspector.model.results import Deployment, SampleResult, TestSummary
+        from inspector.model.run import Run, RunSource
+        from inspector.services.metrics import compute_run_metrics, repogenesis_summary
+
+        cov = self._cov(FIXTURES / "convertor" / "repo", "StructuredDataConvertor")
+        syn = self._cov(FIXTURES / "convertor" / "repo", "synapse")
+        samples = tuple(SampleResult(run_id="r", task=t, sample=0, language="python",
+                                     deployment=Deployment(True), tests=TestSummary(),
+                                     api_coverage=c)
+                        for t, c in (("StructuredDataConvertor", cov), ("synapse", syn)))
+        run = Run(id="r", agent="A", model="M", language="python",
+                  source=RunSource("genesis-inspector", Path("run.json")), samples=samples)
+        m = compute_run_metrics(run)
+        # strict: mean of 2/3 and 0/5; stock: StructuredDataConvertor dropped (no endpoint)
+        assert m.api_coverage == round((0.6667 + 0.0) / 2, 4)
+        assert repogenesis_summary(list(samples))["avg_api_coverage"] == syn.lenient_score
+        notes = [d for d in m.differences if "stock extraction" in d]
+        assert notes == [
+            "AC counts 3 README endpoint(s) the stock extraction does not see "
+            "(StructuredDataConvertor 3); the stock AC finds no endpoint in "
+            "StructuredDataConvertor and leaves those samples out of its average",
+            "The stock extraction also counts 2 endpoint(s) the README does not require as "
+            "such (code-block examples, FEATURE items: synapse 2); strict AC leaves them out"]
