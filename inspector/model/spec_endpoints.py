@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from .readme import extract_endpoints
 from .task import Endpoint
 
-METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH")  # what the stock harness and route analysis know
+METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH")  # as the stock harness and route analysis
 _M = "|".join(METHODS)
 _DECO = r"[\s`*_]*"  # markdown decoration between tokens
 _PATH = r"/[^\s`*|\"'<>,;()\[\]]*"
