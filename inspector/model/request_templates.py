@@ -265,7 +265,7 @@ def suggested_params(task: Task, endpoint: Endpoint) -> dict[str, str]:
     The first scalar value of a same-named key in the README's JSON examples (``{code}`` ->
     ``"aB3xY9"``), else ``"1"`` for id-like names and ``"example"`` for the rest.
     """
-    spec = RequestSpec(endpoint.method, endpoint.path)
+    spec = RequestSpec(endpoint.method, re.sub(r"(?<=/):(\w+)", r"{\1}", endpoint.path))
     examples = _json_examples(task.readme)
     out: dict[str, str] = {}
     for name in spec.path_params():
@@ -294,8 +294,9 @@ def template_for(task: Task, endpoint: Endpoint) -> RequestSpec:
     elif hint and hint.accepted_fields:
         body = _body_from_fields(hint.accepted_fields, endpoint, hints,
                                  _json_examples(task.readme))
-    # the loader keeps a README example such as "GET /convert?value=1" as its own endpoint
-    path = endpoint.path.partition("?")[0]
+    # the loader keeps a README example such as "GET /convert?value=1" as its own endpoint;
+    # a Spark/Express-style ':id' segment is a parameter like '{id}'
+    path = re.sub(r"(?<=/):(\w+)", r"{\1}", endpoint.path.partition("?")[0])
     query = _query(endpoint, hint, task.readme)
     headers: list[tuple[str, str]] = [("Accept", "application/json")]
     if body is None and (method not in _BODY_METHODS or (hint and hint.no_body)):
@@ -307,4 +308,5 @@ def template_for(task: Task, endpoint: Endpoint) -> RequestSpec:
 
 def templates_for(task: Task) -> list[RequestSpec]:
     """A template for every HTTP endpoint of the task, in README order (features skipped)."""
-    return [template_for(task, ep) for ep in task.endpoints if ep.method.upper() != "FEATURE"]
+    return [template_for(task, ep) for ep in task.required_endpoints
+            if ep.method.upper() != "FEATURE"]

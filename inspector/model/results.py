@@ -182,6 +182,12 @@ class EndpointCoverage:
     description: str = ""
     evidence: tuple[Evidence, ...] = ()
     unresolved: str = ""
+    # Where the README requires it: line (0 unknown), "stock" when the stock extraction sees
+    # it too, "spec" when only the spec extraction does ('' in older files), and how the
+    # endpoint was read (base path applied, corroborating example, stock's cut path).
+    readme_line: int = 0
+    source: str = ""
+    readme_note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,11 +200,26 @@ class ApiCoverage:
     lenient_implemented_apis: int | None = None
     reported_score: float | None = None
     unresolved_apis: int = 0
+    # Strict AC is over the spec endpoints (what the README really requires); ``total_apis``
+    # stays the stock extraction's count. None (older files, stock reports): same as total.
+    spec_apis: int | None = None
+    # Stock endpoints the spec list does not count ("METHOD path"): examples, FEATURE items.
+    stock_only: tuple[str, ...] = ()
+
+    @property
+    def required_apis(self) -> int:
+        """Endpoints the strict figure is over (the spec list's length)."""
+        return self.total_apis if self.spec_apis is None else self.spec_apis
+
+    @property
+    def spec_only_apis(self) -> int:
+        """Endpoints strict AC counts that the stock extraction does not see."""
+        return sum(e.source == "spec" for e in self.endpoints or ())
 
     @property
     def verifiable_apis(self) -> int:
         """README endpoints the strict check could decide (unresolved ones left out)."""
-        return max(self.total_apis - self.unresolved_apis, 0)
+        return max(self.required_apis - self.unresolved_apis, 0)
 
     @property
     def score(self) -> float:

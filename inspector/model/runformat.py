@@ -75,6 +75,11 @@ def task_to_json(task: Task, run_dir: Path) -> dict[str, Any]:
             {"method": e.method, "path": e.path, "description": e.description}
             for e in task.endpoints
         ],
+        "spec_endpoints": [
+            {"method": e.method, "path": e.path, "description": e.description,
+             "readme_line": e.readme_line, "source": e.source, "note": e.note}
+            for e in task.spec_endpoints
+        ],
     }
 
 
@@ -148,8 +153,12 @@ def sample_to_json(s: SampleResult, sample_dir: Path, started_at: str | None = N
             "lenient_implemented_apis": ac.lenient_implemented_apis,
             "lenient_score": ac.lenient_score,
             "unresolved_apis": ac.unresolved_apis,
+            "spec_only_apis": ac.spec_only_apis,
+            "stock_only": list(ac.stock_only),
             "endpoints": [_endpoint_json(e) for e in (ac.endpoints or ())],
         }
+        if ac.spec_apis is not None:
+            out["api_coverage"]["spec_apis"] = ac.spec_apis
     return out
 
 
@@ -162,6 +171,12 @@ def _endpoint_json(e: EndpointCoverage) -> dict[str, Any]:
     }
     if e.unresolved:
         out["unresolved"] = e.unresolved
+    if e.readme_line:
+        out["readme_line"] = e.readme_line
+    if e.source:
+        out["source"] = e.source
+    if e.readme_note:
+        out["readme_note"] = e.readme_note
     return out
 
 
@@ -209,22 +224,26 @@ def parse_task(obj: Any, path: Path, field: str, run_dir: Path,
             readme = (root / "README.md").read_bytes()[:2_000_000].decode("utf-8", "replace")
     except OSError:
         readme = ""
-    endpoints = []
-    for i, e in enumerate(f.items("endpoints")):
-        try:
-            ef = Fields(e, path, f"{field}.endpoints[{i}]", issues)
-            endpoints.append(Endpoint(ef.str("method", required=True) or "",
+    endpoints: dict[str, list[Endpoint]] = {"endpoints": [], "spec_endpoints": []}
+    for key, found in endpoints.items():
+        for i, e in enumerate(f.items(key)):
+            try:
+                ef = Fields(e, path, f"{field}.{key}[{i}]", issues)
+                found.append(Endpoint(ef.str("method", required=True) or "",
                                       ef.str("path", required=True) or "",
-                                      ef.str("description", "") or ""))
-        except LoadError as exc:
-            issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
-                                    "warning"))
+                                      ef.str("description", "") or "",
+                                      readme_line=ef.int("readme_line", 0, minimum=0) or 0,
+                                      source=ef.str("source", "") or "",
+                                      note=ef.str("note", "") or ""))
+            except LoadError as exc:
+                issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
+                                        "warning"))
     tests_dir = root / "tests" if root and (root / "tests").is_dir() else None
     return Task(
         name=name, language=f.str("language", "python") or "python",
         framework=f.str("framework", "any") or "any", port=f.int("port"), readme=readme,
         root=root, tests_dir=tests_dir, expected_tests=f.int("expected_tests", minimum=0),
-        endpoints=tuple(endpoints),
+        endpoints=tuple(endpoints["endpoints"]), spec_endpoints=tuple(endpoints["spec_endpoints"]),
     )
 
 
@@ -333,6 +352,9 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
                     description=ef.str("description", "") or "",
                     evidence=tuple(evidence),
                     unresolved=ef.str("unresolved", "") or "",
+                    readme_line=ef.int("readme_line", 0, minimum=0) or 0,
+                    source=ef.str("source", "") or "",
+                    readme_note=ef.str("readme_note", "") or "",
                 ))
             except LoadError as exc:
                 issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
@@ -345,6 +367,8 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             lenient_implemented_apis=af.int("lenient_implemented_apis", minimum=0),
             unresolved_apis=af.int("unresolved_apis", sum(bool(e.unresolved) for e in eps),
                                    minimum=0) or 0,
+            spec_apis=af.int("spec_apis", minimum=0),
+            stock_only=tuple(x for x in af.items("stock_only") if isinstance(x, str)),
         )
 
     logs: dict[Phase, Path] = {}

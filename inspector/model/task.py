@@ -16,6 +16,13 @@ class Endpoint:
     # The path as the README writes it when the stock extraction cut it short at a ':param'
     # segment ('/api/items/' from '/api/items/:id'); '' otherwise. Not part of the key.
     spec_path: str = ""
+    # Set on spec endpoints (see :mod:`inspector.model.spec_endpoints`), not part of equality:
+    # the README line it was read from (1-based, 0 unknown), whether the stock extraction
+    # sees it ("stock") or only the spec extraction does ("spec"), and how it was built.
+    readme_line: int = field(default=0, compare=False)
+    source: str = field(default="", compare=False)
+    note: str = field(default="", compare=False)
+    stock_key: str = field(default="", compare=False)  # the stock endpoint it corresponds to
 
     @property
     def key(self) -> str:
@@ -37,8 +44,15 @@ class Task:
     root: Path | None = None
     tests_dir: Path | None = None
     expected_tests: int | None = None
-    endpoints: tuple[Endpoint, ...] = field(default_factory=tuple)
+    endpoints: tuple[Endpoint, ...] = field(default_factory=tuple)  # stock extraction rules
     test_notes: tuple[str, ...] = ()  # e.g. disabled JUnit tests found while counting
+    # What the README really requires (strict AC); empty when not known (then use endpoints).
+    spec_endpoints: tuple[Endpoint, ...] = ()
+
+    @property
+    def required_endpoints(self) -> tuple[Endpoint, ...]:
+        """The endpoints strict AC is over: the spec list, or the stock list without one."""
+        return self.spec_endpoints or self.endpoints
 
     @property
     def readme_path(self) -> Path | None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from .errors import LoadIssue
 from .java_tests import java_test_notes, java_tests
 from .readme import extract_endpoints, extract_framework, extract_port
+from .spec_endpoints import extract_spec_endpoints
 from .task import Task
 
 MAX_README_BYTES = 2 * 1024 * 1024
@@ -60,6 +61,7 @@ def load_task(task_root: Path, issues: list[LoadIssue]) -> Task | None:
         tests_path = task_root / "tests"
         expected = count_tests(tests_path)
         test_notes = ()
+    stock = extract_endpoints(readme)
     return Task(
         name=task_root.name,
         language=language,
@@ -69,8 +71,9 @@ def load_task(task_root: Path, issues: list[LoadIssue]) -> Task | None:
         root=task_root,
         tests_dir=tests_path if tests_path.is_dir() else None,
         expected_tests=expected,
-        endpoints=tuple(extract_endpoints(readme)),
+        endpoints=tuple(stock),
         test_notes=test_notes,
+        spec_endpoints=tuple(extract_spec_endpoints(readme, stock)),
     )
 
 

@@ -40,7 +40,7 @@ from inspector.services.metrics import compute_run_metrics
 from inspector.services.suite_audit import audit_task
 from inspector.services.suite_cause import cause_of
 
-INDEX_VERSION = 7
+INDEX_VERSION = 8  # 8: ac_total is the strict (spec) endpoint count
 MESSAGE_CHARS = 300
 
 Progress = Callable[[int, int, str], None]
@@ -516,7 +516,7 @@ def _run_rows(loc: RunLocation, run: Run) -> tuple[tuple, list[tuple[tuple, list
             s.framework, v.value, phase, s.tests.passed, s.tests.failed, s.tests.errors,
             s.tests.skipped, s.tests.total, s.tests.expected, s.tests.status.value,
             s.tests.collection_errors, ac.implemented_apis if ac else None,
-            ac.total_apis if ac else None, sample_message(s, run.tasks.get(s.task)),
+            ac.required_apis if ac else None, sample_message(s, run.tasks.get(s.task)),
             str(s.source_file) if s.source_file else None,
             str(s.repo_path) if s.repo_path else None, s.elapsed_seconds, int(s.tests.has_cases),
             int(s.deployment.success),

@@ -11,6 +11,12 @@ Two figures per endpoint:
 * lenient (the stock RepoGenesis check): some file has a route-ish call for the method and
   mentions the path or one of its longer segments. Kept as is so figures can be compared.
 
+**Which endpoints.** Strict AC is over the *spec* endpoints (:mod:`inspector.model.spec_endpoints`:
+what the README really requires, each with its README line and whether the stock extraction
+sees it); ``total_apis`` and the lenient count stay over the stock extraction's list, so the
+stock figures are reproduced exactly. Stock endpoints the spec list does not count (code-block
+examples, FEATURE items) are named in ``stock_only``.
+
 **Unresolved endpoints.** When the only routes that could serve an endpoint have a path part
 that cannot be known without running the service (a prefix from a runtime value, an env var
 without default, a router never seen included), the endpoint is *unresolved*: it carries the
@@ -28,6 +34,7 @@ import re
 from pathlib import Path
 
 from inspector.model import ApiCoverage, Endpoint, EndpointCoverage, Evidence
+from inspector.model.spec_endpoints import stock_only
 
 from .repo_files import SKIP_DIRS, iter_files, read_text
 from .routes import WILD, Route, find_routes, matches, normalize, pattern
@@ -83,9 +90,10 @@ def _evidence(r: Route) -> Evidence:
     return Evidence(r.file, r.line, r.text, r.origin)
 
 
-def compute_coverage(repo: Path, endpoints: list[Endpoint] | tuple[Endpoint, ...]
-                     ) -> ApiCoverage:
-    """Per-endpoint coverage of ``repo`` with evidence, plus the stock lenient count."""
+def compute_coverage(repo: Path, endpoints: list[Endpoint] | tuple[Endpoint, ...],
+                     spec: list[Endpoint] | tuple[Endpoint, ...] | None = None) -> ApiCoverage:
+    """Strict per-endpoint coverage of ``repo`` over ``spec`` (the stock list ``endpoints``
+    when not given) with evidence, plus the stock lenient count over ``endpoints``."""
     all_texts = _source_texts(repo)
     routes = find_routes(all_texts)
     by_method: dict[str, list[tuple[Route, tuple[str, ...]]]] = {}
@@ -100,10 +108,16 @@ def compute_coverage(repo: Path, endpoints: list[Endpoint] | tuple[Endpoint, ...
     lenient = 0
     for ep in endpoints:
         if ep.method == "FEATURE":
+            lenient += _feature_hit(texts, ep.path) is not None
+        else:
+            lenient += any(_stock_implements(t, ep) for _, t in texts)
+    required = spec if spec else endpoints
+    for ep in required:
+        where = {"readme_line": ep.readme_line, "source": ep.source, "readme_note": ep.note}
+        if ep.method == "FEATURE":
             hit = _feature_hit(texts, ep.path)
             results.append(EndpointCoverage(ep.method, ep.path, hit is not None, ep.description,
-                                            (hit,) if hit else ()))
-            lenient += hit is not None
+                                            (hit,) if hit else (), **where))
             continue
         want = ep.spec_path or ep.path  # what the README means where extraction cut it
         hits = [r for r, pat in by_method.get(ep.method, []) if matches(pat, want)]
@@ -114,12 +128,13 @@ def compute_coverage(repo: Path, endpoints: list[Endpoint] | tuple[Endpoint, ...
                          if (r.file, r.line) not in seen and not seen.add((r.file, r.line)))
         unresolved = "" if known or not hits else hits[0].unresolved
         results.append(EndpointCoverage(ep.method, ep.path, bool(known), ep.description,
-                                        evidence, unresolved))
-        lenient += any(_stock_implements(t, ep) for _, t in texts)
+                                        evidence, unresolved, **where))
     return ApiCoverage(
         total_apis=len(endpoints),
         implemented_apis=sum(r.implemented for r in results),
         endpoints=tuple(results),
         lenient_implemented_apis=lenient,
         unresolved_apis=sum(bool(r.unresolved) for r in results),
+        spec_apis=len(required),
+        stock_only=tuple(str(e) for e in stock_only(required, endpoints)) if spec else (),
     )

@@ -14,6 +14,10 @@
 * ``reported_summary`` and ``summary_warnings``: a stock report's own ``summary`` figures, and
   one warning per figure that disagrees with what its ``results`` give. The figures shown are
   always recomputed from the results; the report's own stay next to them.
+
+Strict AC is over the endpoints each README really requires (the spec list), so it also counts
+samples whose README the stock extraction finds no endpoint in, which the stock average drops;
+the stock-vs-strict notes say which endpoints the two lists disagree on.
 """
 
 from __future__ import annotations
@@ -89,9 +93,12 @@ def compute_run_metrics(run: Run) -> RunMetrics:
     for k in range(1, k_max + 1):
         pass_k[k] = _mean([pass_at_k(n, c, k) for n, c in per_task.values()])
     scored = [s.tests.score for s in samples if s.tests.total > 0]
-    with_ac = [s.api_coverage for s in samples if s.api_coverage and s.api_coverage.total_apis]
-    # strict AC leaves out samples whose endpoints are all unresolved (nothing to decide)
-    ac = [a.score for a in with_ac if a.verifiable_apis or a.reported_score is not None]
+    covs = [s.api_coverage for s in samples if s.api_coverage]
+    with_ac = [a for a in covs if a.total_apis]  # the stock rule, over the stock endpoints
+    # strict AC: over the required (spec) endpoints; leaves out samples whose endpoints are
+    # all unresolved (nothing to decide)
+    ac = [a.score for a in covs
+          if a.required_apis and (a.verifiable_apis or a.reported_score is not None)]
     ac_len = [a.lenient_score for a in with_ac if a.lenient_score is not None]
     deployed = sum(s.deployment.success for s in samples)
     lenient = [s.deployment.lenient_success for s in samples]
@@ -127,6 +134,7 @@ def compute_run_metrics(run: Run) -> RunMetrics:
             f"regex check gives {m.api_coverage_lenient:.2%}")
     m.reported_summary = dict(run.reported_summary)
     m.summary_warnings = summary_warnings(run)
+    m.differences.extend(endpoint_list_notes(samples))
     if m.test_pass_ratio != m.pass_at_1:
         m.differences.append(
             f"Pass@1 {m.pass_at_1:.2%} counts a sample only when all its tests pass; the stock "
@@ -153,6 +161,39 @@ def summary_warnings(run: Run) -> list[str]:
             out.append(f"the report's own summary says {key} {reported:.2%}, but its results "
                        f"give {value:.2%}; the figures shown are recomputed from the results")
     return out
+
+
+def endpoint_list_notes(samples: list[SampleResult]) -> list[str]:
+    """Where strict AC's endpoint list (what each README requires) differs from the stock
+    extraction's: endpoints only strict AC counts, per task, and stock-only ones."""
+    missed: dict[str, int] = {}
+    extra: dict[str, int] = {}
+    dropped: set[str] = set()
+    for s in samples:
+        a = s.api_coverage
+        if a is None or a.spec_apis is None:
+            continue
+        if a.spec_only_apis:
+            missed[s.task] = a.spec_only_apis
+        if a.stock_only:
+            extra[s.task] = len(a.stock_only)
+        if a.required_apis and not a.total_apis:
+            dropped.add(s.task)
+    notes = []
+    if missed:
+        per = ", ".join(f"{t} {n}" for t, n in sorted(missed.items()))
+        line = (f"AC counts {sum(missed.values())} README endpoint(s) the stock extraction "
+                f"does not see ({per})")
+        if dropped:
+            line += (f"; the stock AC finds no endpoint in {', '.join(sorted(dropped))} and "
+                     "leaves those samples out of its average")
+        notes.append(line)
+    if extra:
+        per = ", ".join(f"{t} {n}" for t, n in sorted(extra.items()))
+        notes.append(f"The stock extraction also counts {sum(extra.values())} endpoint(s) the "
+                     f"README does not require as such (code-block examples, FEATURE items: "
+                     f"{per}); strict AC leaves them out")
+    return notes
 
 
 def repogenesis_summary(samples: list[SampleResult]) -> dict[str, Any]:

@@ -228,3 +228,49 @@ async def test_hostile_repository_content_is_shown_safely(make_app, tmp_path: Pa
         await settle(app, pilot)
         assert "TOP-SECRET" not in _code_text(code)
     assert os.path.exists(secret)
+
+
+async def test_endpoints_tab_shows_where_the_readme_requires_each_endpoint(
+        make_app, sample_runs, tmp_path) -> None:
+    """A run over a real task whose README the stock extraction finds no endpoint in: the
+    Endpoints tab lists the required ones with their README line and says the stock AC
+    misses them."""
+    import json
+
+    from inspector.model import Deployment, SampleResult, TestSummary
+    from inspector.model.runformat import sample_to_json
+    from inspector.model.tasks import load_tasks
+    from inspector.services.coverage import compute_coverage
+    from inspector.services.run_writer import write_run_json
+
+    tasks, _ = load_tasks(sample_runs / "tasks")
+    task = tasks["StructuredDataConvertor"]
+    repo = Path(__file__).resolve().parents[1] / "fixtures" / "spec" / "convertor" / "repo"
+    run_dir = tmp_path / "runs" / "spec-run"
+    sample_dir = run_dir / "samples" / task.name / "0"
+    sample_dir.mkdir(parents=True)
+    sample = SampleResult(run_id="spec-run", task=task.name, sample=0, language="python",
+                          deployment=Deployment(True), tests=TestSummary(), repo_path=repo,
+                          api_coverage=compute_coverage(repo, task.endpoints,
+                                                        task.spec_endpoints))
+    (sample_dir / "result.json").write_text(json.dumps(sample_to_json(sample, sample_dir)))
+    write_run_json(run_dir, run_id="spec-run", agent="A", model="M", language="python",
+                   generation_date=None, created_at="2026-01-01T00:00:00Z", finished_at=None,
+                   status="finished", predictions=[], tasks_root=sample_runs / "tasks",
+                   tasks=[task], samples=[(task.name, 0)], backend="local", settings={},
+                   elapsed_seconds=None)
+    app = make_app(tmp_path / "runs", labels_dir=tmp_path / "labels")
+    async with app.run_test(size=(180, 50)) as pilot:
+        screen = await _open(app, pilot, f"spec-run/{task.name}/0")
+        await pilot.press("e")
+        await settle(app, pilot)
+        table = screen.query_one("#endpoints", DataTable)
+        rows = [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+        assert [r[:3] for r in rows] == [["GET", "/api/v1/health", "✔ yes"],
+                                         ["POST", "/api/v1/convert", "✔ yes"],
+                                         ["POST", "/api/v1/convert/batch", "✘ no"]]
+        table.move_cursor(row=1)
+        await settle(app, pilot)
+        detail = str(screen.query_one("#endpoint-detail", Static).render())
+        assert "README line 44 · the stock extraction misses it" in detail
+        assert "base path '/api/v1' from README line 25" in detail

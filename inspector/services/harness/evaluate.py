@@ -89,7 +89,7 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
         for old in logs_dir.glob("*.log"):
             old.unlink()
     logs = {ph: PhaseLog(logs_dir / f"{ph.value}.log") for ph in Phase}
-    coverage = compute_coverage(job.repo, task.endpoints)
+    coverage = compute_coverage(job.repo, task.endpoints, task.spec_endpoints)
     digest = repo_digest(job.repo)
     phases: list[PhaseOutcome] = []
     failed: PhaseOutcome | None = None

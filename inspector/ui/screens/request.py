@@ -167,7 +167,7 @@ class RequestScreen(Screen[None]):
         self.sub_title = self.target.key
         self._head()
         task = self.target.task
-        for ep in task.endpoints:
+        for ep in task.required_endpoints:
             if ep.method.upper() == "FEATURE":
                 continue
             try:

@@ -145,9 +145,7 @@ class SampleScreen(Screen[None]):
             self.app.call_from_thread(self._failed, str(exc))
             return
         task = catalog.task(self.entry.task, catalog.run(self.entry.run_key))
-        endpoints = list(task.endpoints) if task and task.endpoints else [
-            Endpoint(e.method, e.path, e.description)
-            for e in ((sample.api_coverage.endpoints or ()) if sample.api_coverage else ())]
+        endpoints = _endpoint_list(sample, task)
         refs: dict[str, list[Any]] = {}
         if task and task.tests_dir:
             try:
@@ -248,6 +246,12 @@ class SampleScreen(Screen[None]):
         t.append(f"{ep.method} {sanitize(ep.path)}", style="bold")
         if ep.description:
             t.append(f"  {sanitize(ep.description)}")
+        if ep.readme_line:
+            t.append(f"\nREADME line {ep.readme_line}", style="dim")
+            if ep.source == "spec":
+                t.append(" · the stock extraction misses it (not in the stock AC)", style="dim")
+        if ep.note:
+            t.append(f"\n  {sanitize(ep.note[:160])}", style="dim")
         cov = self._coverage(ep)
         if cov is not None and cov.unresolved:
             t.append(f"\nunresolved: {sanitize(cov.unresolved)} (left out of strict AC)",
@@ -568,3 +572,20 @@ def _tree_files(pane: SamplePane) -> list[str]:
             out.append(node.data)
         stack.extend(node.children)
     return sorted(out)
+
+
+def _endpoint_list(sample: SampleResult, task: Task | None) -> list[Endpoint]:
+    """The endpoints strict AC was computed over (the sample's own list when it has one),
+    with the README line and origin the task's spec list knows."""
+    known = {e.key: e for e in (task.required_endpoints if task else ())}
+    cov = (sample.api_coverage.endpoints or ()) if sample.api_coverage else ()
+    if not cov:
+        return list(known.values())
+    out = []
+    for e in cov:
+        k = known.get(f"{e.method}:{e.path}")
+        out.append(Endpoint(e.method, e.path, e.description,
+                            readme_line=e.readme_line or (k.readme_line if k else 0),
+                            source=e.source or (k.source if k else ""),
+                            note=e.readme_note or (k.note if k else "")))
+    return out
