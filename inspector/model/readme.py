@@ -17,10 +17,11 @@ _TABLE = re.compile(
     rf"^\s*\|\s*`?({_METHODS})`?\s*\|\s*`?(/[^\s|`]*)`?\s*\|([^\n]*)$", re.I | re.M
 )
 _FENCE = re.compile(r"```.*?```", re.S)
+# As the stock check reads feature bullets: no line anchor, no word boundary, and the name may
+# run over whitespace and newlines, so "- File Management" yields the feature "File Manage".
 _FEATURE = re.compile(
-    r"^\s*[-*]\s+(?:\*\*)?([A-Za-z][\w /&]*?(?:Check|Login|Register|Create|Update|Delete|Search|"
-    r"List|View|Get|Add|Remove|Edit|Manage|Upload|Download|Send|Receive))\b",
-    re.M,
+    r"[-*]\s+([A-Z][A-Za-z\s]+(?:Check|Login|Register|Create|Update|Delete|Search|List|View|"
+    r"Get|Add|Remove|Edit|Manage|Upload|Download|Send|Receive))"
 )
 _PORT = re.compile(r"\bport\b[^0-9\n]{0,40}?(\d{2,5})\b", re.I)
 _FRAMEWORKS = ("fastapi", "flask", "django", "eve", "javalin", "micronaut", "quarkus", "spark",

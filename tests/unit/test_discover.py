@@ -114,7 +114,7 @@ class TestBundledSampleRuns:
     def test_discovering_one_report_file(self):
         found = discover_runs(SAMPLE_RUNS / "repogenesis" / "relay" / "report.json")
         assert [r.id for r in found.runs] == [f"{RELAY}@relay"]
-        assert len(found.tasks) == 6
+        assert len(found.tasks) == 22  # 6 synthetic + 16 real RepoGenesis tasks
 
 
 # ----------------------------------------------------------------------------- fixtures
