@@ -205,9 +205,64 @@ def test_whole_process_group_is_killed(tmp_path: Path, venv_cache: Path) -> None
     t.join()
     assert result.passed, result.deployment
     assert "pid" in pid_seen
-    with pytest.raises(ProcessLookupError):
-        os.kill(pid_seen["pid"], 0)
+    assert not _running(pid_seen["pid"])
     assert not port_open(18090)
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie (an orphan that exited may wait a moment for init to reap it)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat[stat.rfind(")") + 2] != "Z"
+
+
+def test_a_group_whose_processes_all_exited_is_not_waited_for() -> None:
+    """Zombies awaiting reaping count as stopped: teardown does not wait for init."""
+    from inspector.services.harness.local import _group_alive
+
+    proc = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    try:
+        assert _group_alive(proc.pid)
+        os.kill(proc.pid, 9)
+        deadline = time.monotonic() + 5
+        while _running(proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.killpg(proc.pid, 0)  # the group still exists: its leader is a zombie, not reaped
+        assert not _group_alive(proc.pid)
+    finally:
+        proc.wait()
+
+
+def test_venvs_are_built_once_per_requirements(tmp_path: Path) -> None:
+    """Two tasks with the same test requirements, two samples each: one service venv and one
+    test-runner venv are built, every other sample reuses both, and tests run fine."""
+    for name, port in (("one", 18093), ("two", 18094)):
+        root = tmp_path / "tasks" / "repo" / name
+        (root / "tests").mkdir(parents=True)
+        (root / "README.md").write_text(f"# {name}\n\nPort: {port}\n\n| GET | /health | ok |\n")
+        (root / "tests" / "test_probe.py").write_text(
+            "import os, urllib.request\n"
+            "def test_health():\n"
+            "    url = os.environ['API_BASE_URL'] + '/health'\n"
+            "    assert urllib.request.urlopen(url, timeout=5).status == 200\n")
+        for n in (0, 1):
+            _write_repo(tmp_path / f"pred{n}" / name, "python server.py\n",
+                        {"server.py": SERVER})
+    cache = tmp_path / "venvs"
+    plan = EvaluationPlan(tasks_root=tmp_path / "tasks",
+                          predictions=[tmp_path / "pred0", tmp_path / "pred1"],
+                          out=tmp_path / "run", jobs=2)
+    run = Evaluator(plan, LocalBackend(allow_exec=True, cache=VenvCache(cache))).run()
+    assert len(run.samples) == 4 and all(s.passed for s in run.samples)
+    assert len([p for p in cache.iterdir() if p.is_dir()]) == 2
+    built = reused = 0
+    for s in run.samples:
+        log = s.logs[Phase.INSTALL].read_text()
+        built += log.count("pip install")
+        reused += log.count("reusing cached virtualenv")
+    assert (built, reused) == (2, 6)
 
 
 def test_process_that_exits_is_a_start_failure_with_its_exit_code(tmp_path: Path,

@@ -118,3 +118,27 @@ def test_evaluate_with_the_docker_backend_matches_the_recorded_run(sample_runs: 
     # unit-converter's server never opens its port: same verdict as the recorded run
     conv = by_task["unit-converter"]
     assert not conv.deployment.success and "not open" in conv.deployment.message
+
+
+def test_image_installs_with_uv_and_pip_judges_what_uv_cannot_install(docker_client,
+                                                                       tmp_path: Path) -> None:
+    """uv installs first; on failure pip retries in its own log section and its error counts."""
+    import threading
+
+    from inspector.services.harness.phase_log import PhaseLog
+    from inspector.services.sandbox.images import ensure_sample_image
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "requirements.txt").write_text("genesis-inspector-no-such-dist==1.0\n")
+    log = PhaseLog(tmp_path / "install.log")
+    result = ensure_sample_image(docker_client, repo, None, log, threading.Event(), 300)
+    log.close()
+    assert not result.ok and not result.cached
+    assert "No matching distribution found for genesis-inspector-no-such-dist" in result.message
+    text = log.path.read_text()
+    marks = [">>> uv pip install -r requirements.txt", "retrying with pip",
+             ">>> pip install -r requirements.txt",
+             "ERROR: No matching distribution found for genesis-inspector-no-such-dist"]
+    at = [text.find(m) for m in marks]
+    assert -1 not in at and at == sorted(at), at

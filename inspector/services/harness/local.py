@@ -113,7 +113,9 @@ class LocalSession:
             env["VIRTUAL_ENV"] = str(venv)
             env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
         env["PYTHONUNBUFFERED"] = "1"
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        # Bytecode is written: uv installs without compiling it, so the first service or test
+        # run from a cached venv compiles what it imports, once, instead of every run (about a
+        # second per pytest start). The repo copy is temporary.
         return env
 
     # -- phases --------------------------------------------------------------------------
@@ -253,7 +255,7 @@ class LocalSession:
                 log.meta(msg)
                 return PhaseOutcome(Phase.HEALTH, PhaseStatus.TIMEOUT, msg, None, False,
                                     started, time.monotonic() - t0, lenient_ok=alive)
-            time.sleep(0.2)
+            time.sleep(0.05)
 
     def _probe_http(self, port: int) -> str:
         import httpx
@@ -317,10 +319,36 @@ def _stop_group(proc: subprocess.Popen[bytes]) -> None:
 
 
 def _group_alive(pgid: int) -> bool:
+    """True while a process of the group still runs.
+
+    Zombies do not count: a service orphaned by its ``start.sh`` is reaped by init, which on
+    some machines takes a second or more, although it already exited and closed its port.
+    """
     try:
         os.killpg(pgid, 0)
-        return True
     except (ProcessLookupError, PermissionError):
         return False
+    members = _group_states(pgid)
+    return members is None or any(state != "Z" for state in members)
+
+
+def _group_states(pgid: int) -> list[str] | None:
+    """The states (``R``, ``S``, ``Z``, ...) of the group's processes; None without /proc."""
+    proc = Path("/proc")
+    if not (proc / "self" / "stat").is_file():
+        return None
+    states = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_bytes()
+        except OSError:
+            continue
+        # pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses
+        fields = stat[stat.rfind(b")") + 2:].split()
+        if len(fields) > 2 and int(fields[2]) == pgid:
+            states.append(fields[0].decode())
+    return states
 
 

@@ -24,6 +24,7 @@ from inspector import paths
 from .phase_log import PhaseLog
 
 MARKER = ".genesis-complete"
+LAYOUT = "2"  # bump when how a venv is built changes
 
 
 def default_cache_dir() -> Path:
@@ -42,7 +43,8 @@ class VenvResult:
 
 def requirements_key(requirements: str, extra: tuple[str, ...] = ()) -> str:
     h = hashlib.sha256()
-    h.update(f"{sys.version_info[:3]}|{sys.executable}".encode())
+    # The interpreter the venv is made from (``python`` and ``python3`` of one venv are the same)
+    h.update(f"{LAYOUT}|{sys.version_info[:3]}|{os.path.realpath(sys.executable)}".encode())
     h.update(requirements.encode())
     for e in extra:
         h.update(b"\0" + e.encode())
