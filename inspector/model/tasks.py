@@ -65,7 +65,7 @@ def load_task(task_root: Path, issues: list[LoadIssue]) -> Task | None:
     return Task(
         name=task_root.name,
         language=language,
-        framework=extract_framework(readme),
+        framework=_framework(readme, task_root),
         port=extract_port(readme),
         readme=readme,
         root=task_root,
@@ -75,6 +75,21 @@ def load_task(task_root: Path, issues: list[LoadIssue]) -> Task | None:
         test_notes=test_notes,
         spec_endpoints=tuple(extract_spec_endpoints(readme, stock)),
     )
+
+
+_POM_FRAMEWORKS = (("spring-boot", "springboot"), ("io.javalin", "javalin"),
+                   ("io.micronaut", "micronaut"), ("io.quarkus", "quarkus"),
+                   ("com.sparkjava", "spark"))
+
+
+def _framework(readme: str, task_root: Path) -> str:
+    """The README's framework; for a Java task whose README names none, the golden pom's."""
+    found = extract_framework(readme)
+    pom = task_root / "pom.xml"
+    if found == "any" and pom.is_file():
+        text = pom.read_text(encoding="utf-8", errors="replace")
+        return next((fw for marker, fw in _POM_FRAMEWORKS if marker in text), found)
+    return found
 
 
 def load_tasks(root: Path) -> tuple[dict[str, Task], list[LoadIssue]]:

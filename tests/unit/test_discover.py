@@ -59,11 +59,29 @@ class TestBundledSampleRuns:
                    for r in found.runs)
 
     def test_tasks_found_next_to_the_runs(self, found):
+        # the real tasks' ports, test counts and stock endpoint counts are the stock harness's
+        # (constants.py, the golden suites, the committed report)
         assert {n: (t.port, t.framework, t.expected_tests, len(t.endpoints))
                 for n, t in found.tasks.items()} == {
+            "Multilingual": (5000, "flask", 33, 0),
+            "StructuredDataConvertor": (8000, "any", 38, 0),
+            "UserManagement_2": (8080, "fastapi", 31, 5),
+            "WebPan": (8080, "any", 22, 4),
+            "django-rest-framework-crud": (8000, "django", 2, 8),
+            "eve": (5001, "eve", 2, 1),
+            "flask": (5000, "flask", 7, 3),
             "inventory-api": (18080, "fastapi", 10, 6),
+            "javalin-online-judge": (7000, "javalin", 22, 18),
+            "javalin-task-manager": (7000, "javalin", 15, 15),
+            "javalin-user-auth-platform": (7070, "javalin", 46, 8),
+            "micronaut-ci-status": (8080, "micronaut", 25, 0),
             "notes-api": (18081, "fastapi", 10, 6),
+            "quarkus-blog-cms": (8080, "quarkus", 15, 15),
             "quote-board": (18084, "flask", 8, 5),
+            "spark-dashboard-backend": (4567, "spark", 15, 15),
+            "spring-boot-course-scheduling": (8080, "springboot", 19, 33),
+            "springboot-chat-gateway": (8080, "springboot", 12, 12),
+            "synapse": (8080, "any", 5, 7),
             "todo-service": (18080, "flask", 12, 6),
             "unit-converter": (18083, "fastapi", 8, 5),
             "url-shortener": (18082, "flask", 8, 4),
