@@ -358,12 +358,11 @@ class _Scanner:
         for node in ast.walk(fn):
             if not isinstance(node, ast.Call) or id(node) in decorators:
                 continue
-            direct = self.direct(node, env)
-            if direct is not None:
-                out += direct
+            target = callee(node.func, env)  # the suite's own self.get() is no HTTP call
+            if target is None:
+                out += self.direct(node, env) or []
                 continue
-            target = callee(node.func, env)
-            if target is None or id(target[0]) in stack or len(stack) > _MAX_DEPTH:
+            if id(target[0]) in stack or len(stack) > _MAX_DEPTH:
                 continue
             inner = call_env(node, target, env, node.lineno)
             sub = self.hits(target[0], inner, stack | {id(target[0])})
