@@ -1,8 +1,10 @@
 """Which golden tests hit which README endpoint, found statically with ``ast`` (never run).
 
-Tests are what pytest collects with its default names: ``test*`` functions of ``test_*.py`` /
-``*_test.py`` files, ``test*`` methods of ``Test*`` classes without ``__init__`` (inherited
-ones and nested classes included) and of ``unittest.TestCase`` subclasses; ids are node ids
+Tests are what pytest collects, with the ``python_files``/``python_classes``/
+``python_functions`` of the suite's own config (``tests/pytest.ini``...) or pytest's defaults
+(``test*`` functions of ``test_*.py``/``*_test.py`` files, ``test*`` methods of ``Test*``
+classes without ``__init__``, inherited ones and nested classes included), plus ``test*``
+methods of ``unittest.TestCase`` subclasses; ids are node ids
 relative to the repo root (``tests/test_x.py::TestC::test_y``). For each test the HTTP calls
 it makes are collected: ``<client>.get/post/put/patch/delete/head/options(url)`` and
 ``<client>.request(method, url)`` on ``requests``/``httpx``, a session or any client object,
@@ -35,6 +37,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.model import Endpoint
+from inspector.services.suite_audit import _collectable as collectable
+from inspector.services.suite_audit import _find_config as find_pytest_config
+from inspector.services.suite_audit import _matches_files as matches_files
+from inspector.services.suite_audit import _option as pytest_option
 from inspector.services.suite_source import (
     DYN,
     ClassRef,
@@ -113,29 +119,50 @@ class _Test:
     use: tuple[str, ...]  # @pytest.mark.usefixtures names
 
 
-def _is_test_file(path: Path) -> bool:
-    return path.suffix == ".py" and (path.name.startswith("test_") or
-                                     path.name.endswith("_test.py"))
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """pytest's ``python_files``/``python_classes``/``python_functions`` for the suite."""
+
+    files: str
+    classes: str
+    functions: str
+
+    @classmethod
+    def of(cls, tests_dir: Path) -> _Names:
+        """From the suite's own config (``tests/pytest.ini`` etc., the one the harness sees
+        when it runs ``pytest tests/``), else pytest's defaults."""
+        cfg = find_pytest_config(tests_dir, f"{tests_dir.name}/")
+        return cls(*(pytest_option(cfg, k) for k in
+                     ("python_files", "python_classes", "python_functions")))
+
+    def file(self, path: Path) -> bool:
+        return path.suffix == ".py" and matches_files(path.name, self.files)
+
+    def cls(self, name: str) -> bool:
+        return collectable(name, self.classes)
+
+    def function(self, name: str) -> bool:
+        return collectable(name, self.functions)
 
 
-def _collect(suite: Suite, mod: Module) -> list[_Test]:
-    """The tests pytest collects from a module (default ``python_classes``/``functions``)."""
+def _collect(suite: Suite, mod: Module, names: _Names) -> list[_Test]:
+    """The tests pytest collects from a module."""
     out: list[_Test] = []
     for node in mod.tree.body:
-        if isinstance(node, Fn) and node.name.startswith("test") and not is_fixture(node)[0]:
+        if isinstance(node, Fn) and names.function(node.name) and not is_fixture(node)[0]:
             out.append(_Test(f"{mod.rel}::{node.name}", node, mod, None,
                              suite.fixtures_for(mod), _usefixtures(node)))
         elif isinstance(node, ast.ClassDef):
-            _collect_class(suite, mod, (node, mod), f"{mod.rel}::{node.name}", out, ())
+            _collect_class(suite, mod, (node, mod), f"{mod.rel}::{node.name}", out, (), names)
     return out
 
 
 def _collect_class(suite: Suite, mod: Module, cls: ClassRef, prefix: str, out: list[_Test],
-                   use: tuple[str, ...]) -> None:
+                   use: tuple[str, ...], names: _Names) -> None:
     chain = suite.chain(cls)
     node = cls[0]
     unittest = any(_base_name(b).endswith("TestCase") for c, _ in chain for b in c.bases)
-    if not (node.name.startswith("Test") or unittest) or _not_a_test(chain) or \
+    if not (names.cls(node.name) or unittest) or _not_a_test(chain) or \
             (not unittest and suite.method(cls, "__init__") is not None):
         return  # pytest does not collect a class with an __init__
     use = use + _usefixtures(node)
@@ -143,15 +170,18 @@ def _collect_class(suite: Suite, mod: Module, cls: ClassRef, prefix: str, out: l
     seen: set[str] = set()
     for klass, kmod in chain:
         for item in klass.body:
-            if isinstance(item, Fn) and item.name.startswith("test") and \
-                    item.name not in seen and not is_fixture(item)[0]:
+            wanted = item.name.startswith("test") if unittest else \
+                isinstance(item, Fn) and names.function(item.name)
+            if isinstance(item, Fn) and wanted and item.name not in seen and \
+                    not is_fixture(item)[0]:
                 seen.add(item.name)
                 out.append(_Test(f"{prefix}::{item.name}", item, kmod, cls, fixtures,
                                  use + _usefixtures(item)))
     if not unittest:
         for item in node.body:
             if isinstance(item, ast.ClassDef):
-                _collect_class(suite, mod, (item, mod), f"{prefix}::{item.name}", out, use)
+                _collect_class(suite, mod, (item, mod), f"{prefix}::{item.name}", out, use,
+                               names)
 
 
 def _base_name(node: ast.expr) -> str:
@@ -353,9 +383,10 @@ class _Scanner:
         of the suite's functions it calls, with the call's arguments. Decorators are not calls
         (``@app.get("/health")`` declares a route of an app the suite builds itself)."""
         out: list[_Hit] = []
-        decorators = {id(d) for n in ast.walk(fn) if isinstance(n, Fn | ast.ClassDef)
+        nodes = list(ast.walk(fn))
+        decorators = {id(d) for n in nodes if isinstance(n, Fn | ast.ClassDef)
                       for d in n.decorator_list}
-        for node in ast.walk(fn):
+        for node in nodes:
             if not isinstance(node, ast.Call) or id(node) in decorators:
                 continue
             target = callee(node.func, env)  # the suite's own self.get() is no HTTP call
@@ -416,10 +447,11 @@ def tests_for_endpoints(tests_dir: Path, endpoints: Sequence[Endpoint]) -> Endpo
     suite = Suite(tests_dir)
     targets = [(ep, endpoint_segments(ep.path)) for ep in endpoints if ep.method != "FEATURE"]
     scanner = _Scanner(suite)
+    names = _Names.of(tests_dir)
     for file in sorted(p for p in tests_dir.rglob("*.py") if p.is_file()):
-        if not _is_test_file(file) or (mod := suite.module(file)) is None:
+        if not names.file(file) or (mod := suite.module(file)) is None:
             continue
-        for test in _collect(suite, mod):
+        for test in _collect(suite, mod, names):
             env = suite.env(test.mod, test.cls, test.fn, test.fixtures)
             found = scanner.hits(test.fn, env, frozenset({id(test.fn)})) + \
                 scanner.requested(test.fn, test.use, test.fixtures, frozenset())

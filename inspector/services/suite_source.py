@@ -91,6 +91,8 @@ class Suite:
         self._modules: dict[Path, Module | None] = {}
         self._envs: dict[tuple[int, int], Env] = {}
         self._fixture_values: dict[int, list[Val]] = {}
+        self._imports: dict[tuple[int, str], tuple[Module, str] | None] = {}
+        self._found: dict[tuple[Path, str, int], Module | None] = {}
         self.conftests: dict[Path, Module] = {}
         files = [self.root / "conftest.py",
                  *sorted(p for p in tests_dir.rglob("conftest.py") if p.is_file())]
@@ -118,7 +120,12 @@ class Suite:
 
     def _find_module(self, mod: Module, dotted: str, level: int) -> Module | None:
         """The suite's file for ``import dotted`` in ``mod`` (only files of the suite)."""
-        here = mod.path.parent
+        key = (mod.path.parent, dotted, level)
+        if key not in self._found:
+            self._found[key] = self._search_module(mod.path.parent, dotted, level)
+        return self._found[key]
+
+    def _search_module(self, here: Path, dotted: str, level: int) -> Module | None:
         if level:
             bases = [here.parents[level - 2] if level > 1 else here]
         else:
@@ -137,6 +144,12 @@ class Suite:
 
     def imported(self, mod: Module, name: str) -> tuple[Module, str] | None:
         """(module, attribute) a name imported into ``mod`` comes from ("" for a module)."""
+        key = (id(mod), name)
+        if key not in self._imports:
+            self._imports[key] = self._imported(mod, name)
+        return self._imports[key]
+
+    def _imported(self, mod: Module, name: str) -> tuple[Module, str] | None:
         spec = mod.imports.get(name)
         if spec is None:
             return None
@@ -166,9 +179,8 @@ class Suite:
             fixtures: dict[str, FixtureRef] | None = None) -> Env:
         """The (cached) environment of a function, class body (``fn`` the ClassDef) or module."""
         key = (id(fn) if fn is not None else id(mod), id(cls[0]) if cls else 0)
-        if key not in self._envs:  # cached before it is built: lookups during the build
-            env = self._envs[key] = Env(self, mod, cls, fixtures)  # see a partial env
-            env.build(fn)
+        if key not in self._envs:
+            self._envs[key] = Env(self, mod, cls, fixtures).defer(fn)
         return self._envs[key]
 
     def global_value(self, mod: Module, name: str) -> list[Val] | None:
@@ -308,7 +320,7 @@ def _index(mod: Module) -> Module:
                 mod.functions[node.name] = node
         elif isinstance(node, ast.ClassDef):
             mod.classes[node.name] = node
-    for node in ast.walk(mod.tree):  # imports anywhere (also inside try: blocks)
+    for node in _top_level(mod.tree.body):  # also inside try:/if: blocks
         if isinstance(node, ast.Import):
             for alias in node.names:
                 local = alias.asname or alias.name.split(".")[0]
@@ -319,6 +331,17 @@ def _index(mod: Module) -> Module:
                     mod.imports[alias.asname or alias.name] = \
                         (node.module or "", alias.name, node.level)
     return mod
+
+
+def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Module-level statements, through ``if``/``try``/``with`` blocks."""
+    for node in body:
+        yield node
+        if isinstance(node, ast.If | ast.Try | ast.With):
+            for name in ("body", "orelse", "finalbody"):
+                yield from _top_level(getattr(node, name, []))
+            for handler in getattr(node, "handlers", []):
+                yield from _top_level(handler.body)
 
 
 def own_nodes(fn: ast.AST) -> Iterator[ast.AST]:
@@ -346,7 +369,22 @@ class Env:
                  fixtures: dict[str, FixtureRef] | None = None) -> None:
         self.suite, self.mod, self.cls = suite, mod, cls
         self.fixtures = fixtures or {}
-        self.local: dict[str, list[tuple[int, list[Val]]]] = {}
+        self._local: dict[str, list[tuple[int, list[Val]]]] = {}
+        self._pending: tuple[ast.AST | None, dict[str, list[Val]] | None] | None = None
+
+    def defer(self, fn: ast.AST | None, bound: dict[str, list[Val]] | None = None) -> Env:
+        """Build on first use (most test functions never need their names read)."""
+        self._pending = (fn, bound)
+        return self
+
+    @property
+    def local(self) -> dict[str, list[tuple[int, list[Val]]]]:
+        """Name -> [(line, values)], sorted by line."""
+        if self._pending is not None:
+            fn, bound = self._pending
+            self._pending = None  # lookups made during the build see a partial env
+            self.build(fn, bound)
+        return self._local
 
     def build(self, fn: ast.AST | None, bound: dict[str, list[Val]] | None = None) -> Env:
         """Read the bindings of ``fn`` (a function or class body); loops last, so that their
@@ -368,11 +406,11 @@ class Env:
         return self
 
     def _sort(self) -> None:
-        for values in self.local.values():
+        for values in self._local.values():
             values.sort(key=lambda v: v[0])
 
     def _bind(self, name: str, line: int, vals: list[Val]) -> None:
-        self.local.setdefault(name, []).append((line, vals))
+        self._local.setdefault(name, []).append((line, vals))
 
     def _params(self, fn: Fn, bound: dict[str, list[Val]]) -> None:
         a = fn.args
@@ -621,7 +659,7 @@ def call_env(call: ast.Call, target: tuple[Fn, Module, ClassRef | None, bool], e
             bound[kw.arg] = [Val(kw.value, env, line)]
     cls_for_self = env.cls if skip_first and cls is not None and env.cls else cls
     return Env(env.suite, mod, cls_for_self, env.suite.fixtures_for(mod, cls_for_self)) \
-        .build(fn, bound)
+        .defer(fn, bound)
 
 
 # ------------------------------------------------------------------------------ templates

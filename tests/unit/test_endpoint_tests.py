@@ -837,3 +837,38 @@ def test_suite_built_apps_and_route_decorators_are_not_the_service(task: Path) -
     """)
     result = map_tests(task / "tests", eps("GET /health"))
     assert ids(result, "GET:/health") == ["tests/test_stub.py::test_service"]
+
+
+def test_collection_names_come_from_the_suite_config(task: Path) -> None:
+    write(task, "tests/pytest.ini", """
+        [pytest]
+        python_files = check_*.py
+        python_classes = Check
+        python_functions = check_ test_
+    """)
+    write(task, "tests/check_api.py", """
+        import requests
+
+        def check_health():
+            requests.get("http://localhost:8000/health")
+
+        class CheckItems:
+            def check_items(self):
+                requests.get("http://localhost:8000/items")
+
+        class TestIgnored:
+            def test_items(self):
+                requests.get("http://localhost:8000/items")
+    """)
+    write(task, "tests/test_not_collected.py", """
+        def test_health():
+            requests.get("http://localhost:8000/health")
+    """)
+    result = map_tests(task / "tests", eps("GET /health", "GET /items"))
+    assert ids(result, "GET:/health") == ["tests/check_api.py::check_health"]
+    assert ids(result, "GET:/items") == ["tests/check_api.py::CheckItems::check_items"]
+    # a pytest.ini whose section pytest ignores ([tool:pytest]): the defaults apply
+    write(task, "tests/pytest.ini", "[tool:pytest]\npython_files = check_*.py\n")
+    result = map_tests(task / "tests", eps("GET /health", "GET /items"))
+    assert ids(result, "GET:/health") == ["tests/test_not_collected.py::test_health"]
+    assert result["GET:/items"] == []  # check_api.py is no test file by default
