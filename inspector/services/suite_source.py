@@ -30,6 +30,7 @@ from urllib.parse import urljoin
 DYN = "\x00"  # a dynamic part of a URL template
 MAX_CANDIDATES = 16
 MAX_DEPTH = 14
+_MAX_ITEMS = 64  # items of a literal table read
 
 Fn = ast.FunctionDef | ast.AsyncFunctionDef
 ClassRef = tuple[ast.ClassDef, "Module"]
@@ -240,22 +241,25 @@ class Suite:
                 return found[-1][1]
         return None
 
-    def self_attr(self, cls: ClassRef, name: str) -> list[Val]:
-        """``self.name``: the class attribute, else what setup methods (then any) assign."""
-        found = self.class_attr(cls, name)
-        if found is not None:
-            return found
+    def self_attr(self, cls: ClassRef, name: str, asking: ast.AST | None = None) -> list[Val]:
+        """``self.name``: what setup methods (``setup_method``, ``setUp``, ``__init__``,
+        fixtures) assign, else the class attribute, else what other methods assign. ``asking``
+        is the function reading it, whose own assignments are left out (``self.u = self.u +
+        "/x"`` in a setup method reads the class attribute)."""
         setup: list[Val] = []
         other: list[Val] = []
         for node, mod in self.chain(cls):
             for item in node.body:
-                if not isinstance(item, Fn):
+                if not isinstance(item, Fn) or item is asking:
                     continue
                 env = self.env(mod, cls, item, self.fixtures_for(mod, cls))
                 for _, vals in env.local.get(f"self.{name}", ()):
                     (setup if _SETUP.match(item.name) or is_fixture(item)[0] else other) \
                         .extend(vals)
-        return setup or other
+        if setup:
+            return setup[:MAX_CANDIDATES]
+        found = self.class_attr(cls, name)
+        return found if found is not None else other[:MAX_CANDIDATES]
 
     # fixtures --------------------------------------------------------------------------
 
@@ -369,11 +373,13 @@ class Env:
                  fixtures: dict[str, FixtureRef] | None = None) -> None:
         self.suite, self.mod, self.cls = suite, mod, cls
         self.fixtures = fixtures or {}
+        self.fn: ast.AST | None = None
         self._local: dict[str, list[tuple[int, list[Val]]]] = {}
         self._pending: tuple[ast.AST | None, dict[str, list[Val]] | None] | None = None
 
     def defer(self, fn: ast.AST | None, bound: dict[str, list[Val]] | None = None) -> Env:
         """Build on first use (most test functions never need their names read)."""
+        self.fn = fn
         self._pending = (fn, bound)
         return self
 
@@ -502,7 +508,7 @@ class Env:
             if not name.startswith("self."):
                 return None
         if name.startswith("self."):
-            return self.suite.self_attr(self.cls, name[5:]) if self.cls else None
+            return self.suite.self_attr(self.cls, name[5:], self.fn) if self.cls else None
         return self.suite.global_value(self.mod, name)
 
 
@@ -560,7 +566,8 @@ def elements(node: ast.expr, env: Env, line: int, depth: int = 0) -> list[Val] |
     if depth > MAX_DEPTH:
         return None
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
-        return [Val(e, env, line) for e in node.elts if not isinstance(e, ast.Starred)]
+        return [Val(e, env, line) for e in node.elts[:_MAX_ITEMS]
+                if not isinstance(e, ast.Starred)]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
             node.func.attr in ("items", "keys", "values") and not node.args:
         dicts = values_of(node.func.value, env, line, depth + 1)
@@ -593,7 +600,7 @@ def values_of(node: ast.expr, env: Env, line: int, depth: int) -> list[Val]:
         out = []
         for val in found or ():
             out += values_of(val.expr, val.env, val.line, depth + 1)
-        return out
+        return out[:MAX_CANDIDATES]
     if isinstance(node, ast.Attribute) and (found := _attribute(node, env)) is not None:
         out = []
         for val in found:
@@ -608,7 +615,7 @@ def _attribute(node: ast.Attribute, env: Env) -> list[Val] | None:
         return None
     owner = node.value.id
     if owner in ("self", "cls"):
-        return env.suite.self_attr(env.cls, node.attr) if env.cls else None
+        return env.suite.self_attr(env.cls, node.attr, env.fn) if env.cls else None
     cls = env.suite.class_named(env.mod, owner)
     if cls is not None:
         return env.suite.class_attr(cls, node.attr)

@@ -492,13 +492,23 @@ def test_class_attribute_base_url_with_prefix(task: Path) -> None:
 
             def test_by_class_name(self):
                 requests.get(TestUserAPI.BASE_URL + "/users/8")
+
+        class TestOverride:
+            BASE = "http://localhost:8080"
+
+            def setup_method(self):  # the instance attribute wins over the class's
+                self.BASE = self.BASE + "/api/v1"
+
+            def test_users(self):
+                requests.get(f"{self.BASE}/users/9")
     """)
     spec = map_tests(task / "tests", eps("POST /api/v1/users/register", "GET /api/v1/users/{id}"))
     assert ids(spec, "POST:/api/v1/users/register") == [
         "tests/test_users.py::TestUserAPI::test_register"]
     assert ids(spec, "GET:/api/v1/users/{id}") == [
         "tests/test_users.py::TestUserAPI::test_get",
-        "tests/test_users.py::TestUserAPI::test_by_class_name"]
+        "tests/test_users.py::TestUserAPI::test_by_class_name",
+        "tests/test_users.py::TestOverride::test_users"]
     # a README that omits the base path: the call's extra leading segments are tolerated
     bare = map_tests(task / "tests", eps("POST /users/register"))
     assert ids(bare, "POST:/users/register") == ["tests/test_users.py::TestUserAPI::test_register"]
@@ -872,3 +882,41 @@ def test_collection_names_come_from_the_suite_config(task: Path) -> None:
     result = map_tests(task / "tests", eps("GET /health", "GET /items"))
     assert ids(result, "GET:/health") == ["tests/test_not_collected.py::test_health"]
     assert result["GET:/items"] == []  # check_api.py is no test file by default
+
+
+def test_cycles_and_runaway_code_end_with_what_is_known(task: Path) -> None:
+    write(task, "tests/test_cycles.py", """
+        import pytest
+        import requests
+
+        A = B
+        B = A + "/x"
+
+        def rec(p):
+            return rec(p + "/x")
+
+        def ping(p):
+            return pong(p)
+
+        def pong(p):
+            return ping(p)
+
+        @pytest.fixture
+        def fa(fb):
+            return fb + "/a"
+
+        @pytest.fixture
+        def fb(fa):
+            return fa + "/b"
+
+        def test_cycles(fa):
+            requests.get(A + rec("/q") + ping("/r") + fa)
+            requests.get("http://h/items/" + rec("/q"))
+    """)
+    write(task, "tests/test_deep.py",
+          "def test_deep(c):\n    c.get('/' " + "+ 'a' " * 5000 + ")\n")
+    result = map_tests(task / "tests", eps("GET /items/{id}"))
+    assert [r.line for r in result["GET:/items/{id}"]] == [line_of(
+        task / "tests/test_cycles.py", '"http://h/items/"')]
+    assert [f for f, _ in result.skipped] == ["tests/test_deep.py"]
+    assert result.skipped[0][1].startswith(("RecursionError", "SyntaxError", "MemoryError"))
