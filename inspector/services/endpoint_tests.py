@@ -1,38 +1,66 @@
 """Which golden tests hit which README endpoint, found statically with ``ast`` (never run).
 
-For every test function (``test*`` at module level, or a ``test*`` method of a ``Test*`` class)
-the HTTP calls it makes are collected: ``<anything>.get/post/put/patch/delete/head/options(url)``
-and ``<anything>.request("GET", url)``, directly or through module-level helpers, ``self.``
-helpers of its class, and the fixtures it requests (same file or a ``conftest.py`` above it;
-autouse fixtures are ignored). The URL argument is read from string constants, f-strings,
-``+`` concatenations, ``%``/``.format`` templates and simple variables (assigned in the
-function, or module constants); every dynamic part becomes a wildcard. A leading dynamic part
-or ``scheme://host[:port]`` is taken as the base URL and dropped; query strings are ignored.
+Tests are what pytest collects, with the ``python_files``/``python_classes``/
+``python_functions`` of the suite's own config (``tests/pytest.ini``...) or pytest's defaults
+(``test*`` functions of ``test_*.py``/``*_test.py`` files, ``test*`` methods of ``Test*``
+classes without ``__init__``, inherited ones and nested classes included), plus ``test*``
+methods of ``unittest.TestCase`` subclasses; ids are node ids
+relative to the repo root (``tests/test_x.py::TestC::test_y``). For each test the HTTP calls
+it makes are collected: ``<client>.get/post/put/patch/delete/head/options(url)`` and
+``<client>.request(method, url)`` on ``requests``/``httpx``, a session or any client object,
+directly, in nested functions, through the suite's own functions and ``self.`` methods (with
+the arguments of each call), and in the fixtures it requests (autouse fixtures are ignored).
+URLs are read by :mod:`inspector.services.suite_source` (constants, f-strings, class and
+``self.`` attributes, fixtures, helper functions returning URLs, ``os.environ`` defaults,
+``urljoin``, parametrize values...); a relative path on a client made with ``base_url=`` is
+joined to it. A leading dynamic part or ``scheme://host[:port]`` is taken as the base URL and
+dropped; query strings are ignored.
 
 Matching a call's path to an endpoint (same method; ``FEATURE`` endpoints are never matched):
 README parameters (``{id}``, ``<id>``, ``<int:id>``, ``:id``) match any one segment, a wildcard
-of the call matches only a parameter, trailing slashes are ignored, and a call path may carry
-extra leading literal segments (a base path like ``/api/v1``) when the endpoint starts with a
-literal. When several endpoints match, only the most specific ones count: exact length before
-prefix-tolerant matches, then most literal segments (so ``GET /health`` is not also credited
-to ``GET /{code}``).
+of the call matches only a parameter, trailing slashes are ignored. A base path may be on
+either side: the call may carry extra leading literal segments (``/api/v1``) when the endpoint
+starts with a literal, and the endpoint may carry leading literals the call lacks when the
+call's base URL is unknown (a dynamic base, or a bare path on a client). When several endpoints
+match, only the most specific ones count: exact length first, then extra call segments, then
+a missing prefix; then most literal segments (so ``GET /health`` is not also credited to
+``GET /{code}``). A call is not credited at all when an endpoint of another method matches its
+path better.
 """
 
 from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.model import Endpoint
+from inspector.services.suite_audit import _collectable as collectable
+from inspector.services.suite_audit import _find_config as find_pytest_config
+from inspector.services.suite_audit import _matches_files as matches_files
+from inspector.services.suite_audit import _option as pytest_option
+from inspector.services.suite_source import (
+    DYN,
+    ClassRef,
+    Env,
+    FixtureRef,
+    Fn,
+    Module,
+    Suite,
+    call_env,
+    callee,
+    is_fixture,
+    templates,
+    values_of,
+)
 
 HTTP_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
 MAX_CALL_CHARS = 160
-_DYN = "\x00"  # a dynamic part of a URL template
+_DYN = DYN
 _PARAM = re.compile(r"^(?:\{[^}]*\}|<[^>]*>|:\w+)$")
-_MAX_DEPTH = 8
+_MAX_DEPTH = 6  # helper-calls-helper nesting followed
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,197 +99,113 @@ class EndpointTests(dict[str, list[TestRef]]):
 class _Hit:
     method: str
     segments: tuple[str | None, ...]  # None: a wildcard segment
+    open: bool  # the base URL is unknown: it may carry leading segments of the endpoint
     file: str
     line: int
     call: str
     via: str = ""
 
 
-@dataclass
-class _Module:
-    rel: str
-    lines: list[str]
-    constants: dict[str, ast.expr]
-    functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
-    fixtures: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
-    tests: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, ast.ClassDef | None]] = \
-        field(default_factory=list)
+# ---------------------------------------------------------------------------- the tests
 
 
-# ---------------------------------------------------------------------------- parsing files
+@dataclass(frozen=True, slots=True)
+class _Test:
+    test_id: str
+    fn: Fn
+    mod: Module  # where the function is written (a base class may live elsewhere)
+    cls: ClassRef | None
+    fixtures: dict[str, FixtureRef]
+    use: tuple[str, ...]  # @pytest.mark.usefixtures names
 
 
-def _is_fixture(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[bool, bool]:
-    """(is a pytest fixture, is autouse)."""
-    for dec in fn.decorator_list:
-        target = dec.func if isinstance(dec, ast.Call) else dec
-        name = target.attr if isinstance(target, ast.Attribute) else \
-            target.id if isinstance(target, ast.Name) else ""
-        if name == "fixture":
-            autouse = isinstance(dec, ast.Call) and any(
-                k.arg == "autouse" and isinstance(k.value, ast.Constant) and k.value.value
-                for k in dec.keywords)
-            return True, autouse
-    return False, False
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """pytest's ``python_files``/``python_classes``/``python_functions`` for the suite."""
+
+    files: str
+    classes: str
+    functions: str
+
+    @classmethod
+    def of(cls, tests_dir: Path) -> _Names:
+        """From the suite's own config (``tests/pytest.ini`` etc., the one the harness sees
+        when it runs ``pytest tests/``), else pytest's defaults."""
+        cfg = find_pytest_config(tests_dir, f"{tests_dir.name}/")
+        return cls(*(pytest_option(cfg, k) for k in
+                     ("python_files", "python_classes", "python_functions")))
+
+    def file(self, path: Path) -> bool:
+        return path.suffix == ".py" and matches_files(path.name, self.files)
+
+    def cls(self, name: str) -> bool:
+        return collectable(name, self.classes)
+
+    def function(self, name: str) -> bool:
+        return collectable(name, self.functions)
 
 
-def _load(path: Path, root: Path, skipped: list[tuple[str, str]]) -> _Module | None:
-    rel = path.relative_to(root).as_posix()
-    try:
-        source = path.read_text(encoding="utf-8", errors="replace")
-        tree = ast.parse(source, filename=rel)
-    except SyntaxError as exc:
-        skipped.append((rel, f"SyntaxError: {exc.msg} (line {exc.lineno})"))
-        return None
-    except (OSError, ValueError, RecursionError, MemoryError) as exc:
-        skipped.append((rel, f"{type(exc).__name__}: {exc}"))
-        return None
-    mod = _Module(rel, source.splitlines(), {}, {}, {})
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
-                isinstance(node.targets[0], ast.Name):
-            mod.constants[node.targets[0].id] = node.value
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and \
-                node.value is not None:
-            mod.constants[node.target.id] = node.value
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            fixture, autouse = _is_fixture(node)
-            if fixture:
-                if not autouse:
-                    mod.fixtures[node.name] = node
-            elif node.name.startswith("test"):
-                mod.tests.append((f"{rel}::{node.name}", node, None))
-            else:
-                mod.functions[node.name] = node
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            _collect_class(mod, node, f"{rel}::{node.name}")
-    return mod
+def _collect(suite: Suite, mod: Module, names: _Names) -> list[_Test]:
+    """The tests pytest collects from a module."""
+    out: list[_Test] = []
+    for node in mod.tree.body:
+        if isinstance(node, Fn) and names.function(node.name) and not is_fixture(node)[0]:
+            out.append(_Test(f"{mod.rel}::{node.name}", node, mod, None,
+                             suite.fixtures_for(mod), _usefixtures(node)))
+        elif isinstance(node, ast.ClassDef):
+            _collect_class(suite, mod, (node, mod), f"{mod.rel}::{node.name}", out, (), names)
+    return out
 
 
-def _collect_class(mod: _Module, cls: ast.ClassDef, prefix: str) -> None:
-    for node in cls.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
-                node.name.startswith("test") and not _is_fixture(node)[0]:
-            mod.tests.append((f"{prefix}::{node.name}", node, cls))
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            _collect_class(mod, node, f"{prefix}::{node.name}")
+def _collect_class(suite: Suite, mod: Module, cls: ClassRef, prefix: str, out: list[_Test],
+                   use: tuple[str, ...], names: _Names) -> None:
+    chain = suite.chain(cls)
+    node = cls[0]
+    unittest = any(_base_name(b).endswith("TestCase") for c, _ in chain for b in c.bases)
+    if not (names.cls(node.name) or unittest) or _not_a_test(chain) or \
+            (not unittest and suite.method(cls, "__init__") is not None):
+        return  # pytest does not collect a class with an __init__
+    use = use + _usefixtures(node)
+    fixtures = suite.fixtures_for(mod, cls)
+    seen: set[str] = set()
+    for klass, kmod in chain:
+        for item in klass.body:
+            wanted = item.name.startswith("test") if unittest else \
+                isinstance(item, Fn) and names.function(item.name)
+            if isinstance(item, Fn) and wanted and item.name not in seen and \
+                    not is_fixture(item)[0]:
+                seen.add(item.name)
+                out.append(_Test(f"{prefix}::{item.name}", item, kmod, cls, fixtures,
+                                 use + _usefixtures(item)))
+    if not unittest:
+        for item in node.body:
+            if isinstance(item, ast.ClassDef):
+                _collect_class(suite, mod, (item, mod), f"{prefix}::{item.name}", out, use,
+                               names)
 
 
-def _is_test_file(path: Path) -> bool:
-    return path.suffix == ".py" and (path.name.startswith("test_") or
-                                     path.name.endswith("_test.py"))
+def _base_name(node: ast.expr) -> str:
+    return node.attr if isinstance(node, ast.Attribute) else \
+        node.id if isinstance(node, ast.Name) else ""
 
 
-# ------------------------------------------------------------------------- URL templates
+def _not_a_test(chain: list[ClassRef]) -> bool:
+    """``__test__ = False`` in the class (or a base)."""
+    for klass, _ in chain:
+        for item in klass.body:
+            if isinstance(item, ast.Assign) and any(
+                    isinstance(t, ast.Name) and t.id == "__test__" for t in item.targets):
+                return isinstance(item.value, ast.Constant) and not item.value.value
+    return False
 
 
-_UNKNOWN = ast.Constant(value=None)  # a name bound to something we do not follow
-
-
-class _Env:
-    """Names a URL expression may use: the function's parameters and assignments (the last one
-    before the line being read), then module constants."""
-
-    def __init__(self, fn: ast.AST | None, constants: dict[str, ast.expr]) -> None:
-        self.constants = constants
-        self.local: dict[str, list[tuple[int, ast.expr]]] = {}
-        if fn is None:
-            return
-        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
-            a = fn.args
-            for arg in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg):
-                if arg is not None:
-                    self._bind(arg.arg, 0, _UNKNOWN)
-        for node in ast.walk(fn):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        self._bind(target.id, node.lineno, node.value)
-                    else:
-                        for name in _names(target):
-                            self._bind(name, node.lineno, _UNKNOWN)
-            elif isinstance(node, ast.AnnAssign | ast.NamedExpr) and \
-                    isinstance(node.target, ast.Name) and node.value is not None:
-                self._bind(node.target.id, node.lineno, node.value)
-            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                value: ast.expr = _UNKNOWN
-                if isinstance(node.op, ast.Add):  # url += "/x": the previous value, then "/x"
-                    value = ast.BinOp(ast.Name(node.target.id, ast.Load()), ast.Add(),
-                                      node.value)
-                self._bind(node.target.id, node.lineno, value)
-            elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
-                for name in _names(node.target):
-                    self._bind(name, getattr(node, "lineno", 0), _UNKNOWN)
-            elif isinstance(node, ast.With | ast.AsyncWith):
-                for item in node.items:
-                    for name in _names(item.optional_vars):
-                        self._bind(name, node.lineno, _UNKNOWN)
-        for values in self.local.values():
-            values.sort(key=lambda v: v[0])
-
-    def _bind(self, name: str, line: int, value: ast.expr) -> None:
-        self.local.setdefault(name, []).append((line, value))
-
-    def resolve(self, name: str, line: int) -> tuple[ast.expr, _Env, int] | None:
-        """(value, environment to read it in, line to read it at) of ``name`` at ``line``."""
-        values = self.local.get(name)
-        if values is not None:
-            before = [(ln, v) for ln, v in values if ln < line]
-            return (before[-1][1], self, before[-1][0]) if before else None
-        if name in self.constants:
-            return self.constants[name], _Env(None, self.constants), 0
-        return None
-
-
-def _names(target: ast.AST | None) -> Iterator[str]:
-    if target is None:
-        return
-    for sub in ast.walk(target):
-        if isinstance(sub, ast.Name):
-            yield sub.id
-
-
-def _template(node: ast.AST, env: _Env, line: int, depth: int = 0) -> str:
-    """The expression as a string with ``_DYN`` for every part not known statically."""
-    if depth > _MAX_DEPTH:
-        return _DYN
-    if isinstance(node, ast.Constant):
-        return node.value if isinstance(node.value, str) else _DYN
-    if isinstance(node, ast.JoinedStr):
-        parts = []
-        for value in node.values:
-            if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                parts.append(value.value)
-            elif isinstance(value, ast.FormattedValue):
-                parts.append(_template(value.value, env, line, depth + 1))
-            else:
-                parts.append(_DYN)
-        return "".join(parts)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return _template(node.left, env, line, depth + 1) + \
-            _template(node.right, env, line, depth + 1)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
-        left = _template(node.left, env, line, depth + 1)
-        return re.sub(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdifrx]", _DYN, left)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        if node.func.attr == "format":
-            base = _template(node.func.value, env, line, depth + 1)
-            return re.sub(r"\{[^{}]*\}", _DYN, base)
-        if node.func.attr == "rstrip" and _is_slash_arg(node):
-            return _template(node.func.value, env, line, depth + 1).rstrip("/")
-    if isinstance(node, ast.Name):
-        found = env.resolve(node.id, line)
-        if found is None:
-            return _DYN
-        value, value_env, value_line = found
-        return _template(value, value_env, value_line, depth + 1)
-    return _DYN
-
-
-def _is_slash_arg(call: ast.Call) -> bool:
-    return len(call.args) == 1 and isinstance(call.args[0], ast.Constant) and \
-        call.args[0].value == "/"
-
+def _usefixtures(node: Fn | ast.ClassDef) -> tuple[str, ...]:
+    names: list[str] = []
+    for dec in node.decorator_list:
+        if isinstance(dec, ast.Call) and _base_name(dec.func) == "usefixtures":
+            names += [a.value for a in dec.args
+                      if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    return tuple(names)
 
 def path_segments(template: str) -> tuple[str | None, ...] | None:
     """Path segments of a URL template (``None`` for a wildcard), or None if it has no ``/``
@@ -287,21 +231,32 @@ def endpoint_segments(path: str) -> tuple[str | None, ...]:
     return tuple(None if _PARAM.match(s) else s for s in path.split("/") if s)
 
 
-def _score(call: tuple[str | None, ...], ep: tuple[str | None, ...]) -> tuple[int, int] | None:
-    """(exact length?, literal matches) when ``call`` hits ``ep``; None when it does not."""
+def _dynamic_base(template: str) -> bool:
+    """The template starts with an unknown base URL (``{base_url}/x``)."""
+    return "://" not in template and _DYN in template.partition("/")[0]
+
+
+def _score(call: tuple[str | None, ...], ep: tuple[str | None, ...],
+           open_prefix: bool = False) -> tuple[int, int] | None:
+    """(tier, literal matches) when ``call`` hits ``ep``, None when it does not. Tier 2: same
+    length; 1: the call has extra leading literal segments; 0: the endpoint has leading
+    literal segments the call lacks (only when ``open_prefix``: the call's base is unknown)."""
     extra = len(call) - len(ep)
-    if extra < 0:
+    if extra > 0 and (not ep or ep[0] is None or any(s is None for s in call[:extra])):
         return None
-    if extra and (not ep or ep[0] is None or any(s is None for s in call[:extra])):
+    if extra < 0 and (not open_prefix or not call or any(s is None for s in ep[:-extra])):
         return None
+    tail = ep[-extra:] if extra < 0 else ep
     literals = 0
-    for c, e in zip(call[extra:], ep, strict=True):
+    for c, e in zip(call[max(extra, 0):], tail, strict=True):
         if e is None:
             continue
         if c != e:
             return None
         literals += 1
-    return (0 if extra else 1, literals)
+    if extra < 0 and not literals:
+        return None
+    return (2 if not extra else 1 if extra > 0 else 0, literals)
 
 
 # ------------------------------------------------------------------------------ the calls
@@ -315,110 +270,163 @@ def _call_text(lines: list[str], node: ast.AST) -> str:
     return text if len(text) <= MAX_CALL_CHARS else text[:MAX_CALL_CHARS - 1] + "…"
 
 
-def _http_call(node: ast.Call) -> tuple[str, ast.expr] | None:
-    """(METHOD, url expression) of an HTTP client call, else None."""
-    if not isinstance(node.func, ast.Attribute):
-        return None
-    name = node.func.attr.lower()
+_CLIENT_MODULES = frozenset({"requests", "httpx", "aiohttp", "urllib3"})
+
+
+def _http_call(node: ast.Call, env: Env) -> tuple[list[str], ast.expr, ast.expr | None] | None:
+    """(METHODs, url expression, client receiver or None for a module-level function) of an
+    HTTP call, else None. ``request(method, url)`` may give several methods (parametrized)."""
+    func = node.func
     kwargs = {k.arg: k.value for k in node.keywords if k.arg}
+    receiver: ast.expr | None
+    if isinstance(func, ast.Attribute):
+        name, receiver = func.attr.lower(), func.value
+        if isinstance(receiver, ast.Name) and (
+                receiver.id in _CLIENT_MODULES or env.suite.is_external_module(env.mod,
+                                                                               receiver.id)):
+            receiver = None
+    elif isinstance(func, ast.Name) and env.mod.imports.get(func.id, ("", "", 0))[0] \
+            .split(".")[0] in _CLIENT_MODULES:
+        name, receiver = func.id.lower(), None  # from requests import get
+    else:
+        return None
     if name in HTTP_METHODS:
         url = node.args[0] if node.args else kwargs.get("url") or kwargs.get("path")
-        return (name.upper(), url) if url is not None else None
+        return ([name.upper()], url, receiver) if url is not None else None
     if name == "request":
         method = node.args[0] if node.args else kwargs.get("method")
         url = node.args[1] if len(node.args) > 1 else kwargs.get("url") or kwargs.get("path")
-        if isinstance(method, ast.Constant) and isinstance(method.value, str) and \
-                method.value.lower() in HTTP_METHODS and url is not None:
-            return method.value.upper(), url
+        if method is None or url is None:
+            return None
+        methods = [m.upper() for m in templates(method, env, node.lineno)
+                   if m.lower() in HTTP_METHODS]
+        return (list(dict.fromkeys(methods)), url, receiver) if methods else None
     return None
 
 
+def _client_bases(receiver: ast.expr, env: Env, line: int) -> list[str]:
+    """``base_url=`` of the client a call is made on (``httpx.Client(base_url=...)``,
+    ``TestClient(app, base_url=...)``), through variables, fixtures and ``self.`` attributes."""
+    out: list[str] = []
+    for val in values_of(receiver, env, line, 0):
+        if isinstance(val.expr, ast.Call):
+            for kw in val.expr.keywords:
+                if kw.arg == "base_url":
+                    out += templates(kw.value, val.env, val.line)
+    return list(dict.fromkeys(out))
+
+
+_APP_CLASSES = frozenset({"Flask", "FastAPI", "Starlette", "Quart", "Sanic", "Django"})
+
+
+def _suite_app(receiver: ast.expr, env: Env, line: int) -> bool:
+    """The client is a test client of an app the suite builds itself (``app.test_client()`` or
+    ``TestClient(app)`` where ``app`` comes from ``Flask(...)`` or one of the suite's own
+    functions): its calls never reach the service under test."""
+    for val in values_of(receiver, env, line, 0):
+        call = val.expr
+        if not isinstance(call, ast.Call):
+            continue
+        app: ast.expr | None = None
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "test_client":
+            app = call.func.value
+        elif _base_name(call.func).endswith("TestClient"):
+            app = call.args[0] if call.args else next(
+                (k.value for k in call.keywords if k.arg == "app"), None)
+        if app is None:
+            continue
+        for made in values_of(app, val.env, val.line, 0):
+            if isinstance(made.expr, ast.Call) and (
+                    _base_name(made.expr.func) in _APP_CLASSES or
+                    callee(made.expr.func, made.env) is not None):
+                return True
+    return False
+
+
+def _join_base(base: str, path: str) -> str:
+    """httpx's merge of a client's base URL and a relative request URL."""
+    return base.rstrip("/") + "/" + path.lstrip("/")
+
+
 class _Scanner:
-    """HTTP hits of functions, following helpers and fixtures (memoised, cycle-safe)."""
+    """HTTP hits of tests, following helpers (with their arguments) and fixtures."""
 
-    def __init__(self, conftests: dict[Path, _Module]) -> None:
-        self.conftests = conftests
-        self.memo: dict[int, list[_Hit]] = {}
+    def __init__(self, suite: Suite) -> None:
+        self.suite = suite
+        self.fixture_memo: dict[int, list[_Hit]] = {}
 
-    def direct(self, fn: ast.AST, mod: _Module) -> list[_Hit]:
-        env = _Env(fn, mod.constants)
-        hits = []
-        for node in ast.walk(fn):
-            if not isinstance(node, ast.Call):
+    def direct(self, node: ast.Call, env: Env) -> list[_Hit] | None:
+        """The hits of one call when it is an HTTP call (None when it is not)."""
+        found = _http_call(node, env)
+        if found is None:
+            return None
+        methods, url, receiver = found
+        if receiver is not None and _suite_app(receiver, env, node.lineno):
+            return []
+        bases = _client_bases(receiver, env, node.lineno) if receiver is not None else []
+        out = []
+        for text in templates(url, env, node.lineno):
+            bare = "://" not in text and not text.startswith(DYN)
+            candidates = [_join_base(b, text) for b in bases] if bare and bases else [text]
+            for full in candidates:
+                segs = path_segments(full)
+                if segs is None:
+                    continue
+                is_open = _dynamic_base(full) or (bare and receiver is not None and not bases)
+                for method in methods:
+                    out.append(_Hit(method, segs, is_open, env.mod.rel, node.lineno,
+                                    _call_text(env.mod.lines, node)))
+        return out
+
+    def hits(self, fn: Fn, env: Env, stack: frozenset[int]) -> list[_Hit]:
+        """Hits of ``fn`` read in ``env``: its HTTP calls (nested functions included) and those
+        of the suite's functions it calls, with the call's arguments. Decorators are not calls
+        (``@app.get("/health")`` declares a route of an app the suite builds itself)."""
+        out: list[_Hit] = []
+        nodes = list(ast.walk(fn))
+        decorators = {id(d) for n in nodes if isinstance(n, Fn | ast.ClassDef)
+                      for d in n.decorator_list}
+        for node in nodes:
+            if not isinstance(node, ast.Call) or id(node) in decorators:
                 continue
-            found = _http_call(node)
-            if found is None:
+            target = callee(node.func, env)  # the suite's own self.get() is no HTTP call
+            if target is None:
+                out += self.direct(node, env) or []
                 continue
-            method, url = found
-            segs = path_segments(_template(url, env, node.lineno))
-            if segs is not None:
-                hits.append(_Hit(method, segs, mod.rel, node.lineno,
-                                 _call_text(mod.lines, node)))
-        return hits
+            if id(target[0]) in stack or len(stack) > _MAX_DEPTH:
+                continue
+            inner = call_env(node, target, env, node.lineno)
+            sub = self.hits(target[0], inner, stack | {id(target[0])})
+            out += [_via(h, target[0].name) for h in sub]
+        return sorted(out, key=lambda h: (h.via != "", h.line))
 
-    def hits(self, fn: ast.AST, mod: _Module, cls: ast.ClassDef | None,
-             fixtures: dict[str, tuple[ast.AST, _Module]] | None,
-             stack: frozenset[int] = frozenset()) -> list[_Hit]:
-        """Hits of ``fn``; ``fixtures`` resolves its parameters (tests and fixtures only)."""
-        key = id(fn)
-        if key in self.memo:
-            return self.memo[key]
+    def fixture_hits(self, fx: FixtureRef, stack: frozenset[int]) -> list[_Hit]:
+        key = id(fx.fn)
+        if key in self.fixture_memo:
+            return self.fixture_memo[key]
         if key in stack:
             return []
         stack = stack | {key}
-        out = sorted(self.direct(fn, mod), key=lambda h: h.line)
-        methods = {n.name: n for n in (cls.body if cls else ())
-                   if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
-        seen: set[str] = set()
-        for node in ast.walk(fn):
-            if not isinstance(node, ast.Call):
-                continue
-            callee: ast.AST | None = None
-            name = ""
-            if isinstance(node.func, ast.Name) and node.func.id in mod.functions:
-                name = node.func.id
-                callee = mod.functions[name]
-            elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
-                    and node.func.value.id in ("self", "cls") and node.func.attr in methods:
-                name = node.func.attr
-                callee = methods[name]
-            if callee is None or name in seen:
-                continue
-            seen.add(name)
-            out += [_via(h, name) for h in self.hits(callee, mod, cls, None, stack)]
-        args = fn.args if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) else None
-        params = (*args.posonlyargs, *args.args, *args.kwonlyargs) if args else ()
-        for arg in params:
-            target = (fixtures or {}).get(arg.arg)
-            if target is None or arg.arg in seen:
-                continue
-            seen.add(arg.arg)
-            fx, fx_mod = target
-            sub = self.hits(fx, fx_mod, None, self.fixtures_for(fx_mod), stack)
-            out += [_via(h, f"fixture {arg.arg}") for h in sub]
-        self.memo[key] = out
+        env = self.suite.fixture_env(fx)
+        out = self.hits(fx.fn, env, stack) + self.requested(fx.fn, (), env.fixtures, stack)
+        self.fixture_memo[key] = out
         return out
 
-    def fixtures_for(self, mod: _Module, cls: ast.ClassDef | None = None
-                     ) -> dict[str, tuple[ast.AST, _Module]]:
-        """Fixtures visible from ``mod``: conftests above it (nearest wins), the module, the
-        class."""
-        out: dict[str, tuple[ast.AST, _Module]] = {}
-        here = Path(mod.rel).parent
-        for folder in sorted(self.conftests, key=lambda p: len(p.parts)):
-            if folder == Path(".") or here == folder or folder in here.parents:
-                for name, fx in self.conftests[folder].fixtures.items():
-                    out[name] = (fx, self.conftests[folder])
-        for name, fx in mod.fixtures.items():
-            out[name] = (fx, mod)
-        for node in (cls.body if cls else ()):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _is_fixture(node)[0]:
-                out[node.name] = (node, mod)
+    def requested(self, fn: Fn, use: tuple[str, ...], fixtures: dict[str, FixtureRef],
+                  stack: frozenset[int]) -> list[_Hit]:
+        """Hits of the fixtures a test or fixture requests (parameters, usefixtures)."""
+        a = fn.args
+        names = [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)] + list(use)
+        out: list[_Hit] = []
+        for name in dict.fromkeys(names):
+            fx = fixtures.get(name)
+            if fx is not None and fx.fn is not fn:
+                out += [_via(h, f"fixture {name}") for h in self.fixture_hits(fx, stack)]
         return out
 
 
 def _via(hit: _Hit, name: str) -> _Hit:
-    return _Hit(hit.method, hit.segments, hit.file, hit.line, hit.call,
+    return _Hit(hit.method, hit.segments, hit.open, hit.file, hit.line, hit.call,
                 f"{name} > {hit.via}" if hit.via else name)
 
 
@@ -436,34 +444,39 @@ def tests_for_endpoints(tests_dir: Path, endpoints: Sequence[Endpoint]) -> Endpo
         result.setdefault(ep.key, [])
     if not tests_dir.is_dir():
         return result
-    root = tests_dir.parent
-    files = sorted(p for p in tests_dir.rglob("*.py") if p.is_file())
-    conftests: dict[Path, _Module] = {}
-    for conf in [root / "conftest.py", *(p for p in files if p.name == "conftest.py")]:
-        if conf.is_file() and (mod := _load(conf, root, result.skipped)) is not None:
-            conftests[Path(mod.rel).parent] = mod
+    suite = Suite(tests_dir)
     targets = [(ep, endpoint_segments(ep.path)) for ep in endpoints if ep.method != "FEATURE"]
-    scanner = _Scanner(conftests)
-    for file in files:
-        if not _is_test_file(file) or (mod := _load(file, root, result.skipped)) is None:
+    scanner = _Scanner(suite)
+    names = _Names.of(tests_dir)
+    for file in sorted(p for p in tests_dir.rglob("*.py") if p.is_file()):
+        if not names.file(file) or (mod := suite.module(file)) is None:
             continue
-        for test_id, fn, cls in mod.tests:
-            fixtures = scanner.fixtures_for(mod, cls)
+        for test in _collect(suite, mod, names):
+            env = suite.env(test.mod, test.cls, test.fn, test.fixtures)
+            found = scanner.hits(test.fn, env, frozenset({id(test.fn)})) + \
+                scanner.requested(test.fn, test.use, test.fixtures, frozenset())
             seen: set[tuple[str, str, int]] = set()
-            for hit in scanner.hits(fn, mod, cls, fixtures):
+            for hit in found:
                 for ep in _best(hit, targets):
                     if (ep.key, hit.file, hit.line) in seen:
                         continue
                     seen.add((ep.key, hit.file, hit.line))
-                    result[ep.key].append(TestRef(test_id, hit.file, hit.line, hit.call,
+                    result[ep.key].append(TestRef(test.test_id, hit.file, hit.line, hit.call,
                                                   hit.via))
+    result.skipped = suite.skipped
     return result
 
 
 def _best(hit: _Hit, targets: list[tuple[Endpoint, tuple[str | None, ...]]]) -> list[Endpoint]:
-    scored = [(s, ep) for ep, segs in targets if ep.method == hit.method
-              and (s := _score(hit.segments, segs)) is not None]
-    if not scored:
+    """The endpoints a hit is credited to: the best-scoring ones of its method — none when an
+    endpoint of another method matches the path better (``GET /users/register`` probes
+    ``POST /users/register``, it does not read a user called "register")."""
+    scored = [(s, ep) for ep, segs in targets
+              if (s := _score(hit.segments, segs, hit.open)) is not None]
+    same = [(s, ep) for s, ep in scored if ep.method == hit.method]
+    if not same:
         return []
-    top = max(s for s, _ in scored)
-    return [ep for s, ep in scored if s == top]
+    top = max(s for s, _ in same)
+    if max(s for s, _ in scored) > top:
+        return []
+    return [ep for s, ep in same if s == top]
