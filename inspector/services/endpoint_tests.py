@@ -37,10 +37,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.model import Endpoint
-from inspector.services.suite_audit import _collectable as collectable
-from inspector.services.suite_audit import _find_config as find_pytest_config
-from inspector.services.suite_audit import _matches_files as matches_files
-from inspector.services.suite_audit import _option as pytest_option
+from inspector.services.suite_audit import collectable, matches_files
+from inspector.services.suite_audit import find_config as find_pytest_config
+from inspector.services.suite_audit import option as pytest_option
 from inspector.services.suite_source import (
     DYN,
     ClassRef,

@@ -143,7 +143,7 @@ class SuiteAudit:
 
 
 @dataclass(frozen=True, slots=True)
-class _Config:
+class PytestConfig:
     """A pytest config file: its path relative to the task, and its options with lines."""
 
     rel: str
@@ -174,7 +174,7 @@ def _ini_sections(text: str) -> dict[str, dict[str, tuple[str, int]]]:
     return out
 
 
-def _find_config(folder: Path, prefix: str) -> _Config | None:
+def find_config(folder: Path, prefix: str) -> PytestConfig | None:
     """The pytest config pytest would pick in ``folder`` (first match in pytest's order)."""
     for name, wanted in _CONFIG_SECTIONS:
         path = folder / name
@@ -184,15 +184,15 @@ def _find_config(folder: Path, prefix: str) -> _Config | None:
         rel = f"{prefix}{name}"
         if wanted in sections:
             opts = {k: v for k, v in sections[wanted].items() if k != "__line__"}
-            return _Config(rel, opts)
+            return PytestConfig(rel, opts)
         if name == "pytest.ini":  # always the config file, even without a [pytest] section
             ignored = tuple((s, sec["__line__"][1]) for s, sec in sections.items()
                             if "pytest" in s)
-            return _Config(rel, {}, ignored)
+            return PytestConfig(rel, {}, ignored)
     return None
 
 
-def _option(cfg: _Config | None, key: str) -> str:
+def option(cfg: PytestConfig | None, key: str) -> str:
     if cfg is not None and key in cfg.options:
         return cfg.options[key][0]
     return _DEFAULTS.get(key, "")
@@ -401,8 +401,8 @@ class _Ctx:
     task: Task
     root: Path
     modules: list[_Module] = field(default_factory=list)
-    config: _Config | None = None  # the config pytest uses under the harness
-    root_config: _Config | None = None  # a task config the harness does not copy
+    config: PytestConfig | None = None  # the config pytest uses under the harness
+    root_config: PytestConfig | None = None  # a task config the harness does not copy
     issues: list[SuiteIssue] = field(default_factory=list)
 
 
@@ -427,8 +427,8 @@ def _audit_cached(task: Task, stamp: int) -> SuiteAudit:  # noqa: ARG001 - cache
     tests = task.root / "tests"
     if not tests.is_dir():
         return SuiteAudit(task.name)
-    ctx.config = _find_config(tests, "tests/")
-    ctx.root_config = _find_config(task.root, "")
+    ctx.config = find_config(tests, "tests/")
+    ctx.root_config = find_config(task.root, "")
     for path in sorted(tests.rglob("*.py")):
         if any(p.startswith(".") or p == "__pycache__" for p in path.relative_to(tests).parts):
             continue
@@ -509,7 +509,7 @@ def _sys_path(ctx: _Ctx, mod: _Module, with_root_config: bool) -> list[str]:
     repository root, the way the harness runs it (prepend import mode)."""
     dirs = [""]  # python -m pytest puts the working directory first
     cfg = ctx.config
-    if "--import-mode=importlib" not in _option(cfg, "addopts"):
+    if "--import-mode=importlib" not in option(cfg, "addopts"):
         folder = PurePosixPath(mod.rel).parent
         while str(folder) not in ("", ".") and (ctx.root / folder / "__init__.py").is_file():
             folder = folder.parent
@@ -518,7 +518,7 @@ def _sys_path(ctx: _Ctx, mod: _Module, with_root_config: bool) -> list[str]:
         if c is None:
             continue
         base = PurePosixPath(c.rel).parent
-        for entry in _option(c, "pythonpath").replace(",", " ").split():
+        for entry in option(c, "pythonpath").replace(",", " ").split():
             dirs.append((base / entry).as_posix().lstrip("./") if entry != "." else
                         base.as_posix().lstrip("."))
     return dirs
@@ -747,11 +747,11 @@ def _walk_with_locals(mod: _Module) -> Iterator[tuple[ast.expr, dict[str, _Value
 # ------------------------------------------------------------------------- collection
 
 
-def _matches_files(name: str, patterns: str) -> bool:
+def matches_files(name: str, patterns: str) -> bool:
     return any(fnmatch(name, p) for p in patterns.split())
 
 
-def _collectable(name: str, prefixes: str) -> bool:
+def collectable(name: str, prefixes: str) -> bool:
     return any(fnmatch(name, p) if any(c in p for c in "*?[") else name.startswith(p)
                for p in prefixes.split())
 
@@ -778,9 +778,9 @@ def _check_collection(ctx: _Ctx) -> None:
     if cfg is not None and not cfg.options and cfg.other_sections:
         raw = _ini_sections(_read(ctx.root / cfg.rel) or "").get(cfg.other_sections[0][0], {})
         declared = raw.get("python_files", ("", 0))[0]
-    files_pat = _option(cfg, "python_files")
-    classes_pat = _option(cfg, "python_classes")
-    funcs_pat = _option(cfg, "python_functions")
+    files_pat = option(cfg, "python_files")
+    classes_pat = option(cfg, "python_classes")
+    funcs_pat = option(cfg, "python_functions")
     imported = {name.split(".")[-1] for mod in ctx.modules for name, _ in _imports(mod)}
     for mod in ctx.modules:
         fname = PurePosixPath(mod.rel).name
@@ -788,9 +788,9 @@ def _check_collection(ctx: _Ctx) -> None:
             continue
         tests, ctor = _test_defs(mod.tree, classes_pat, funcs_pat)
         lines_of_tests = [n.lineno for n in tests]
-        if not _matches_files(fname, files_pat):
+        if not matches_files(fname, files_pat):
             if tests and PurePosixPath(fname).stem not in imported and \
-                    not (declared and _matches_files(fname, declared)):
+                    not (declared and matches_files(fname, declared)):
                 ctx.issues.append(SuiteIssue(
                     NON_COLLECTABLE,
                     f"{mod.rel} defines {_n(len(tests), 'test')}, but its name does not match "
@@ -821,7 +821,7 @@ def _count_tests(ctx: _Ctx, options: dict[str, str]) -> int:
     classes = options.get("python_classes", _DEFAULTS["python_classes"])
     funcs = options.get("python_functions", _DEFAULTS["python_functions"])
     return sum(len(_test_defs(m.tree, classes, funcs)[0]) for m in ctx.modules
-               if _matches_files(PurePosixPath(m.rel).name, files)
+               if matches_files(PurePosixPath(m.rel).name, files)
                and PurePosixPath(m.rel).name not in ("conftest.py", "__init__.py"))
 
 
@@ -838,12 +838,12 @@ def _test_defs(tree: ast.Module, classes_pat: str, funcs_pat: str
     ctor: list[tuple[ast.ClassDef, ast.FunctionDef, int]] = []
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
-                _collectable(node.name, funcs_pat):
+                collectable(node.name, funcs_pat):
             tests.append(node)
-        elif isinstance(node, ast.ClassDef) and _collectable(node.name, classes_pat):
+        elif isinstance(node, ast.ClassDef) and collectable(node.name, classes_pat):
             methods = [m for m in node.body if isinstance(m, ast.FunctionDef |
                                                           ast.AsyncFunctionDef)]
-            found = [m for m in methods if _collectable(m.name, funcs_pat)]
+            found = [m for m in methods if collectable(m.name, funcs_pat)]
             init = next((m for m in methods if m.name == "__init__"), None)
             if init is not None and isinstance(init, ast.FunctionDef):
                 if found:
