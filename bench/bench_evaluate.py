@@ -60,7 +60,8 @@ class Timing:
     steps: dict[str, float] = field(default_factory=dict)  # summed over samples
     passed: int = 0
     tests: int = 0
-    note: str = ""
+    per_task: dict[str, tuple[int, int]] = field(default_factory=dict)  # (passed, counted)
+    notes: list[str] = field(default_factory=list)
 
 
 # -- the plain runner -----------------------------------------------------------------------
@@ -121,8 +122,9 @@ def plain_one(repo: Path, task, work: Path, pip_cache: Path | None, t: Timing) -
         p, n = _pytest_counts(out.stdout)
         t.passed += p
         t.tests += n
+        t.per_task[repo.name] = (p, n)
     except subprocess.TimeoutExpired:
-        pass
+        t.per_task[repo.name] = (0, 0)
     t3 = time.monotonic()
     t.steps["tests"] = t.steps.get("tests", 0) + t3 - t2
     if proc is not None:
@@ -180,8 +182,12 @@ def ours(backend: str, jobs: int, caches: Path, tasks: list[str], pred: Path,
             phased += d
         t.steps["sample overhead"] = t.steps.get("sample overhead", 0) + r["elapsed_seconds"] \
             - phased
+        counted = r["tests"]["passed"] + r["tests"]["failed"] + r["tests"]["errors"]
         t.passed += r["tests"]["passed"]
-        t.tests += r["tests"]["passed"] + r["tests"]["failed"] + r["tests"]["errors"]
+        t.tests += counted
+        t.per_task[r["task"]] = (r["tests"]["passed"], counted)
+        if not r["deployment"]["success"]:
+            t.notes.append(f"{r['task']}: {r['deployment']['message'][:160]}")
     t.steps["outside samples"] = t.wall - elapsed
     shutil.rmtree(out, ignore_errors=True)
     return t
@@ -227,6 +233,14 @@ def main() -> None:
         results.setdefault((temp, label), []).append(t)
         print(f"  {temp:<4} {label:<18} {t.wall:7.1f}s  tests passed {t.passed}/{t.tests}",
               flush=True)
+        plain = results.get((temp, "plain runner"), [None])[-1]
+        if plain is not None and plain is not t:
+            for task, counts in sorted(t.per_task.items()):
+                if plain.per_task.get(task) != counts:
+                    print(f"       {task}: {counts[0]}/{counts[1]} passed, plain runner "
+                          f"{plain.per_task.get(task)}", flush=True)
+            for note in t.notes:
+                print(f"       not deployed: {note}", flush=True)
 
     print(f"{len(repos)} repos from {args.predictions.name}: {', '.join(names)}")
     try:

@@ -263,6 +263,16 @@ def test_venvs_are_built_once_per_requirements(tmp_path: Path) -> None:
         built += log.count("pip install")
         reused += log.count("reusing cached virtualenv")
     assert (built, reused) == (2, 6)
+    # the two venvs were built at the same time, yet each command's output is one section
+    first = next(s for s in run.samples
+                 if "reusing" not in s.logs[Phase.INSTALL].read_text())
+    commands = [line.split("\t")[2] for line in
+                first.logs[Phase.INSTALL].read_text().splitlines() if "\t$ " in line]
+    assert len(commands) == 4, commands
+    repo_venv, runner_venv = commands[0].split()[-1], commands[2].split()[-1]
+    assert repo_venv != runner_venv
+    assert f"{repo_venv}/bin/python" in commands[1] and "requirements.txt" in commands[1]
+    assert f"{runner_venv}/bin/python" in commands[3] and "pytest" in commands[3]
 
 
 def test_process_that_exits_is_a_start_failure_with_its_exit_code(tmp_path: Path,

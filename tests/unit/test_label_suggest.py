@@ -324,6 +324,32 @@ def test_rule1_no_matching_distribution(tmp_path) -> None:
     assert Anchor.file("requirements.txt", 2) in got.evidence
 
 
+def test_rule1_uv_first_then_pip_judges(tmp_path) -> None:
+    """The harness installs with uv; when it fails pip retries, and pip's error is the cause."""
+    s = sample(tmp_path, repo={"requirements.txt": "flask==3.0.3\nfastjsonx==9.9\n"},
+               logs={Phase.INSTALL: [
+                   ("meta", "$ /e/bin/uv venv --quiet --seed --python /usr/bin/python3 /c/v1"),
+                   ("meta", "$ /e/bin/uv pip install --python /c/v1/bin/python -r "
+                            "/tmp/gi-x/repo/requirements.txt"),
+                   ("err", "  × No solution found when resolving dependencies:"),
+                   ("err", "  ╰─▶ Because fastjsonx was not found in the package registry and "
+                           "you require fastjsonx==9.9, we can conclude that your requirements "
+                           "are unsatisfiable."),
+                   ("meta", "uv could not install these requirements; retrying with pip, whose "
+                            "verdict counts (the stock harness installs with pip)"),
+                   ("meta", "$ /c/v1/bin/python -m pip install --disable-pip-version-check "
+                            "--no-input -r /tmp/gi-x/repo/requirements.txt"),
+                   "ERROR: No matching distribution found for fastjsonx==9.9",
+                   ("meta", "$ /e/bin/uv pip install --python /c/v2/bin/python pytest "
+                            "requests httpx")]},
+               success=False, failed_phase=Phase.INSTALL)
+    got = suggest(s)
+    assert got is not None
+    assert (got.category, got.rule) == ("dependency", "pip-no-distribution")
+    assert Anchor.log("install", 7, "ERROR: No matching distribution found for fastjsonx==9.9") \
+        in got.evidence
+
+
 def test_rule1_conflict(tmp_path) -> None:
     s = sample(tmp_path, repo={"requirements.txt": "a==1\nb==2\n"}, logs={Phase.INSTALL: [
         ("meta", "$ /v/bin/python -m pip install -r /r/requirements.txt"),

@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from .backend import (
     pytest_rootdir,
     tests_outcome,
 )
-from .phase_log import PhaseLog, now_iso
+from .phase_log import PhaseLog, SectionLog, now_iso
 from .ports import port_open, wait_port_closed
 from .venvs import VenvCache, run_logged
 
@@ -150,9 +151,21 @@ class LocalSession:
             text = "\n".join(STOCK_BUNDLE)
             args = STOCK_BUNDLE
             label = "(default bundle) "
-        result = self.backend.cache.get(text, args, log, self.job.limits.install,
-                                        self._cancelled, label)
-        tests_ok = self._test_env(log)
+        # The test runner's venv depends only on the task: build it at the same time, its
+        # output held back and appended after the repo's install (each command's output stays
+        # one contiguous section of the log).
+        section = SectionLog(log.path)
+        runner: list[bool] = []
+        thread = threading.Thread(target=lambda: runner.append(self._test_env(section)),
+                                  name=f"test-env-{self.job.task.name}", daemon=True)
+        thread.start()
+        try:
+            result = self.backend.cache.get(text, args, log, self.job.limits.install,
+                                            self._cancelled, label)
+        finally:
+            thread.join()
+            section.flush_to(log)
+        tests_ok = bool(runner and runner[0])
         dur = time.monotonic() - t0
         if not result.ok:
             timed_out = result.exit_code is None and not self._cancelled()
@@ -168,7 +181,7 @@ class LocalSession:
                             started, dur)
 
     def _test_env(self, log: PhaseLog) -> bool:
-        """A separate venv with pytest and the task's test requirements."""
+        """A separate venv with pytest and the task's test requirements (cached per task)."""
         reqs = list(TEST_PACKAGES)
         treq = self.workdir / "tests" / "requirements.txt"
         text = "\n".join(reqs)
@@ -258,15 +271,21 @@ class LocalSession:
             time.sleep(0.05)
 
     def _probe_http(self, port: int) -> str:
-        import httpx
+        """The first health path answering below 400 (plain ``http.client``: a new httpx
+        client per probe costs about 40 ms, mostly loading a CA bundle for plain HTTP)."""
+        import http.client
 
         for path in HEALTH_PATHS:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1.0)
             try:
-                r = httpx.get(f"http://127.0.0.1:{port}{path}", timeout=1.0)
-            except httpx.HTTPError:
+                conn.request("GET", path)
+                status = conn.getresponse().status
+            except (OSError, http.client.HTTPException):
                 continue
-            if r.status_code < 400:
-                return f"GET {path} -> {r.status_code}"
+            finally:
+                conn.close()
+            if status < 400:
+                return f"GET {path} -> {status}"
         return ""
 
     def run_tests(self, log: PhaseLog, test_ids: list[str] | None = None) -> TestRun:

@@ -30,15 +30,22 @@ class PhaseLog:
     def write(self, text: str, stream: str = "out") -> None:
         if len(text) > MAX_LINE_CHARS:
             text = text[:MAX_LINE_CHARS] + f" … [{len(text) - MAX_LINE_CHARS} chars cut]"
+        self.write_line(LogLine(now_iso(), stream, text))
+
+    def write_line(self, line: LogLine) -> None:
+        """Append a line as it is (its own timestamp)."""
         with self._lock:
-            if self._fh.closed:
-                return
-            self._fh.write(format_log_line(LogLine(now_iso(), stream, text)) + "\n")
-            self._fh.flush()
-            self.lines += 1
-            self.tail.append(text)
-            if len(self.tail) > 200:
-                del self.tail[:100]
+            self._append(line)
+
+    def _append(self, line: LogLine) -> None:
+        if self._fh.closed:
+            return
+        self._fh.write(format_log_line(line) + "\n")
+        self._fh.flush()
+        self.lines += 1
+        self.tail.append(line.text)
+        if len(self.tail) > 200:
+            del self.tail[:100]
 
     def meta(self, text: str) -> None:
         self.write(text, "meta")
@@ -72,3 +79,31 @@ def read_output(path: Path, limit: int = 200_000) -> list[str]:
     except OSError:
         return []
     return [ln.text for ln in lines if ln.stream != "meta"][-limit:]
+
+
+class SectionLog(PhaseLog):
+    """A log section written while another command writes the same log: its lines (each
+    timestamped when read) are kept in memory and appended in one piece by :meth:`flush_to`,
+    so two commands running at once never interleave their output."""
+
+    def __init__(self, path: Path) -> None:  # noqa: D107 - ``path`` is the log it joins
+        self.path = path
+        self._lock = threading.Lock()
+        self.lines = 0
+        self.tail = []
+        self._held: list[LogLine] = []
+
+    def _append(self, line: LogLine) -> None:
+        self._held.append(line)
+        self.lines += 1
+        self.tail.append(line.text)
+
+    def flush_to(self, log: PhaseLog) -> None:
+        with self._lock:
+            held, self._held = self._held, []
+        with log._lock:
+            for line in held:
+                log._append(line)
+
+    def close(self) -> None:
+        pass
