@@ -4,12 +4,14 @@ its exit code means, and the first real cause line with the file:line it points 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 
+from .outcomes import Outcome
 from .results import SuiteCause, TestCase
 
 EXIT_MEANINGS = {
-    0: "all tests passed",
+    0: "no test failed",
     1: "some tests failed",
     2: "interrupted (pytest.exit(), Ctrl-C, or a collection error without "
        "--continue-on-collection-errors)",
@@ -31,6 +33,7 @@ _FRAMES = (re.compile(r"^(?P<path>[^\s\"'<>][^:\"'<>]*?):(?P<line>\d+): "),
            re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+)'))
 _BANG = re.compile(r"^!{3,} (?P<text>.+?) !{3,}$")
 _WARN = re.compile(r"^\s*(?P<path>\S+?):(?P<line>\d+): PytestCollectionWarning: (?P<text>.+)$")
+_SKIP_AT = re.compile(r"^(?P<path>\S+?\.py):(?P<line>\d+): ")
 _COLLECTED_NONE = re.compile(r"^collect(?:ing \.\.\. collected|ed) 0 items\b")
 
 
@@ -162,6 +165,22 @@ def _not_collectable(lines: Sequence[str], locate: Locate) -> SuiteCause | None:
     return None
 
 
+def _all_skipped(cases: Sequence[TestCase], locate: Locate) -> SuiteCause | None:
+    """Every collected test skipped (typically a fixture that skips all when the service does
+    not answer some URL): the most common reason, and where the first such skip was raised."""
+    run = [c for c in cases if c.id]
+    if not run or any(c.outcome is not Outcome.SKIPPED for c in run):
+        return None
+    reason, count = Counter(c.message or "no reason given" for c in run).most_common(1)[0]
+    first = next(c for c in run if (c.message or "no reason given") == reason)
+    m = _SKIP_AT.match(first.traceback or "")
+    file, line = (locate(m.group("path")), int(m.group("line"))) if m else (None, None)
+    share = f"{count} of {len(run)}" if count < len(run) else f"all {count}"
+    return SuiteCause("all_skipped", f"{share} tests skipped: {reason}",
+                      "pytest skipped every test (the stock harness counts none of them)",
+                      file, line)
+
+
 def find_cause(lines: Sequence[str], exit_code: int | None, cases: Sequence[TestCase] = (),
                locate: Locate = lambda path: None, phase_message: str = ""
                ) -> SuiteCause | None:
@@ -174,7 +193,8 @@ def find_cause(lines: Sequence[str], exit_code: int | None, cases: Sequence[Test
     for finder in (lambda: _conftest(lines, locate), lambda: _usage(lines, locate),
                    lambda: _internal(lines, locate),
                    lambda: _collection(lines, cases, locate),
-                   lambda: _interrupted(lines, locate)):
+                   lambda: _interrupted(lines, locate),
+                   lambda: _all_skipped(cases, locate)):
         cause = finder()
         if cause is not None:
             return cause

@@ -215,6 +215,14 @@ FAILING = {
         "tests/test_a.py": "import pytest\n\ndef test_a():\n    pytest.exit('service down')\n",
     }, 2, ("interrupted", "_pytest.outcomes.Exit: service down", "pytest was interrupted",
            None, None)),
+    "fixture_skips_every_test": ({  # as WebPan's suite does when /api/v1/health is missing
+        "tests/conftest.py": "import pytest\n\n\n@pytest.fixture(autouse=True)\n"
+                             "def gate():\n    pytest.skip('Test server is not available')\n",
+        "tests/test_a.py": "class TestA:\n    def test_a(self):\n        pass\n\n"
+                           "    def test_b(self):\n        pass\n",
+    }, 0, ("all_skipped", "all 2 tests skipped: Test server is not available",
+           "pytest skipped every test (the stock harness counts none of them)",
+           "tests/test_a.py", 2)),
     "internal_error_in_a_hook": ({
         "tests/conftest.py": "def pytest_collection_modifyitems(items):\n"
                              "    raise RuntimeError('hook broke')\n",
