@@ -72,7 +72,8 @@ class TestCase:
 
 
 CAUSE_KINDS = ("conftest_error", "collection_error", "usage_error", "interrupted",
-               "internal_error", "not_collectable", "no_tests", "timeout", "crashed")
+               "internal_error", "not_collectable", "all_skipped", "no_tests", "timeout",
+               "crashed")
 """Kinds of :class:`SuiteCause`, roughly in the order pytest meets them."""
 
 

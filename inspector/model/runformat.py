@@ -310,6 +310,9 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
     cause = None
     causef = tf.sub("cause")
     if causef is not None:
+        for key in ("kind", "text"):
+            if causef.obj.get(key) is None:
+                issues.append(LoadIssue(path, f"tests.cause.{key}", "missing", "warning"))
         kind = causef.str("kind", "crashed") or "crashed"
         if kind not in CAUSE_KINDS:
             issues.append(LoadIssue(path, "tests.cause.kind", f"unknown kind {kind!r}",
