@@ -43,7 +43,9 @@ def reproduce(run_dir: Path, pool: DeploymentPool, backend: str) -> list[tuple[s
         counts = Counter(comparison for _, rec, _, comparison in report.results()
                          if rec is not None)
         if not report.deployed:
-            counts = Counter({"not deployed": len(ids)})
+            # a sample that never deployed: reproduced when the redeployment fails too
+            counts = Counter({"deployment failed again" if not sample.deployment.success
+                              else "not deployed": 1})
         rows.append((f"{run.id}/{sample.task}/{sample.sample}", counts))
         pool.close()
     return rows
@@ -69,10 +71,12 @@ def main() -> None:
             pool.close()
     recorded = sum(total.values())
     still = total["same"] + total["different error"]
-    print(f"\nrecorded failures re-run: {recorded}; still failing: {still} "
+    recorded -= total["deployment failed again"]
+    print(f"\nfailed deployments redeployed: {total['deployment failed again']} failed again")
+    print(f"recorded test failures re-run: {recorded}; still failing: {still} "
           f"({still / max(1, recorded):.1%}; same error {total['same']}, other error "
           f"{total['different error']}); now passing: {total['now passes']}; "
-          f"not run: {total['not run'] + total['not deployed']}")
+          f"not run: {total['not run']}; could not redeploy: {total['not deployed']}")
 
 
 if __name__ == "__main__":
