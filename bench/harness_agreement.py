@@ -35,7 +35,7 @@ from inspector.services.harness.ports import PortLock, port_open  # noqa: E402
 REAL_RUNS = ("repo_readme_1125_atlas_m2-large_Python", "repo_readme_1125_dash_m2-mini_Python",
              "repo_readme_1125_relay_open_coder-7b_Python")
 _LINE = re.compile(r"^(?P<id>\S+::\S.*?) (?P<out>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b")
-_COLLECT = re.compile(r"^ERROR collecting (?P<file>\S+)")
+_COLLECT = re.compile(r"^(?:_+ )?ERROR collecting (?P<file>\S+\.py)\b")
 NORMAL = {"PASSED": "passed", "FAILED": "failed", "ERROR": "error", "SKIPPED": "skipped",
           "XFAIL": "skipped", "XPASS": "passed"}
 
