@@ -24,12 +24,38 @@ from inspector.services import catalog as catalog_mod
 from inspector.services.catalog import INDEX_VERSION, Catalog, index_path_for
 from inspector.services.metrics import compute_run_metrics
 
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
 FORGE = "repo_readme_1118_forge_m1-large_Python"
 RELAY = "repo_readme_1119_relay_open_coder-7b_Python"
-RUN_IDS = [FORGE, f"{FORGE}@2026-11-21_06-20-02", RELAY, f"{RELAY}@relay"]
+ATLAS = "repo_readme_1125_atlas_m2-large_Python"
+DASH = "repo_readme_1125_dash_m2-mini_Python"
+DASH_JAVA = "repo_readme_1125_dash_m2-mini_Java"
+RELAY_REAL = "repo_readme_1125_relay_open_coder-7b_Python"
+
+
+def stock_stamp(folder: str) -> str:
+    """The stamp of the one ``report_<stamp>.json`` in a bundled stock copy (it changes at
+    every regeneration)."""
+    (report_file,) = (SAMPLE_RUNS / "repogenesis" / folder).glob("report_*.json")
+    return report_file.stem.removeprefix("report_")
+
+
+FORGE_STOCK = f"{FORGE}@{stock_stamp('forge')}"
+ATLAS_STOCK = f"{ATLAS}@{stock_stamp('atlas')}"
+# run id -> samples (one per task): six runs in our format (runs/) and four stock copies
+# (repogenesis/{forge,relay,atlas,dash})
+SAMPLES = {FORGE: 6, FORGE_STOCK: 6, RELAY: 6, f"{RELAY}@relay": 6, ATLAS: 8, ATLAS_STOCK: 8,
+           DASH_JAVA: 3, DASH: 8, f"{DASH}@dash": 8, RELAY_REAL: 8}
+RUN_IDS = sorted(SAMPLES)
+OUR_RUNS = [FORGE, RELAY, ATLAS, DASH_JAVA, DASH, RELAY_REAL]
+STOCK_FOLDERS = ["atlas", "dash", "forge", "relay"]
 TASKS = ["inventory-api", "notes-api", "quote-board", "todo-service", "unit-converter",
          "url-shortener"]
-FULL_COUNTS = (4, 24, 106)  # runs, samples, tests of the bundled data
+# test rows exist only for our format; hand count of tests.cases in the result.json files:
+# forge 53 and relay 53 (10+10+5+12+8+8), atlas 115 (33+13+31+22+2+2+7+5), dash Java 0 (no
+# suite ran), dash 144 and relay-real 144 (33+42+31+22 skipped+2+2+7+5)
+FULL_COUNTS = (10, 67, 509)  # runs, samples, tests of the bundled data
+N = FULL_COUNTS[0]  # run locations: one folder per run
 PARTS = ("runs", "repogenesis", "tasks", "predictions")
 
 
@@ -113,9 +139,9 @@ class TestFirstRefresh:
         report = cat.refresh()
         assert cat.counts() == FULL_COUNTS
         assert [r.run_id for r in cat.runs()] == RUN_IDS
-        assert sorted(report.reloaded) == sorted([
-            root / "repogenesis" / "forge", root / "repogenesis" / "relay",
-            run_dir(root, FORGE), run_dir(root, RELAY)])
+        assert sorted(report.reloaded) == sorted(
+            [root / "repogenesis" / f for f in STOCK_FOLDERS]
+            + [run_dir(root, r) for r in OUR_RUNS])
         assert report.removed == [] and report.unchanged == 0
         assert report.changed and not report.cancelled
         assert not cat.is_empty
@@ -131,7 +157,7 @@ class TestFirstRefresh:
             assert metrics["dsr"] == m.dsr, run_id
             assert metrics["api_coverage"] == m.api_coverage, run_id
             assert metrics["test_pass_ratio"] == m.test_pass_ratio, run_id
-            assert metrics["samples"] == m.samples == 6, run_id
+            assert metrics["samples"] == m.samples == SAMPLES[run_id], run_id
 
     def test_run_identity_and_status(self, shared: Catalog, sroot: Path):
         runs = by_id(shared)
@@ -152,7 +178,7 @@ class TestFirstRefresh:
     def test_sample_rows_match_the_loaded_model(self, shared: Catalog, sroot: Path):
         model = {s.sample_id: s for r in discover_runs(sroot).runs for s in r.samples}
         entries = shared.samples()
-        assert len(entries) == 24
+        assert len(entries) == FULL_COUNTS[1] == sum(SAMPLES.values())
         assert {e.sample_id for e in entries} == set(model)
         for e in entries:
             s = model[e.sample_id]
@@ -199,7 +225,7 @@ class TestIncrementalRefresh:
     def test_second_refresh_reloads_nothing(self, built: Catalog):
         calls: list[tuple[int, int, str]] = []
         report = built.refresh(progress=lambda *a: calls.append(a))
-        assert report.unchanged == 4
+        assert report.unchanged == N
         assert report.reloaded == [] and report.removed == []
         assert not report.changed
         assert calls == []
@@ -209,7 +235,7 @@ class TestIncrementalRefresh:
         bump_mtime(result_json(root, RELAY, "notes-api"))
         report = built.refresh()
         assert report.reloaded == [run_dir(root, RELAY)]
-        assert report.unchanged == 3 and report.changed
+        assert report.unchanged == N - 1 and report.changed
         assert built.counts() == FULL_COUNTS
 
     def test_rewritten_result_shows_in_the_index(self, built: Catalog, root: Path):
@@ -226,7 +252,7 @@ class TestIncrementalRefresh:
         bump_mtime(root / "repogenesis" / "relay" / "intermediate" / "quote-board.json")
         report = built.refresh()
         assert report.reloaded == [root / "repogenesis" / "relay"]
-        assert report.unchanged == 3
+        assert report.unchanged == N - 1
 
     def test_non_json_files_do_not_cause_a_reload(self, built: Catalog, root: Path):
         bump_mtime(run_dir(root, FORGE) / "samples" / "todo-service" / "0" / "junit.xml")
@@ -243,9 +269,9 @@ class TestIncrementalRefresh:
         shutil.rmtree(run_dir(root, RELAY))
         report = built.refresh()
         assert report.removed == [run_dir(root, RELAY)]
-        assert report.reloaded == [] and report.unchanged == 3
+        assert report.reloaded == [] and report.unchanged == N - 1
         assert RELAY not in by_id(built)
-        assert built.counts() == (3, 18, FULL_COUNTS[2] - relay_tests)
+        assert built.counts() == (N - 1, FULL_COUNTS[1] - 6, FULL_COUNTS[2] - relay_tests)
         assert built.samples([relay.key]) == []
         assert all(built.tests(e.key) == [] for e in relay_samples)
         assert built.find_sample(f"{RELAY}/todo-service/0") is None
@@ -256,15 +282,17 @@ class TestIncrementalRefresh:
                                          db_path: Path):
         root = copy_data(sample_runs, tmp_path / "data", ("repogenesis", "tasks",
                                                           "predictions"))
-        shutil.copytree(sample_runs / "runs" / FORGE, run_dir(root, FORGE))
+        for run in OUR_RUNS:
+            if run != RELAY:
+                shutil.copytree(sample_runs / "runs" / run, run_dir(root, run))
         c = Catalog(root, db_path=db_path)
         try:
             c.refresh()
-            assert c.counts()[:2] == (3, 18)
+            assert c.counts()[:2] == (N - 1, FULL_COUNTS[1] - 6)
             shutil.copytree(sample_runs / "runs" / RELAY, run_dir(root, RELAY))
             report = c.refresh()
             assert report.reloaded == [run_dir(root, RELAY)]
-            assert report.unchanged == 3
+            assert report.unchanged == N - 1
             assert c.counts() == FULL_COUNTS
             assert [r.run_id for r in c.runs()] == RUN_IDS
         finally:
@@ -277,7 +305,7 @@ class TestIncrementalRefresh:
         run_json.write_text("{ not json")
         cat.refresh()
         assert [r.run_id for r in cat.runs()] == [r for r in RUN_IDS if r != RELAY]
-        assert cat.counts()[:2] == (3, 18)
+        assert cat.counts()[:2] == (N - 1, FULL_COUNTS[1] - 6)
         issues = cat.issues()
         assert [(i.path, i.severity) for i in issues] == [(run_json, "error")]
         assert "invalid JSON" in issues[0].message
@@ -314,7 +342,7 @@ class TestQueries:
         model = {s.sample_id: s for r in discover_runs(sroot).runs for s in r.samples}
         run = by_id(shared)[run_id]
         entries = shared.samples([run.key])
-        assert len(entries) == 6
+        assert len(entries) == SAMPLES[run_id]
         for e in entries:
             s = shared.load_sample(e)
             expected = model[e.sample_id]
@@ -330,8 +358,7 @@ class TestQueries:
         assert len(s.tests.cases) == 12
         assert [c.id for c in s.failing_tests][0] == "tests/test_todos.py::test_create_defaults"
         assert s.failing_tests[0].message == "KeyError: 'completed'"
-        stock = shared.load_sample(shared.find_sample(f"{FORGE}@2026-11-21_06-20-02/"
-                                                    "todo-service/0"))
+        stock = shared.load_sample(shared.find_sample(f"{FORGE_STOCK}/todo-service/0"))
         assert len(stock.tests.cases) == 0  # counts only
         assert stock.tests.total == 12
 
@@ -422,7 +449,7 @@ class TestPersistence:
             assert again.samples() == samples
             assert again.counts() == FULL_COUNTS
             report = again.refresh()
-            assert report.unchanged == 4 and not report.changed
+            assert report.unchanged == N and not report.changed
         finally:
             again.close()
 
@@ -465,7 +492,7 @@ class TestPersistence:
             assert c.is_empty
             assert c.counts() == (0, 0, 0)
             report = c.refresh()
-            assert len(report.reloaded) == 4
+            assert len(report.reloaded) == N
             assert c.counts() == FULL_COUNTS
         finally:
             c.close()
@@ -497,9 +524,9 @@ class TestProgressAndCancel:
         cat.refresh(progress=lambda d, t, w: calls.append((d, t, w)))
         done = [d for d, _, _ in calls]
         assert done == sorted(done)
-        assert done[0] == 0 and done[-1] == 4
-        assert {t for _, t, _ in calls} == {4}
-        assert calls[-1] == (4, 4, "done")
+        assert done[0] == 0 and done[-1] == N
+        assert {t for _, t, _ in calls} == {N}
+        assert calls[-1] == (N, N, "done")
         assert all(isinstance(w, str) and w for _, _, w in calls)
 
     def test_progress_total_is_what_needs_reloading(self, built: Catalog, root: Path):
@@ -523,7 +550,7 @@ class TestProgressAndCancel:
         runs = cat.runs()
         assert len(runs) == 1
         samples = cat.samples()
-        assert len(samples) == 6
+        assert len(samples) == SAMPLES[runs[0].run_id]
         assert {e.run_key for e in samples} == {runs[0].key}
         assert cat.counts()[2] == sum(len(cat.tests(e.key)) for e in samples)
         for e in samples:  # every indexed sample is complete and loadable
@@ -531,7 +558,7 @@ class TestProgressAndCancel:
         # a later refresh completes it, without redoing the first location
         report = cat.refresh()
         assert not report.cancelled
-        assert report.unchanged == 1 and len(report.reloaded) == 3
+        assert report.unchanged == 1 and len(report.reloaded) == N - 1
         assert cat.counts() == FULL_COUNTS
 
     def test_cancel_before_anything_indexes_nothing(self, cat: Catalog):
@@ -544,23 +571,33 @@ class TestProgressAndCancel:
 # ----------------------------------------------------------------------------- health
 
 class TestHealth:
-    def test_bundled_quote_board_collection_error(self, shared: Catalog):
+    def test_bundled_collection_errors(self, shared: Catalog):
         report = shared.health()
-        coll = report.by_kind("collection_error")
-        assert len(coll) == 1
-        f = coll[0]
-        assert (f.task, f.test_id) == ("quote-board", "tests/test_quote_model.py")
+        coll = {(f.task, f.test_id): f for f in report.by_kind("collection_error")}
+        # forge's quote-board (an undocumented app.models) and atlas's StructuredDataConvertor
+        # (pandas, which only the task's root requirements.txt lists): the deployed samples
+        # whose result.json has collection errors; relay's quote-board never deployed
+        sdc = ["tests/test_convert.py", "tests/test_convert_batch.py",
+               "tests/test_integration.py", "tests/test_performance.py"]
+        assert set(coll) == {("quote-board", "tests/test_quote_model.py")} | {
+            ("StructuredDataConvertor", file) for file in sdc}
+        f = coll[("quote-board", "tests/test_quote_model.py")]
         assert "No module named 'app.models'" in f.common_error
         assert f.examples == (f"{FORGE}/quote-board/0",)
+        for file in sdc:
+            f = coll[("StructuredDataConvertor", file)]
+            assert "No module named 'pandas'" in f.common_error
+            assert f.examples == (f"{ATLAS}/StructuredDataConvertor/0",)
 
     def test_no_never_passes_finding_for_notes_api(self, shared: Catalog):
         report = shared.health()
         assert not [f for f in report.by_kind("never_passes") if f.task == "notes-api"]
 
     def test_counts_only_duplicates_are_not_double_counted(self, shared: Catalog):
-        # each stock report duplicates one of our runs: only one quote-board sample counts
-        f = shared.health().by_kind("collection_error")[0]
-        assert (f.samples, f.runs) == (1, 1)
+        # each stock report duplicates one of our runs (forge's quote-board, atlas's
+        # StructuredDataConvertor): only the sample of our run counts
+        for f in shared.health().by_kind("collection_error"):
+            assert (f.samples, f.runs) == (1, 1), f.test_id
 
 
 # ----------------------------------------------------------------------------- concurrency
@@ -612,8 +649,8 @@ class TestTwoInspectors:
     def test_two_catalogs_one_after_the_other(self, root: Path, db_path: Path):
         a, b = _prime_two(root, db_path)
         try:
-            assert len(a.refresh().reloaded) == 4
-            assert b.refresh().unchanged == 4
+            assert len(a.refresh().reloaded) == N
+            assert b.refresh().unchanged == N
             assert a.counts() == b.counts() == FULL_COUNTS
         finally:
             a.close()

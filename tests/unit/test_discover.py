@@ -17,6 +17,25 @@ SAMPLE_RUNS = ROOT / "sample_runs"
 FIXTURES = ROOT / "tests" / "fixtures"
 FORGE = "repo_readme_1118_forge_m1-large_Python"
 RELAY = "repo_readme_1119_relay_open_coder-7b_Python"
+ATLAS = "repo_readme_1125_atlas_m2-large_Python"
+DASH = "repo_readme_1125_dash_m2-mini_Python"
+DASH_JAVA = "repo_readme_1125_dash_m2-mini_Java"
+RELAY_REAL = "repo_readme_1125_relay_open_coder-7b_Python"
+SYNTHETIC = ["inventory-api", "notes-api", "quote-board", "todo-service", "unit-converter",
+             "url-shortener"]
+REAL_PYTHON = ["Multilingual", "StructuredDataConvertor", "UserManagement_2", "WebPan",
+               "django-rest-framework-crud", "eve", "flask", "synapse"]
+
+
+def stock_stamp(folder: str) -> str:
+    """The stamp of the one ``report_<stamp>.json`` in a bundled stock copy (it changes at
+    every regeneration)."""
+    (report_file,) = (SAMPLE_RUNS / "repogenesis" / folder).glob("report_*.json")
+    return report_file.stem.removeprefix("report_")
+
+
+FORGE_STOCK = f"{FORGE}@{stock_stamp('forge')}"
+ATLAS_STOCK = f"{ATLAS}@{stock_stamp('atlas')}"
 
 
 def report(folder: Path, names: list[str], file: str = "report.json") -> Path:
@@ -37,12 +56,20 @@ class TestBundledSampleRuns:
     def found(self):
         return discover_runs(SAMPLE_RUNS)
 
-    def test_four_runs_two_of_each_format(self, found):
+    def test_six_runs_of_ours_and_four_stock_copies(self, found):
+        # stock copies: a stamped report (report_<stamp>.json + intermediate/<stamp>/) keeps
+        # its stamp in the id, a plain report.json its folder's name
         assert [(r.id, r.source.format) for r in found.runs] == [
             (FORGE, "genesis-inspector"),
-            (f"{FORGE}@2026-11-21_06-20-02", "repogenesis"),
+            (FORGE_STOCK, "repogenesis"),
             (RELAY, "genesis-inspector"),
             (f"{RELAY}@relay", "repogenesis"),
+            (ATLAS, "genesis-inspector"),
+            (ATLAS_STOCK, "repogenesis"),
+            (DASH_JAVA, "genesis-inspector"),
+            (DASH, "genesis-inspector"),
+            (f"{DASH}@dash", "repogenesis"),
+            (RELAY_REAL, "genesis-inspector"),
         ]
         assert found.errors == []
         assert found.issues == []
@@ -53,10 +80,18 @@ class TestBundledSampleRuns:
             ("Forge", "m1-large", "python")
         assert (runs[f"{RELAY}@relay"].agent, runs[f"{RELAY}@relay"].model) == \
             ("Relay", "open_coder-7b")
-        assert all(len(r.samples) == 6 for r in found.runs)
-        assert all(r.task_names == ["inventory-api", "notes-api", "quote-board",
-                                    "todo-service", "unit-converter", "url-shortener"]
-                   for r in found.runs)
+        assert (runs[DASH_JAVA].agent, runs[DASH_JAVA].model, runs[DASH_JAVA].language) == \
+            ("Dash", "m2-mini", "java")
+        assert (runs[ATLAS_STOCK].agent, runs[ATLAS_STOCK].model) == ("Atlas", "m2-large")
+        # one sample per task; the synthetic runs did the six synthetic tasks, the real-task
+        # runs the eight Python (or three Java) real ones
+        tasks = {run_id: SYNTHETIC for run_id in (FORGE, FORGE_STOCK, RELAY, f"{RELAY}@relay")}
+        tasks |= {run_id: REAL_PYTHON
+                  for run_id in (ATLAS, ATLAS_STOCK, DASH, f"{DASH}@dash", RELAY_REAL)}
+        tasks[DASH_JAVA] = ["javalin-task-manager", "spark-dashboard-backend",
+                            "springboot-chat-gateway"]
+        assert {r.id: r.task_names for r in found.runs} == tasks
+        assert all(len(r.samples) == len(r.task_names) for r in found.runs)
 
     def test_tasks_found_next_to_the_runs(self, found):
         # the real tasks' ports, test counts and stock endpoint counts are the stock harness's
@@ -117,7 +152,7 @@ class TestBundledSampleRuns:
 
     def test_repogenesis_runs_keep_counts_only(self, found):
         runs = {r.id: r for r in found.runs}
-        stock = runs[f"{FORGE}@2026-11-21_06-20-02"]
+        stock = runs[FORGE_STOCK]
         assert not stock.has_test_cases
         todo = stock.samples_for("todo-service")[0]
         assert (todo.tests.passed, todo.tests.total, todo.tests.cases) == (9, 12, ())

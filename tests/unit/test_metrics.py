@@ -233,27 +233,60 @@ FORGE = "repo_readme_1118_forge_m1-large_Python"
 RELAY = "repo_readme_1119_relay_open_coder-7b_Python"
 
 
+def stock_report(folder: str) -> tuple[str, str]:
+    """(run id, report path under sample_runs) of a bundled stock copy: a stamped
+    ``report_<stamp>.json`` (its stamp changes at every regeneration) gives ``<run>@<stamp>``,
+    a plain ``report.json`` gives ``<run>@<folder>``."""
+    (path,) = (SAMPLE_RUNS / "repogenesis" / folder).glob("report*.json")
+    meta = json.loads(path.read_text(encoding="utf-8"))["metadata"]
+    run = Path(meta["predictions_dir"]).name
+    suffix = path.stem.removeprefix("report_") if path.stem != "report" else folder
+    return f"{run}@{suffix}", str(path.relative_to(SAMPLE_RUNS))
+
+
+FORGE_STOCK = stock_report("forge")[0]
+
+
 class TestBundledRepoGenesisRuns:
-    @pytest.mark.parametrize(("run_id", "report"), [
-        (f"{FORGE}@2026-11-21_06-20-02", "repogenesis/forge/report_2026-11-21_06-20-02.json"),
-        (f"{RELAY}@relay", "repogenesis/relay/report.json"),
+    @pytest.mark.parametrize(("run_id", "report", "repos"), [
+        (*stock_report("forge"), 6),
+        (*stock_report("relay"), 6),
+        (*stock_report("atlas"), 8),
+        (*stock_report("dash"), 8),
     ])
-    def test_metrics_equal_the_report_summary(self, bundled, run_id, report):
+    def test_metrics_equal_the_report_summary(self, bundled, run_id, report, repos):
         summary = json.loads((SAMPLE_RUNS / report).read_text(encoding="utf-8"))["summary"]
         run = bundled[run_id]
         m = compute_run_metrics(run)
         assert m.test_pass_ratio == summary["avg_pass_at_1"]
         assert m.api_coverage == summary["avg_api_coverage"]
         assert m.dsr == summary["deployment_success_rate"]
-        assert m.samples == summary["total_repos"] == 6
+        assert m.samples == summary["total_repos"] == repos
         assert repogenesis_summary(list(run.samples)) == summary
 
+    def test_the_bundle_has_four_stock_copies(self):
+        assert sorted(p.name for p in (SAMPLE_RUNS / "repogenesis").iterdir()) == \
+            ["atlas", "dash", "forge", "relay"]
+
     def test_forge_values(self, bundled):
-        m = compute_run_metrics(bundled[f"{FORGE}@2026-11-21_06-20-02"])
+        m = compute_run_metrics(bundled[FORGE_STOCK])
         # inventory 10/10, notes 10/10, quote 4/5, todo 9/12, unit 0/8, url 8/8
         # ratio (1 + 1 + 0.8 + 0.75 + 0 + 1) / 6 = 0.7583; strict 3/6
         assert (m.test_pass_ratio, m.api_coverage, m.dsr) == (0.7583, 0.925, 1.0)
         assert m.pass_at_1 == 0.5
+
+    def test_atlas_values(self, bundled):
+        m = compute_run_metrics(bundled[stock_report("atlas")[0]])
+        # Multilingual 33/33, StructuredDataConvertor 8/13, UserManagement_2 23/31,
+        # WebPan 15/22, django-rest-framework-crud 2/2, eve 2/2, flask 7/7, synapse 0/5
+        assert m.test_pass_ratio == round((1 + 8 / 13 + 23 / 31 + 15 / 22 + 1 + 1 + 1 + 0) / 8,
+                                          4)
+        # AC averages only the repos whose README yields endpoints to the stock extraction
+        # (Multilingual and StructuredDataConvertor yield none): UserManagement_2 5/5,
+        # WebPan 0/4, django 2/8, eve 1/1, flask 3/3, synapse 7/7
+        assert m.api_coverage == round((1 + 0 + 2 / 8 + 1 + 1 + 1) / 6, 4)
+        assert m.dsr == 1.0
+        assert m.pass_at_1 == 0.5  # Multilingual, django, eve, flask pass every test
 
     def test_relay_values(self, bundled):
         m = compute_run_metrics(bundled[f"{RELAY}@relay"])
