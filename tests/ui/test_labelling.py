@@ -66,7 +66,7 @@ async def test_one_key_labels_with_note_evidence_and_suggestion_then_moves_on(
     async with app.run_test(size=(160, 45)) as pilot:
         screen = await _queue(app, pilot)
         first = screen.entry.sample_id
-        assert "0 of 18 failing samples labelled by zoe" in _text(screen, "#progress-text")
+        assert "0 of 44 failing samples labelled by zoe" in _text(screen, "#progress-text")
         assert "Suggested:" in _text(screen, "#suggestion")
         # attach the highlighted evidence line, write a note, then one key labels
         await pilot.press("tab")  # focus moves off the queue: a is a screen key anyway
@@ -89,7 +89,7 @@ async def test_one_key_labels_with_note_evidence_and_suggestion_then_moves_on(
         assert saved["history"][0]["by"] == "zoe"
         # the queue moved to the next unlabelled sample and counts the label
         assert screen.entry.sample_id != first
-        assert "1 of 18" in _text(screen, "#progress-text")
+        assert "1 of 44" in _text(screen, "#progress-text")
         row = str(screen.query_one("#queue", OptionList).get_option_at_index(0).prompt)
         assert row.startswith("✓") and "Cross-file consistency" in row
 
@@ -99,7 +99,7 @@ async def test_review_queue_skip_back_next_unlabelled_and_done(make_app, tmp_pat
     async with app.run_test(size=(160, 45)) as pilot:
         screen = await _queue(app, pilot)
         order = [e.sample_id for e in screen.entries]
-        assert len(order) == 18
+        assert len(order) == 44
         await pilot.press("s")
         assert screen.entry.sample_id == order[1]
         await pilot.press("s", "b")
@@ -123,13 +123,13 @@ async def test_review_queue_skip_back_next_unlabelled_and_done(make_app, tmp_pat
         await pilot.press("n")
         assert screen.entry.sample_id == order[3]
         # label everything that is left
-        for _ in range(16):
+        for _ in range(42):
             await settle(app, pilot)
             await pilot.press("5")
             app.labels.flush()
         await settle(app, pilot)
-        assert "18 of 18" in _text(screen, "#progress-text")
-        assert len(_labels(tmp_path / "labels", "zoe")) == 18
+        assert "44 of 44" in _text(screen, "#progress-text")
+        assert len(_labels(tmp_path / "labels", "zoe")) == 44
 
 
 async def test_relabelling_asks_why_and_keeps_history(make_app, tmp_path) -> None:
@@ -270,7 +270,7 @@ async def test_label_filter_follows_new_labels(make_app, tmp_path) -> None:
         main.set_filter(SampleFilter(label="unlabelled"))
         await settle(app, pilot)
         table = main.query_one("#samples-table")
-        assert len(table.shown) == 18
+        assert len(table.shown) == 44
         await pilot.press("L")
         await settle(app, pilot)
         await pilot.press("4")
@@ -278,7 +278,7 @@ async def test_label_filter_follows_new_labels(make_app, tmp_path) -> None:
         await settle(app, pilot)
         await pilot.press("escape")
         await settle(app, pilot)
-        assert len(table.shown) == 17
+        assert len(table.shown) == 43
 
 
 async def test_evidence_picked_in_sample_view_and_log_replay(make_app, tmp_path) -> None:

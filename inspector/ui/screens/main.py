@@ -444,8 +444,10 @@ class MainScreen(Screen[None]):
         t = Text()
         t.append(f"{f.task}{' :: ' + f.test_id if f.test_id else ''}\n", style="bold")
         t.append(sanitize(f.detail) + "\n")
-        t.append(f"common error ({f.share * 100:.0f}% of {f.samples} samples): ", style="dim")
-        t.append(sanitize(f.common_error[:300]) + "\n")
+        if f.common_error:  # a suite that counted no test may have no message to share
+            t.append(f"common error ({f.share * 100:.0f}% of {f.samples} samples): ",
+                     style="dim")
+            t.append(sanitize(f.common_error[:300]) + "\n")
         t.append("examples: " + ", ".join(f.examples[:4]), style="dim")
         box.update(t)
 
