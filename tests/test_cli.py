@@ -23,7 +23,19 @@ def test_summary_json_on_bundled_data_matches_hand_count(sample_runs: Path) -> N
     proc = run_cli("summary", "--json")
     assert proc.returncode == 0, proc.stderr
     rows = {r["run_id"]: r for r in json.loads(proc.stdout)}
-    assert len(rows) == 4
+    # six runs in our format, and the stock copies of four of them (repogenesis/<agent>/: a
+    # stamped report_<stamp>.json keeps its stamp in the id, a plain report.json its folder)
+    ours = ["repo_readme_1118_forge_m1-large_Python", "repo_readme_1119_relay_open_coder-7b_Python",
+            "repo_readme_1125_atlas_m2-large_Python", "repo_readme_1125_dash_m2-mini_Java",
+            "repo_readme_1125_dash_m2-mini_Python", "repo_readme_1125_relay_open_coder-7b_Python"]
+    stock = []
+    for folder in ("atlas", "dash", "forge", "relay"):
+        (report,) = (sample_runs / "repogenesis" / folder).glob("report*.json")
+        run = Path(json.loads(report.read_text())["metadata"]["predictions_dir"]).name
+        suffix = folder if report.stem == "report" else report.stem.removeprefix("report_")
+        stock.append(f"{run}@{suffix}")
+    assert sorted(rows) == sorted(ours + stock)
+    assert sum("@" in r for r in rows) == 4
     for r in rows.values():
         for key in ("run_id", "agent", "model", "language", "tasks", "samples", "pass_at_1",
                     "test_pass_ratio", "api_coverage", "dsr", "suites_not_run"):
@@ -41,6 +53,22 @@ def test_summary_json_on_bundled_data_matches_hand_count(sample_runs: Path) -> N
     relay = rows["repo_readme_1119_relay_open_coder-7b_Python"]
     assert relay["pass_at_1"] == 0.0
     assert relay["dsr"] == 0.5  # notes-api, inventory-api, unit-converter deployed
+    # Hand count from sample_runs/runs/<dash Python>/samples/*/0/result.json: all 8 deploy;
+    # django 2/2, eve 2/2, flask 7/7 pass; Multilingual 29/33, StructuredDataConvertor 38/42,
+    # UserManagement_2 11/31, synapse 0/5; WebPan skipped all 22 (counts 0/0, not run).
+    dash = rows["repo_readme_1125_dash_m2-mini_Python"]
+    assert (dash["tasks"], dash["samples"], dash["language"]) == (8, 8, "python")
+    assert dash["pass_at_1"] == 3 / 8
+    # the ratio averages the repos with at least one test counted, as the stock harness does:
+    # WebPan's 0/0 is left out
+    assert dash["test_pass_ratio"] == round((29 / 33 + 38 / 42 + 11 / 31 + 1 + 1 + 1 + 0) / 7,
+                                            4)
+    assert dash["dsr"] == 1.0
+    assert dash["suites_not_run"] == 1  # WebPan
+    # dash's Java repos never install (no Maven repository reachable): nothing deploys or runs
+    java = rows["repo_readme_1125_dash_m2-mini_Java"]
+    assert (java["language"], java["samples"], java["dsr"], java["suites_not_run"]) == \
+        ("java", 3, 0.0, 3)
 
 
 def test_summary_on_repogenesis_report_equals_its_own_summary(sample_runs: Path) -> None:

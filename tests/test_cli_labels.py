@@ -182,7 +182,13 @@ def test_export_json(capsys: pytest.CaptureFixture[str]) -> None:
     dep = next(r for r in table["rows"] if r["category"] == "dependency")
     assert dep["counts"]["python"] == {"n": 3, "share": 0.4286}
     assert doc["meta"]["annotators"] == ["ana", "ben"]
-    assert len(doc["meta"]["runs"]) == 2
+    # every run found under RUN_DIR; only forge's and relay's (1118/1119) carry labels
+    assert doc["meta"]["runs"] == [
+        "repo_readme_1118_forge_m1-large_Python", "repo_readme_1119_relay_open_coder-7b_Python",
+        "repo_readme_1125_atlas_m2-large_Python", "repo_readme_1125_dash_m2-mini_Java",
+        "repo_readme_1125_dash_m2-mini_Python", "repo_readme_1125_relay_open_coder-7b_Python"]
+    assert {r["run_id"] for r in doc["rows"]} == {
+        "repo_readme_1118_forge_m1-large_Python", "repo_readme_1119_relay_open_coder-7b_Python"}
 
 
 def test_export_latex(capsys: pytest.CaptureFixture[str]) -> None:
