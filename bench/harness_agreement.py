@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from inspector.model.runformat import load_run  # noqa: E402
 from inspector.services.harness.backend import base_url_env  # noqa: E402
-from inspector.services.harness.ports import PortLock, port_open  # noqa: E402
+from inspector.services.harness.ports import PortLock, port_open, wait_port_closed  # noqa: E402
 
 REAL_RUNS = ("repo_readme_1125_atlas_m2-large_Python", "repo_readme_1125_dash_m2-mini_Python",
              "repo_readme_1125_relay_open_coder-7b_Python")
@@ -78,6 +78,7 @@ def plain_run(repo: Path, tests_dir: Path, port: int, base_env: dict[str, str], 
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+        wait_port_closed(port, 10.0)  # before the port lock is released
     found: dict[str, str] = {}
     for line in out.splitlines():
         m = _LINE.match(line)
