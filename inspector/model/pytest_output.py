@@ -35,6 +35,7 @@ _BANG = re.compile(r"^!{3,} (?P<text>.+?) !{3,}$")
 _WARN = re.compile(r"^\s*(?P<path>\S+?):(?P<line>\d+): PytestCollectionWarning: (?P<text>.+)$")
 _SKIP_AT = re.compile(r"^(?P<path>\S+?\.py):(?P<line>\d+): ")
 _COLLECTED_NONE = re.compile(r"^collect(?:ing \.\.\. collected|ed) 0 items\b")
+_ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")  # colour codes, e.g. a lone reset
 
 
 def exit_meaning(code: int | None) -> str:
@@ -210,7 +211,8 @@ def find_cause(lines: Sequence[str], exit_code: int | None, cases: Sequence[Test
         return SuiteCause("timeout", phase_message or "the test run did not finish",
                           "no result from pytest")
     if exit_code not in EXIT_MEANINGS or (not counted and exit_code != 0):
-        tail = next((t.strip() for t in reversed(lines) if t.strip()), "")
+        tail = next((text for t in reversed(lines) if (text := _ESCAPES.sub("", t).strip())),
+                    "")
         return SuiteCause("crashed", tail or f"pytest exited with code {exit_code} and printed "
                           "nothing", f"pytest exit {exit_code}: {exit_meaning(exit_code)}")
     return None

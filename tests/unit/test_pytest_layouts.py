@@ -263,3 +263,14 @@ def test_exit_code_meanings_are_pytests():
     assert msg[5] == "no tests collected"
     timed_out = backend.tests_outcome(None, False, 300, "", 0.0)
     assert isinstance(timed_out, PhaseOutcome) and timed_out.status is PhaseStatus.TIMEOUT
+
+
+def test_a_crash_is_explained_by_its_last_printed_line_not_a_colour_code():
+    # what dash's Java repos printed (a Maven build that could not resolve its dependencies):
+    # the console's last lines are lone colour resets
+    lines = ["[ERROR] Failed to execute goal on project app: Could not resolve dependencies",
+             "\x1b[0m\x1b[0m", "\x1b[0m", ""]
+    cause = find_cause(lines, 1)
+    assert cause is not None and cause.kind == "crashed"
+    assert cause.text == lines[0]
+    assert find_cause(["\x1b[0m"], 1).text == "pytest exited with code 1 and printed nothing"
