@@ -130,6 +130,7 @@ def _suites_not_run(runs: list) -> list[str]:
             status = ("collection error" if s.tests.collection_errors else
                       s.tests.status.value.replace("_", " "))
             code = "" if s.exit_code is None or not s.tests.has_cases else \
+                f" [mvn test exit {s.exit_code}]" if s.language == "java" else \
                 f" [pytest exit {s.exit_code}: {exit_meaning(s.exit_code)}]"
             why = str(cause) if cause else "no cause found in the tests log"
             lines.append(f"  {s.sample_id}: {status}{code}\n      {why}")

@@ -45,6 +45,10 @@ def test_unresolvable_dependency_fails_install_fast_with_one_clear_message(
     assert (group, artifact) == ("io.javalin", "javalin") or "plugin" in artifact
     assert d.message == msg
     assert result.tests.total == 0 and result.tests.expected == 15
+    # the suite's cause is Maven's own reason, not a pytest exit-code meaning
+    cause = result.tests.cause
+    assert cause is not None and cause.text.startswith("Maven could not resolve ")
+    assert "pytest" not in cause.context
     install_log = result.logs[Phase.INSTALL].read_text()
     assert "mvn -B -Dstyle.color=never -o clean compile -DskipTests" in install_log
 

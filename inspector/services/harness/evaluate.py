@@ -23,7 +23,9 @@ from inspector.model import (
     PhaseStatus,
     Run,
     SampleResult,
+    SuiteCause,
     Task,
+    TestCase,
     TestSummary,
 )
 from inspector.model.predictions import parse_predictions_name
@@ -42,8 +44,9 @@ from ..run_writer import (
     write_sample,
 )
 from ..suite_cause import locator, needs_cause
-from .backend import Backend, Limits, PhaseOutcome, SampleJob
+from .backend import Backend, Limits, PhaseOutcome, SampleJob, TestRun
 from .deploy import deploy
+from .maven_log import parse_maven_output
 from .phase_log import PhaseLog, now_iso, read_output
 from .ports import PortLock
 
@@ -150,9 +153,8 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
                         rootdir=tests_run.rootdir_in_repo if tests_run else None)
     if tests_run is not None and needs_cause(tests.status, collection_errors,
                                              tests_run.exit_code, True):
-        tests = replace(tests, cause=find_cause(
-            read_output(logs[Phase.TESTS].path), tests_run.exit_code, cases,
-            locator(tests_run.cwd, task, job.repo), tests_run.outcome.message))
+        tests = replace(tests, cause=_suite_cause(task, tests_run, cases, logs[Phase.TESTS],
+                                                  job.repo))
     if error and failed is None and not deployed:
         message = "harness exception"
     elif failed is not None:
@@ -178,6 +180,19 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
         logs={ph: log.path for ph, log in logs.items()},
         repo_path=job.repo.resolve(), repo_digest=digest, error=error, notes=tuple(notes),
     )
+
+
+def _suite_cause(task: Task, run: TestRun, cases: list[TestCase], log: PhaseLog,
+                 repo: Path) -> SuiteCause | None:
+    """Why the suite did not run (fully): pytest's first cause line, or for a Maven suite the
+    line saying why the build stopped (pytest's exit codes mean nothing there)."""
+    lines = read_output(log.path)
+    if task.language == "java":
+        problem = parse_maven_output("\n".join(lines)).problem()
+        return SuiteCause("crashed", problem, f"mvn test exit {run.exit_code}") if problem \
+            else None
+    return find_cause(lines, run.exit_code, cases, locator(run.cwd, task, repo),
+                      run.outcome.message)
 
 
 class Evaluator:

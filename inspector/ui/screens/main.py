@@ -40,6 +40,7 @@ OUTCOME_CHOICES = [("failing (any)", "failing"), ("passed", Verdict.PASSED.value
                    ("suite did not run", Verdict.SUITE_NOT_RUN.value),
                    ("did not deploy", Verdict.NOT_DEPLOYED.value)]
 LABEL_CHOICES = [("unlabelled", "unlabelled"), ("labelled", "labelled")]
+HEALTH_TEST_WIDTH = 56
 
 
 class MainScreen(Screen[None]):
@@ -125,7 +126,10 @@ class MainScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#health-table", DataTable)
-        table.add_columns("kind", "task", "test", "samples", "runs", "common error")
+        table.add_columns("kind", "task")
+        # long test ids end in "…" (the detail below shows them whole): room for the error
+        table.add_column("test", width=HEALTH_TEST_WIDTH)
+        table.add_columns("samples", "runs", "common error")
         self.query_one("#matrix-legend", Static).update(self._legend())
 
     def _legend(self) -> Text:
@@ -414,7 +418,8 @@ class MainScreen(Screen[None]):
         suspect = colour(self.app, "health-suspect")
         table.add_rows([
             [Text(f.kind.replace("_", " "), style=f"bold {suspect}"), f.task,
-             f.test_id or "—", str(f.samples), str(f.runs),
+             Text(f.test_id or "—", no_wrap=True, overflow="ellipsis"),
+             str(f.samples), str(f.runs),
              Text(sanitize(f.common_error[:100]), no_wrap=True)]
             for f in report.findings])
         n = len(report.findings)

@@ -14,6 +14,8 @@ from inspector.ui.styles import colour, verdict_text
 
 _ORDER = {Verdict.NOT_DEPLOYED: 0, Verdict.SUITE_NOT_RUN: 1, Verdict.TESTS_FAILED: 2,
           Verdict.PASSED: 3}
+RUN_WIDTH = 32
+_RUN_PREFIX = "repo_readme_"  # every RepoGenesis predictions folder name starts so
 
 
 class SamplesTable(DataTable):
@@ -25,7 +27,7 @@ class SamplesTable(DataTable):
         self.suspect_tasks: set[str] = set()
 
     def on_mount(self) -> None:
-        self.add_column("run", key="run", width=28)
+        self.add_column("run", key="run", width=RUN_WIDTH)
         self.add_column("task", key="task")
         self.add_column("#", key="n")
         self.add_column("outcome", key="outcome")
@@ -44,8 +46,9 @@ class SamplesTable(DataTable):
             if e.task in self.suspect_tasks:
                 task.append(" ⚠", style=f"bold {suspect}")
             ac = f"{e.ac_implemented}/{e.ac_total}" if e.ac_total else "—"
-            rows.append([_short(e.run_id, 28), task, str(e.sample), verdict_text(self.app, e),
-                         ac, Text(sanitize(e.message[:120]), no_wrap=True)])
+            rows.append([_short(e.run_id, RUN_WIDTH), task, str(e.sample),
+                         verdict_text(self.app, e), ac,
+                         Text(sanitize(e.message[:120]), no_wrap=True)])
         self.add_rows(rows)
         if keep is not None:
             self.select(keep.key)
@@ -63,5 +66,11 @@ class SamplesTable(DataTable):
         return False
 
 
-def _short(text: str, width: int) -> str:
-    return text if len(text) <= width else "…" + text[-(width - 1):]
+def _short(run_id: str, width: int) -> str:
+    """``run_id`` in ``width`` columns: without the common prefix, elided in the middle so the
+    date and agent at its start and a stock copy's stamp at its end both stay readable."""
+    text = run_id.removeprefix(_RUN_PREFIX)
+    if len(text) <= width:
+        return text
+    head = min(12, width // 2)
+    return text[:head] + "…" + text[-(width - head - 1):]
