@@ -406,7 +406,7 @@ class Catalog:
         detailed = {(e.agent, e.model, e.task, e.sample) for e in samples if e.has_cases}
         suites = [SuiteRecord(e.task, e.run_id, e.sample_id, e.deployed, e.suite_status,
                               e.total, e.expected, e.collection_errors,
-                              tuple(coll.get(e.sample_id, ())))
+                              tuple(coll.get(e.sample_id, ())), e.skipped or 0)
                   for e in samples
                   if e.has_cases or (e.agent, e.model, e.task, e.sample) not in detailed]
         table = self._task_table()

@@ -93,6 +93,7 @@ class SuiteRecord:
     expected: int | None = None
     collection_errors: int = 0
     collection_messages: tuple[str, ...] = ()
+    skipped: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +361,7 @@ def analyse_health(suites: Iterable[SuiteRecord], tests: Iterable[TestRecord], *
     n_deployed = 0
     collection: dict[tuple[str, str], _SuiteAgg] = {}
     zero: dict[str, _SuiteAgg] = {}
+    all_skipped: dict[str, int] = {}  # task -> samples whose every collected test was skipped
     fewer: dict[str, _SuiteAgg] = {}
     expected_of: dict[str, int] = {}
     task_samples: dict[str, _SuiteAgg] = {}
@@ -385,6 +387,8 @@ def analyse_health(suites: Iterable[SuiteRecord], tests: Iterable[TestRecord], *
             collection.setdefault((s.task, ""), _SuiteAgg()).add(s, None)
         if s.total == 0:
             zero.setdefault(s.task, _SuiteAgg()).add(s, first_message)
+            if s.skipped:
+                all_skipped[s.task] = all_skipped.get(s.task, 0) + 1
         elif s.expected and s.total < s.expected * INCOMPLETE_RATIO:
             fewer.setdefault(s.task, _SuiteAgg()).add(s, first_message)
             expected_of[s.task] = max(expected_of.get(s.task, 0), s.expected)
@@ -436,9 +440,12 @@ def analyse_health(suites: Iterable[SuiteRecord], tests: Iterable[TestRecord], *
                                   audits.get(task))
         findings.append(_finding(
             task, "zero_collected", None, agg,
-            f"In {_n(agg.samples, 'deployed sample')} the suite counted no test at all: the "
-            "test run crashed, was cut short or collected nothing (infrastructure or suite "
-            "defect, not a failing agent)."
+            f"In {_n(agg.samples, 'deployed sample')} the suite counted no test at all: "
+            + (("every collected test was skipped" if all_skipped.get(task) == agg.samples else
+                f"every test was skipped in {all_skipped[task]} of them, the others crashed, "
+                "were cut short or collected nothing") if all_skipped.get(task) else
+               "the test run crashed, was cut short or collected nothing")
+            + " (infrastructure or suite defect, not a failing agent)."
             + (f" Suspected cause: {cause}: {why}." if cause else ""), cause))
     for (task, test_id), agg in aggs.items():
         if agg.passed or agg.samples < min_samples:

@@ -479,3 +479,17 @@ def test_property_order_of_records_does_not_change_what_is_found(samples: list,
 
     assert key(analyse_health(suites, tests, min_samples=1)) == \
         key(analyse_health(list(reversed(suites)), shuffled, min_samples=1))
+
+
+def test_a_suite_whose_every_test_was_skipped_is_called_so() -> None:
+    """WebPan's gating fixture skips all 22 tests: not 'crashed or collected nothing'."""
+    suites = [SuiteRecord("gated", r, f"{r}/gated/0", True, "not_run", 0, 22, 0, (), 22)
+              for r in ("a", "b")]
+    report = analyse_health(suites, [], min_samples=1)
+    [finding] = [f for f in report.findings if f.kind == "zero_collected"]
+    assert "every collected test was skipped" in finding.detail
+    assert "crashed" not in finding.detail
+    crashed = [SuiteRecord("gated", "c", "c/gated/0", True, "not_run", 0, 22, 0, ())]
+    [mixed] = [f for f in analyse_health(suites + crashed, [], min_samples=1).findings
+               if f.kind == "zero_collected"]
+    assert "every test was skipped in 2 of them" in mixed.detail
