@@ -53,6 +53,7 @@ from inspector.model.outcomes import Phase
 from inspector.model.results import SampleResult, TestCase
 
 from .pymodules import IMPORT_ALIASES as _IMPORT_ALIASES
+from .pymodules import Requirement, parse_requirements
 from .pymodules import norm_dist as _norm_dist
 from .suite_audit import SuiteAudit
 
@@ -302,13 +303,6 @@ def _test_text(case: TestCase) -> _Text:
 # --------------------------------------------------------------------------- the repo
 
 @dataclass(frozen=True, slots=True)
-class _Req:
-    name: str  # normalised distribution name
-    raw: str
-    line: int
-
-
-@dataclass(frozen=True, slots=True)
 class _Def:
     name: str
     line: int
@@ -349,7 +343,7 @@ class _Repo:
         self._trees: dict[str, ast.Module | None] = {}
         self._py: list[str] | None = None
         self._tops: set[str] | None = None
-        self._reqs: list[_Req] | None = None
+        self._reqs: list[Requirement] | None = None
         self._reqs_read = False
         self._read = 0  # bytes of sources read so far
         self._parsed = 0  # ... and parsed
@@ -569,25 +563,15 @@ class _Repo:
         pat = re.compile(rf"""(['"]){re.escape(key)}\1\s*:|[(,]\s*{re.escape(key)}\s*=[^=]""")
         return any(pat.search(self.text(rel) or "") for rel in self.py_files())
 
-    def requirements(self) -> list[_Req] | None:
+    def requirements(self) -> list[Requirement] | None:
         """requirements.txt's entries, or None when the repo has none."""
         if not self._reqs_read:
             self._reqs_read = True
-            reqs: list[_Req] | None = None
             src = self.text("requirements.txt") if self.is_file("requirements.txt") else None
-            if src is not None:
-                reqs = []
-                for no, line in enumerate(src.splitlines(), start=1):
-                    body = line.split("#", 1)[0].strip()
-                    if not body or body.startswith("-"):
-                        continue
-                    m = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", body)
-                    if m:
-                        reqs.append(_Req(_norm_dist(m.group(0)), body, no))
-            self._reqs = reqs
+            self._reqs = parse_requirements(src) if src is not None else None
         return self._reqs
 
-    def requirement_for(self, module: str) -> _Req | None:
+    def requirement_for(self, module: str) -> Requirement | None:
         """The requirement that provides top-level import ``module``, if listed."""
         names = {_norm_dist(module)} | {_norm_dist(a) for a in _IMPORT_ALIASES.get(module, ())}
         return next((r for r in self.requirements() or [] if r.name in names), None)
