@@ -48,8 +48,9 @@ MISSING_DEPENDENCY = "missing test dependency"
 UNDOCUMENTED_MODULE = "undocumented internal module"
 NON_COLLECTABLE = "non-collectable suite"
 UNREACHABLE_URL = "unreachable URL"
+SELF_CONTAINED = "suite never tests the service"
 CAUSES = (HARNESS_CONVENTION, MISSING_DEPENDENCY, UNDOCUMENTED_MODULE, NON_COLLECTABLE,
-          UNREACHABLE_URL)
+          UNREACHABLE_URL, SELF_CONTAINED)
 
 ALWAYS_INSTALLED = ("pytest", "pytest-json-report", "requests", "httpx")
 """What the stock Dockerfile always installs for the tests."""
@@ -446,6 +447,7 @@ def _audit_cached(task: Task, stamp: int) -> SuiteAudit:  # noqa: ARG001 - cache
     _check_task_files(ctx)
     _check_collection(ctx)
     _check_urls(ctx)
+    _check_self_contained(ctx)
     order = {c: i for i, c in enumerate(CAUSES)}
     issues = sorted(ctx.issues, key=lambda i: (not i.blocking, order.get(i.cause, 9)))
     return SuiteAudit(task.name, tuple(issues))
@@ -960,6 +962,25 @@ def _check_urls(ctx: _Ctx) -> None:
                if gate else ""),
             (*evs[:MAX_EVIDENCE], Evidence("README.md", None, f"never mentions {key}")),
             files=_files(evs), blocking=gate is not None))
+
+
+_APP_CLASSES = frozenset({"Flask", "FastAPI", "Starlette", "Quart", "Sanic", "Bottle"})
+
+
+def _check_self_contained(ctx: _Ctx) -> None:
+    """A suite that builds a web app of its own and sends no request to any URL tests that app,
+    not the generated service: it passes or fails whatever the agent wrote."""
+    if any(True for mod in ctx.modules for _ in _urls(mod)):
+        return
+    evs = [Evidence(mod.rel, node.lineno, mod.line(node.lineno))
+           for mod in ctx.modules for node in ast.walk(mod.tree)
+           if isinstance(node, ast.Call) and _dotted(node.func).split(".")[-1] in _APP_CLASSES]
+    if evs:
+        ctx.issues.append(SuiteIssue(
+            SELF_CONTAINED,
+            "the golden suite builds its own web app and calls it in-process, and sends no "
+            "request to the deployed service: its verdict does not depend on the generated repo",
+            tuple(evs[:MAX_EVIDENCE]), files=_files(evs)))
 
 
 def _urls(mod: _Module) -> Iterator[tuple[str, int, str, str]]:

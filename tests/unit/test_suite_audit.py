@@ -18,6 +18,7 @@ from inspector.services.suite_audit import (
     HARNESS_CONVENTION,
     MISSING_DEPENDENCY,
     NON_COLLECTABLE,
+    SELF_CONTAINED,
     UNDOCUMENTED_MODULE,
     UNREACHABLE_URL,
     SuiteAudit,
@@ -179,6 +180,25 @@ def test_bundled_tasks(bundled: dict[str, SuiteAudit], task: str, cause: str | N
         assert issue is None, issue
         return
     assert issue is not None and issue.cause == cause and needle in issue.summary
+
+
+def test_a_suite_that_tests_an_app_of_its_own(bundled: dict[str, SuiteAudit],
+                                             tmp_path: Path) -> None:
+    """flask's golden suite builds a Flask app in the test file and calls its test client:
+    it passes whatever the agent generated."""
+    issue = next(i for i in bundled["flask"].issues if i.cause == SELF_CONTAINED)
+    assert issue.blocking and issue.files == ("tests/test_api_blackbox.py",)
+    assert "Flask(" in issue.evidence[0].text
+    # a white-box suite testing the generated repo's own app is not flagged
+    root = tmp_path / "repo" / "whitebox"
+    (root / "tests").mkdir(parents=True)
+    (root / "README.md").write_text("# W\n\nPort: 8000\n\n- `GET /items` - list\n")
+    (root / "tests" / "test_app.py").write_text(
+        "from fastapi.testclient import TestClient\nfrom app.main import app\n\n\n"
+        "def test_items():\n    assert TestClient(app).get('/items').status_code == 200\n")
+    task = load_task(root, [])
+    assert task is not None
+    assert not [i for i in audit_task(task).issues if i.cause == SELF_CONTAINED]
 
 
 def test_an_ignored_section_that_changes_nothing_is_only_a_note(
