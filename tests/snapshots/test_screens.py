@@ -41,9 +41,6 @@ async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
             except WorkerCancelled:
                 await pilot.pause(0.05)
         await pilot.pause()
-    # a cold first test (imports compiling) can leave a refresh queued after the last worker
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause(0.1)
 
 
 def _tab(key: str):  # type: ignore[no-untyped-def]
