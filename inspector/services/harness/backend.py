@@ -11,6 +11,7 @@ from typing import Protocol
 
 from inspector.model import Phase, PhaseStatus, Task, TestCase
 from inspector.model.pytest_output import EXIT_MEANINGS, rootdir_of
+from inspector.model.tampering import TamperFinding
 
 from .junit import parse_junit
 from .phase_log import PhaseLog, read_output
@@ -101,6 +102,8 @@ class TestRun:
     cwd: str | None = None
     rootdir: str | None = None
     surefire_cases: list[TestCase] | None = None  # Maven: read from Surefire reports
+    # what the repo was seen doing to its own test run (golden tests or report touched)
+    tampering: list[TamperFinding] = field(default_factory=list)
 
     def cases(self) -> tuple[list[TestCase], int]:
         """The JUnit report's test cases with ids relative to the repo root, and the number
