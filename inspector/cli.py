@@ -1,6 +1,7 @@
 """Command line: ``inspector [PATH]``, ``summary``, ``failures``, ``evaluate``, ``replay``.
 
 Thin over the services. Every error a user can cause prints one clear line and exits non-zero.
+What reaches a terminal is sanitised (:mod:`inspector.cli_output`); piped output is exact.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ import signal
 import sys
 import threading
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 from inspector import __version__, paths
+from inspector.cli_output import print_json, protect_terminal, terminal_safe
 
 COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox",
             "labels")
@@ -29,6 +32,7 @@ def _pct(x: float | None) -> str:
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
+    rows = [[terminal_safe(c) for c in r] for r in rows]  # laid out as the terminal shows it
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
               for i, h in enumerate(headers)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip(),
@@ -75,7 +79,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
     found = _discover(args.path)
     metrics = [compute_run_metrics(r) for r in found.runs]
     if args.json:
-        print(json.dumps([m.to_json() for m in metrics], indent=2))
+        print_json(json.dumps([m.to_json() for m in metrics], indent=2))
         return 0
     rows = []
     for m in metrics:
@@ -143,7 +147,7 @@ def cmd_failures(args: argparse.Namespace) -> int:
     found = _discover(args.path)
     rows = list_failures(found.runs)
     if args.json:
-        print(json.dumps([r.to_json() for r in rows], indent=2))
+        print_json(json.dumps([r.to_json() for r in rows], indent=2))
         return 0
     if not rows:
         print("no failures")
@@ -353,19 +357,26 @@ def main(argv: list[str] | None = None) -> int:
 
     handlers["labels"] = cmd_labels
 
-    try:
-        return handlers[args.command](args)
-    except SandboxCliError as exc:
-        print(f"inspector: error: {exc}", file=sys.stderr)
-        return 2
-    except (CliError, LabelsCliError) as exc:
-        print(f"inspector: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE if "no such" in str(exc) else 1
-    except KeyboardInterrupt:
-        print("inspector: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+    # The app and replay draw the terminal themselves (Textual, every string shown as text)
+    tui = args.command in ("app", "replay")
+    with nullcontext() if tui else protect_terminal():
+        try:
+            return handlers[args.command](args)
+        except SandboxCliError as exc:
+            _print_error(exc)
+            return 2
+        except (CliError, LabelsCliError) as exc:
+            _print_error(exc)
+            return EXIT_USAGE if "no such" in str(exc) else 1
+        except KeyboardInterrupt:
+            print("inspector: interrupted", file=sys.stderr)
+            return 130
+        except BrokenPipeError:
+            return 0
+
+
+def _print_error(exc: Exception) -> None:
+    print(f"inspector: error: {terminal_safe(str(exc), sys.stderr)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from inspector import paths
+from inspector.cli_output import print_json
 
 
 class LabelsCliError(Exception):
@@ -61,7 +62,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     report = agreement(loaded.labels.ratings(), list(taxonomy.ids))
     if args.json:
         doc = {"labels": str(store.root), "taxonomy": taxonomy.id, **report.to_json()}
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        print_json(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         print(f"Labels: {store.root}  (taxonomy: {taxonomy.name})")
         print(format_agreement(report, {c.id: c.name for c in taxonomy.categories}))
@@ -100,6 +101,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         out = Path(args.output)
         write_bytes_atomic(out, text.encode("utf-8"), mode=shared_file_mode(out))
         print(f"wrote {out} ({len(rows)} labelled items)", file=sys.stderr)
+    elif args.format == "json":
+        print_json(text.removesuffix("\n"))
     else:
         sys.stdout.write(text)
     return 1 if loaded.problems else 0
@@ -125,8 +128,8 @@ def cmd_suggest(args: argparse.Namespace) -> int:
                      "evidence": [a.describe() for a in s.evidence] if s else []})
     acc = suggestion_accuracy(loaded.labels, index, found)
     if args.json:
-        print(json.dumps({"suggestions": rows, "accuracy": acc.to_json()}, indent=2,
-                         ensure_ascii=False))
+        print_json(json.dumps({"suggestions": rows, "accuracy": acc.to_json()}, indent=2,
+                              ensure_ascii=False))
         return 0
     for r in rows:
         name = taxonomy.name_of(r["category"]) if r["category"] else "— (no rule fired)"

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspector.cli_output import print_json
+
 if TYPE_CHECKING:
     from inspector.services.sandbox.docker_backend import SandboxLimits
 
@@ -125,7 +127,7 @@ def cmd_rerun(args: argparse.Namespace) -> int:
     finally:
         pool.close()
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        print_json(json.dumps(report.to_json(), indent=2))
         return report.exit_code
     print()
     if not report.deployed:
@@ -239,7 +241,7 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
     if args.action == "ls":
         rows = list_sandboxes(client)
         if args.json:
-            print(json.dumps([r.__dict__ for r in rows], indent=2))
+            print_json(json.dumps([r.__dict__ for r in rows], indent=2))
             return 0
         if not rows:
             print("no sandboxes")

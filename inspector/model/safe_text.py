@@ -7,11 +7,18 @@ character is replaced by a visible stand-in:
 * C0 controls (except ``\\n`` and ``\\t``) and DEL: the Unicode Control Pictures (``␛``, ``␀``,
   ``␍``, ``␡``, ...), one character for one, so columns stay aligned;
 * C1 controls (U+0080-U+009F): ``\\x9b``-style escapes;
-* bidi overrides/isolates/marks, invisible format characters, line/paragraph separators, tag
-  characters and lone surrogates: ``<U+202E>``-style names.
+* every Unicode format character (category Cf: bidi overrides/isolates/marks, zero-width
+  space/joiners U+200B-U+200D, soft hyphen, word joiner, BOM, tag characters, ...), the line and
+  paragraph separators, the Hangul filler letters (blank "letters" used to hide text) and lone
+  surrogates: ``<U+202E>``-style names.
+
+Zero-width joiners are shown too, although emoji sequences (👨‍👩‍👧) and some scripts use them:
+this is an inspector, and a name that looks like another one must not hide what it holds. ``\n``
+and ``\t`` stay (multi-line messages, logs and tracebacks keep their shape); callers that show a
+single line replace ``\n`` themselves.
 
 Pure Python (stdlib only). Markup escaping is not this module's job: show the result as plain
-text, not as Rich/Textual markup.
+text (a Rich ``Text`` in the app, see :mod:`inspector.ui.safe`), never as Rich/Textual markup.
 """
 
 from __future__ import annotations
@@ -20,16 +27,25 @@ import re
 
 _C0 = [c for c in range(0x20) if c not in (0x09, 0x0A)]
 _C1 = list(range(0x80, 0xA0))
+# Every format character (general category Cf, Unicode 15), written out so the set does not
+# depend on the interpreter's Unicode tables; plus separators and blank letters.
 _FORMAT = [
-    0x061C,  # ARABIC LETTER MARK
-    0x200B,  # ZERO WIDTH SPACE
-    0x200E, 0x200F,  # LRM, RLM
+    0x00AD,  # SOFT HYPHEN
+    *range(0x0600, 0x0606), 0x061C, 0x06DD, 0x070F,  # Arabic/Syriac marks, ARABIC LETTER MARK
+    0x0890, 0x0891, 0x08E2,  # Arabic pound/piastre marks, disputed end of ayah
+    0x115F, 0x1160, 0x3164, 0xFFA0,  # Hangul fillers: blank "letters" (not Cf)
+    0x180E,  # MONGOLIAN VOWEL SEPARATOR
+    *range(0x200B, 0x2010),  # ZWSP, ZWNJ, ZWJ, LRM, RLM
     0x2028, 0x2029,  # LINE / PARAGRAPH SEPARATOR (str.splitlines breaks on them)
     *range(0x202A, 0x202F),  # LRE RLE PDF LRO RLO
     *range(0x2060, 0x2065),  # WORD JOINER, invisible operators
-    *range(0x2066, 0x206A),  # LRI RLI FSI PDI
+    *range(0x2066, 0x2070),  # LRI RLI FSI PDI, deprecated shaping/digit controls
     0xFEFF,  # ZERO WIDTH NO-BREAK SPACE / BOM
     *range(0xFFF9, 0xFFFC),  # interlinear annotation controls
+    0x110BD, 0x110CD,  # Kaithi number signs
+    *range(0x13430, 0x13440),  # Egyptian hieroglyph format controls
+    *range(0x1BCA0, 0x1BCA4),  # shorthand format controls
+    *range(0x1D173, 0x1D17B),  # musical symbol beam/tie/slur controls
     0xE0001, *range(0xE0020, 0xE0080),  # tag characters ("ASCII smuggling")
 ]
 

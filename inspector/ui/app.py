@@ -24,6 +24,7 @@ from inspector.ui.messages import (
     LabelsChanged,
     OpenSample,
 )
+from inspector.ui.safe import SafeTextApp
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.styles import SEMANTIC_DEFAULTS
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from inspector.services.label_session import LabelSession
 
 
-class InspectorApp(App[None]):
+class InspectorApp(SafeTextApp, App[None]):
     """Browse runs, tasks and generated repositories of RepoGenesis-style evaluations."""
 
     TITLE = "Genesis Inspector"

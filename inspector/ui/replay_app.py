@@ -8,13 +8,14 @@ from textual.binding import Binding
 from inspector.config import Settings
 from inspector.model.outcomes import Phase
 from inspector.services.deployment_log import DeploymentLog
+from inspector.ui.safe import SafeTextApp
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.replay import ReplayScreen
 from inspector.ui.styles import SEMANTIC_DEFAULTS
 from inspector.ui.themes import install_themes
 
 
-class ReplayApp(App[None]):
+class ReplayApp(SafeTextApp, App[None]):
     """Replays one log; leaving the replay screen quits."""
 
     TITLE = "Genesis Inspector — replay"

@@ -33,6 +33,8 @@ def test_forbidden_set_covers_the_spec() -> None:
     ("user\u202eexe.txt", "user<U+202E>exe.txt"),
     ("\u2066x\u2069\u200f", "<U+2066>x<U+2069><U+200F>"),
     ("tag\U000e0041", "tag<U+E0041>"),
+    ("Z\u200dW \u200b\u200c", "Z<U+200D>W <U+200B><U+200C>"),
+    ("soft\u00adhyphen\u3164", "soft<U+00AD>hyphen<U+3164>"),
     ("lone \udc80 surrogate", "lone <U+DC80> surrogate"),
     ("line1\nline2\ttab", "line1\nline2\ttab"),
     ("héllo 日本語 🙂", "héllo 日本語 🙂"),
@@ -40,6 +42,14 @@ def test_forbidden_set_covers_the_spec() -> None:
 ])
 def test_examples(raw: str, shown: str) -> None:
     assert sanitize(raw) == shown
+
+
+def test_every_format_character_is_forbidden() -> None:
+    """Every Unicode format character (Cf) the interpreter knows is made visible."""
+    import unicodedata
+
+    cf = {c for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"}
+    assert cf <= FORBIDDEN, sorted(hex(c) for c in cf - FORBIDDEN)
 
 
 def test_every_forbidden_char_individually() -> None:

@@ -14,9 +14,9 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from inspector.model.agreement import agreement
 from inspector.model.labels import ItemRef, Label
-from inspector.model.safe_text import sanitize
 from inspector.services.label_session import LabelSession
 from inspector.ui.messages import LabelsChanged, OpenSample
+from inspector.ui.safe import plain, sanitize
 from inspector.ui.screens.labelling import category_text
 from inspector.ui.screens.replay import PromptScreen
 
@@ -61,8 +61,8 @@ class DisagreementScreen(Screen[None]):
         self.sub_title = f"adjudicating as {self.session.annotator}"
         legend = Text("Set the final category: ")
         for cat in self.session.taxonomy.categories:
-            legend.append(f" {cat.key} ", style="bold reverse")
-            legend.append(f" {cat.name}  ", style=f"bold {cat.colour}")
+            legend.append(f" {sanitize(cat.key)} ", style="bold reverse")
+            legend.append(f" {sanitize(cat.name)}  ", style=f"bold {cat.colour}")
         self.query_one("#legend", Static).update(legend)
         self.fill()
         self.query_one("#disputes", DataTable).focus()
@@ -80,10 +80,10 @@ class DisagreementScreen(Screen[None]):
         table = self.query_one("#disputes", DataTable)
         row = table.cursor_row
         table.clear(columns=True)
-        table.add_columns("item", *annotators, "final")
+        table.add_columns("item", *(plain(a) for a in annotators), "final")
         for item in items:
             ratings = labels.labels_for(item)
-            cells: list[Text | str] = [_short(item)]
+            cells: list[Text | str] = [plain(_short(item))]
             cells += [category_text(session, ratings[n].category) if n in ratings
                       else Text("—", style="dim") for n in annotators]
             adj = labels.adjudicated(item)
@@ -99,10 +99,10 @@ class DisagreementScreen(Screen[None]):
         alpha = "n/a" if report.alpha is None else f"{report.alpha:.2f}"
         blind = ("  (blind mode: only items you labelled are listed)" if session.blind
                  else "")
-        self.query_one("#summary", Static).update(
+        self.query_one("#summary", Static).update(plain(
             f"{len(disputed)} disagreements, {n_open} open · "
             f"{report.items} shared items · {kappas or 'fewer than two annotators'} · "
-            f"Krippendorff's α={alpha}{blind}")
+            f"Krippendorff's α={alpha}{blind}"))
         self._show_detail()
 
     @property
@@ -120,11 +120,11 @@ class DisagreementScreen(Screen[None]):
         if item is None:
             detail.update("No disagreements to show." if not self.items else "")
             return
-        t = Text(f"{item.key}\n", style="bold")
+        t = plain(f"{item.key}\n", style="bold")
         for name, lb in self.session.labels.labels_for(item).items():
-            t.append(f"{name}: ")
+            t.append(f"{sanitize(name)}: ")
             t.append_text(category_text(self.session, lb.category))
-            t.append(f" ({lb.confidence}, {lb.updated.at})", style="dim")
+            t.append(sanitize(f" ({lb.confidence}, {lb.updated.at})"), style="dim")
             if lb.note:
                 t.append(f"\n    {sanitize(lb.note)}", style="italic")
             for a in lb.evidence:
@@ -135,8 +135,8 @@ class DisagreementScreen(Screen[None]):
             t.append("final: ", style="bold")
             t.append_text(category_text(self.session, adj.category))
             why = adj.history[-1].reason if adj.history else ""
-            t.append(f"  by {adj.updated.by} {adj.updated.at}"
-                     f"{' — ' + sanitize(why) if why else ''}", style="dim")
+            t.append(sanitize(f"  by {adj.updated.by} {adj.updated.at}"
+                              f"{' — ' + why if why else ''}"), style="dim")
         detail.update(t)
 
     def on_key(self, event: Key) -> None:

@@ -18,10 +18,10 @@ from inspector.model.entries import SampleEntry
 from inspector.model.errors import LoadError
 from inspector.model.labels import CONFIDENCES, Anchor, ItemRef, Label, Suggestion
 from inspector.model.results import SampleResult
-from inspector.model.safe_text import sanitize
 from inspector.model.verdict import Verdict
 from inspector.services.label_session import LabelSession
 from inspector.ui.messages import LabelsChanged, OpenSample
+from inspector.ui.safe import plain, sanitize
 from inspector.ui.screens.replay import PromptScreen
 
 
@@ -41,11 +41,11 @@ def category_text(session: LabelSession, category: str | None, *, key: bool = Fa
         return Text("—", style="dim")
     cat = session.taxonomy.get(category)
     if cat is None:
-        return Text(category, style="italic")
+        return plain(category, style="italic")
     t = Text()
     if key:
-        t.append(f"{cat.key} ", style="bold reverse")
-    t.append(cat.name, style=f"bold {cat.colour}")
+        t.append(f"{sanitize(cat.key)} ", style="bold reverse")
+    t.append(sanitize(cat.name), style=f"bold {cat.colour}")
     return t
 
 
@@ -143,8 +143,8 @@ class LabelScreen(Screen[None]):
     def _legend(self) -> Text:
         t = Text()
         for cat in self.session.taxonomy.categories:
-            t.append(f" {cat.key} ", style="bold reverse")
-            t.append(f" {cat.name}   ", style=f"bold {cat.colour}")
+            t.append(f" {sanitize(cat.key)} ", style="bold reverse")
+            t.append(f" {sanitize(cat.name)}   ", style=f"bold {cat.colour}")
         return t
 
     # ------------------------------------------------------------------ queue
@@ -156,11 +156,11 @@ class LabelScreen(Screen[None]):
         labelled = self.session.state(e.sample_id) == "labelled"
         t = Text(no_wrap=True, overflow="ellipsis")
         t.append("✓ " if labelled else "· ", style="bold green" if labelled else "dim")
-        t.append(f"{e.agent} {e.task}")
+        t.append(sanitize(f"{e.agent} {e.task}"))
         if e.sample:
             t.append(f" #{e.sample}")
         if "@" in e.run_id:  # a stock-format run of the same predictions: say which
-            t.append(f"  @{e.run_id.split('@', 1)[1][:12]}", style="dim")
+            t.append(f"  @{sanitize(e.run_id.split('@', 1)[1][:12])}", style="dim")
         if mine is not None:
             t.append("  ")
             t.append_text(category_text(self.session, mine.category))
@@ -185,9 +185,9 @@ class LabelScreen(Screen[None]):
     def _update_progress(self) -> None:
         done, total = self.session.progress(e.sample_id for e in self.entries)
         pct = f" ({done * 100 // total}%)" if total else ""
-        self.query_one("#progress-text", Static).update(
+        self.query_one("#progress-text", Static).update(plain(
             f"{done} of {total} failing samples labelled by {self.session.annotator}{pct}"
-            f" · item {self.index + 1}/{total}")
+            f" · item {self.index + 1}/{total}"))
         bar = self.query_one("#progress", ProgressBar)
         bar.update(total=max(1, total), progress=done)
 
@@ -216,7 +216,7 @@ class LabelScreen(Screen[None]):
             self._render_item()
         else:
             self.query_one("#item-head", Static).update(
-                f"Loading {sanitize(self.entries[index].sample_id)}…")
+                plain(f"Loading {self.entries[index].sample_id}…"))
             self.load(index)
 
     @work(thread=True, group="label-load")
@@ -266,14 +266,14 @@ class LabelScreen(Screen[None]):
         e = self.entry
         loaded = self.loaded.get(self.index)
         head = Text()
-        head.append(f"{e.agent} · {e.model} · {e.task} #{e.sample}", style="bold")
-        head.append(f"   {e.language}{' · ' + e.framework if e.framework else ''}\n",
+        head.append(sanitize(f"{e.agent} · {e.model} · {e.task} #{e.sample}"), style="bold")
+        head.append(sanitize(f"   {e.language}{' · ' + e.framework if e.framework else ''}\n"),
                     style="dim")
-        head.append(f"{e.sample_id}\n", style="dim")
+        head.append(sanitize(f"{e.sample_id}\n"), style="dim")
         what = e.verdict.value.replace("_", " ")
         if e.failed_phase:
             what += f" in {e.failed_phase}"
-        head.append(f"{what}: ", style="bold red")
+        head.append(sanitize(f"{what}: "), style="bold red")
         head.append(sanitize(e.message or "—"))
         if e.total:
             head.append(f"   tests {e.passed}/{e.total} passed", style="dim")
@@ -297,7 +297,7 @@ class LabelScreen(Screen[None]):
         if self.scope is None:
             t.append("the whole sample")
         else:
-            t.append(f"test {self.scope}")
+            t.append(f"test {sanitize(self.scope)}")
         if tests:
             t.append(f"   (t: {len(tests)} failing test{'s' if len(tests) != 1 else ''} can "
                      "be labelled one by one)", style="dim")
@@ -346,13 +346,13 @@ class LabelScreen(Screen[None]):
             t.append(f"   confidence {self.confidence} (c)", style="dim")
         else:
             t.append_text(category_text(self.session, mine.category))
-            t.append(f"   confidence {mine.confidence} (c)   ", style="dim")
+            t.append(f"   confidence {sanitize(mine.confidence)} (c)   ", style="dim")
             t.append(f"{len(mine.history)} edit{'s' if len(mine.history) != 1 else ''}, last "
-                     f"{mine.updated.at}", style="dim")
+                     f"{sanitize(mine.updated.at)}", style="dim")
         self.query_one("#mine", Static).update(t)
         note = self.query_one("#note", Input)
         if self._note_item != item:
-            note.value = mine.note if mine else ""
+            note.value = sanitize(mine.note) if mine else ""
             self._note_item = item
         others = self.session.others(item)
         o = Text("Others: ", style="bold")
@@ -361,16 +361,16 @@ class LabelScreen(Screen[None]):
         elif not others:
             o.append("no other labels", style="dim")
         for name, lb in others.items():
-            o.append(f"\n  {name}: ")
+            o.append(f"\n  {sanitize(name)}: ")
             o.append_text(category_text(self.session, lb.category))
-            o.append(f"  ({lb.confidence})", style="dim")
+            o.append(f"  ({sanitize(lb.confidence)})", style="dim")
             if lb.note:
                 o.append(f"  {sanitize(lb.note)[:160]}", style="italic")
         adj = self.session.adjudicated(item)
         if adj is not None:
             o.append("\nAdjudicated: ", style="bold")
             o.append_text(category_text(self.session, adj.category))
-            o.append(f"  by {adj.updated.by}", style="dim")
+            o.append(f"  by {sanitize(adj.updated.by)}", style="dim")
         self.query_one("#others", Static).update(o)
 
     # ------------------------------------------------------------------ keys

@@ -26,10 +26,10 @@ from textual.widgets import (
 
 from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.filters import SampleFilter, facet_values
-from inspector.model.safe_text import sanitize
 from inspector.model.verdict import Verdict
 from inspector.services.health import HealthFinding, HealthReport
 from inspector.ui.messages import CatalogProgress, CatalogUpdated, OpenSample
+from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import GLYPH, colour, pct, verdict_style
 from inspector.ui.widgets.matrix_table import MatrixTable
 from inspector.ui.widgets.runs_table import RunsTable
@@ -178,22 +178,22 @@ class MainScreen(Screen[None]):
         self.sub_title = (f"{self.app.root_label} — {n_runs} runs, {n_samples} samples, "  # type: ignore[attr-defined]
                           f"{failing} failing")
         if not self.runs:
-            self.query_one("#run-detail", Static).update(
+            self.query_one("#run-detail", Static).update(plain(
                 f"No runs found under {self.app.root_label}. "  # type: ignore[attr-defined]
                 "Point the inspector at a run folder, a RepoGenesis output folder or a folder "
-                "holding them: inspector PATH")
+                "holding them: inspector PATH"))
 
     def _show_problems(self) -> None:
         issues = self.app.catalog.issues()  # type: ignore[attr-defined]
         box = self.query_one("#problems", Static)
         found = self.app.catalog.tasks_found  # type: ignore[attr-defined]
-        where = sanitize(found.describe(self.app.display_path)  # type: ignore[attr-defined]
-                         if found else "tasks: none found")
-        lines = [where] + [sanitize(f"{i.severity}: {i}") for i in issues[:4]]
+        where = (found.describe(self.app.display_path)  # type: ignore[attr-defined]
+                 if found else "tasks: none found")
+        lines = [where] + [f"{i.severity}: {i}" for i in issues[:4]]
         if len(issues) > 4:
             lines.append(f"… and {len(issues) - 4} more problems "
                          "(inspector summary PATH lists them)")
-        box.update("\n".join(lines))
+        box.update(plain("\n".join(lines)))
 
     def _update_facets(self) -> None:
         facets = facet_values(self.samples)
@@ -201,7 +201,7 @@ class MainScreen(Screen[None]):
             select = self.query_one(f"#f-{name}", Select)
             values = facets[name]
             current = select.value
-            select.set_options([(v, v) for v in values])
+            select.set_options([(plain(v), v) for v in values])
             if isinstance(current, str) and current in values:
                 select.value = current
 
@@ -270,12 +270,12 @@ class MainScreen(Screen[None]):
     def _run_detail(self, r: RunEntry) -> Text:
         m = r.metrics
         t = Text()
-        t.append(f"{r.run_id}\n", style="bold")
-        t.append(f"{r.agent} · {r.model} · {r.language} · "
+        t.append(f"{sanitize(r.run_id)}\n", style="bold")
+        t.append(sanitize(f"{r.agent} · {r.model} · {r.language} · "
                  f"{'RepoGenesis report' if r.format == 'repogenesis' else 'Genesis Inspector run'}"
-                 f"{' · ' + r.status if r.status else ''}\n")
-        t.append(f"source: {self.app.display_path(r.source_path)}"  # type: ignore[attr-defined]
-                 f"{' · ' + r.harness if r.harness else ''}\n", style="dim")
+                 f"{' · ' + r.status if r.status else ''}\n"))
+        t.append(sanitize(f"source: {self.app.display_path(r.source_path)}"  # type: ignore[attr-defined]
+                 f"{' · ' + r.harness if r.harness else ''}\n"), style="dim")
         pk = m.get("pass_at_k") or {}
         extra = "  ".join(f"pass@{k} {pct(v)}" for k, v in sorted(pk.items(),
                                                                    key=lambda kv: int(kv[0]))
@@ -289,9 +289,10 @@ class MainScreen(Screen[None]):
                  + (f" (stock {pct(dsr_stock)})" if dsr_stock is not None else "")
                  + f"  suites not run {m.get('suites_not_run', 0)}  {extra}\n")
         for warning in m.get("summary_warnings") or ():
-            t.append(f"⚠ {warning}\n", style=f"bold {colour(self.app, 'health-suspect')}")
+            t.append(f"⚠ {sanitize(warning)}\n",
+                     style=f"bold {colour(self.app, 'health-suspect')}")
         for note in r.notes:
-            t.append(f"note: {note}\n", style="italic dim")
+            t.append(f"note: {sanitize(note)}\n", style="italic dim")
         t.append("Enter: this run's samples   s: sort   /: filter", style="dim")
         return t
 
@@ -321,9 +322,9 @@ class MainScreen(Screen[None]):
         if self.filter.run_key:
             run = next((r for r in self.runs if r.key == self.filter.run_key), None)
             scope = f" in {run.run_id}" if run else ""
-        self.query_one("#samples-count", Static).update(
+        self.query_one("#samples-count", Static).update(plain(
             f"{len(shown)} of {len(self.samples)} samples{scope} · {self.filter.describe()}"
-            f"{' · a: all runs' if self.filter.run_key else ''} · x: clear filters")
+            f"{' · a: all runs' if self.filter.run_key else ''} · x: clear filters"))
         self._sample_highlighted()
 
     @on(Input.Changed, "#sample-filter")
@@ -358,10 +359,10 @@ class MainScreen(Screen[None]):
             box.update("No sample matches the filter." if self.samples else "")
             return
         t = Text()
-        t.append(f"{e.sample_id}", style="bold")
-        t.append(f"   {e.language}/{e.framework}  tests {e.passed}/{e.total}"
-                 f"{' of ' + str(e.expected) + ' expected' if e.expected else ''}"
-                 f"  suite {e.suite_status}  {e.elapsed or 0:.1f}s\n")
+        t.append(sanitize(e.sample_id), style="bold")
+        t.append(sanitize(f"   {e.language}/{e.framework}  tests {e.passed}/{e.total}"
+                          f"{' of ' + str(e.expected) + ' expected' if e.expected else ''}"
+                          f"  suite {e.suite_status}  {e.elapsed or 0:.1f}s\n"))
         if e.message:
             t.append(sanitize(e.message[:400]))
         box.update(t)
@@ -389,12 +390,12 @@ class MainScreen(Screen[None]):
         box = self.query_one("#matrix-detail", Static)
         t = Text()
         if task:
-            t.append(task, style="bold")
+            t.append(sanitize(task), style="bold")
             findings = self.health.by_task().get(task, []) if self.health else []
             for f in findings[:2]:
-                t.append(f"\n⚠ {f.detail}", style=colour(self.app, "health-suspect"))
+                t.append(f"\n⚠ {sanitize(f.detail)}", style=colour(self.app, "health-suspect"))
         for e in samples[:4]:
-            t.append(f"\n{e.sample_id}: ")
+            t.append(f"\n{sanitize(e.sample_id)}: ")
             t.append(sanitize(e.message[:200]) or "all tests passed", style="dim")
         box.update(t)
 
@@ -417,8 +418,8 @@ class MainScreen(Screen[None]):
         table.clear()
         suspect = colour(self.app, "health-suspect")
         table.add_rows([
-            [Text(f.kind.replace("_", " "), style=f"bold {suspect}"), f.task,
-             Text(f.test_id or "—", no_wrap=True, overflow="ellipsis"),
+            [Text(f.kind.replace("_", " "), style=f"bold {suspect}"), plain(f.task),
+             plain(f.test_id or "—", no_wrap=True, overflow="ellipsis"),
              str(f.samples), str(f.runs),
              Text(sanitize(f.common_error[:100]), no_wrap=True)]
             for f in report.findings])
@@ -447,13 +448,13 @@ class MainScreen(Screen[None]):
             box.update("")
             return
         t = Text()
-        t.append(f"{f.task}{' :: ' + f.test_id if f.test_id else ''}\n", style="bold")
+        t.append(sanitize(f"{f.task}{' :: ' + f.test_id if f.test_id else ''}\n"), style="bold")
         t.append(sanitize(f.detail) + "\n")
         if f.common_error:  # a suite that counted no test may have no message to share
             t.append(f"common error ({f.share * 100:.0f}% of {f.samples} samples): ",
                      style="dim")
             t.append(sanitize(f.common_error[:300]) + "\n")
-        t.append("examples: " + ", ".join(f.examples[:4]), style="dim")
+        t.append("examples: " + sanitize(", ".join(f.examples[:4])), style="dim")
         box.update(t)
 
     @on(DataTable.RowSelected, "#health-table")

@@ -30,6 +30,7 @@ from inspector.services.log_export import export_lines
 from inspector.services.log_filter import FilterError, LogFilter, Query, Rows, find, first_error
 from inspector.services.log_filter import scan as scan_log
 from inspector.services.replay_clock import ReplayClock
+from inspector.ui.safe import plain, sanitize
 
 from ..widgets.log_view import LogView, format_time
 from ..widgets.timeline import Timeline, TimelineState
@@ -79,7 +80,7 @@ class PromptScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.title_text)
+            yield Static(plain(self.title_text))
             yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
 
     def on_mount(self) -> None:
@@ -745,7 +746,7 @@ class ReplayScreen(Screen[None]):
         t = clock.elapsed
         spans, duration = self._timeline_layout()
         head = Text()
-        head.append(self.deploy_log.title, style="bold")
+        head.append(sanitize(self.deploy_log.title), style="bold")
         head.append(f"   {state}", style="bold")
         head.append(f"  {clock.speed_label()}")
         head.append(f"   {format_time(t)[1:]} / {format_time(duration)[1:]}"
@@ -759,17 +760,18 @@ class ReplayScreen(Screen[None]):
             spans, self.deploy_log.timed, max(0, pos - 1), t if self.deploy_log.timed else None,
             self.failure_line))
         notices = "  ·  ".join(f"⚠ {v}" for v in self.deploy_log.notices.values())
-        self.query_one("#replay-notices", Static).update(notices)
+        self.query_one("#replay-notices", Static).update(plain(notices))
         self.query_one("#replay-notices").display = bool(notices)
         if self.has_class("demo"):
             current = next((s for s in reversed(spans) if s.first_line < max(1, pos)), None)
             label = Text()
             if current is not None:
-                label.append(current.label.upper(), style="bold")
+                label.append(sanitize(current.label.upper()), style="bold")
                 if current.failed and self.failure_line is not None \
                         and pos > self.failure_line:
                     label.append("  ✖ failed here", style="bold red")
-            label.append(f"\n{self.deploy_log.title}   {clock.speed_label()}", style="dim")
+            label.append(f"\n{sanitize(self.deploy_log.title)}   {clock.speed_label()}",
+                         style="dim")
             self.query_one("#demo-phase", Static).update(label)
             minutes, seconds = divmod(max(0.0, t), 60)
             self.query_one("#demo-clock", Digits).update(f"{minutes:.0f}:{seconds:04.1f}")
@@ -786,10 +788,10 @@ class ReplayScreen(Screen[None]):
         if not self.filter.empty:
             shown = rows.count(self.clock.position)
             hidden = rows.hidden(self.clock.position)
-            status.append(f"filter ‹{self.filter.describe()}›: ", style="bold")
+            status.append(f"filter ‹{sanitize(self.filter.describe())}›: ", style="bold")
             status.append(f"{shown:,} shown, {hidden:,} hidden   ")
         if self.search:
-            status.append(f"search {self.search!r} (n/N)   ")
+            status.append(f"search {sanitize(repr(self.search))} (n/N)   ")
         if view.anchor is not None:
             a, b = view.selection()
             status.append(f"{b - a + 1} lines selected (y copies)   ")
@@ -797,7 +799,8 @@ class ReplayScreen(Screen[None]):
         if rec is not None:
             ref = pytest_test_ref(rec.text)
             if ref is not None:
-                status.append(f"⏎ opens {ref[0]} in the test results   ", style="italic")
+                status.append(f"⏎ opens {sanitize(ref[0])} in the test results   ",
+                              style="italic")
             elif rec.phase is not None:
                 status.append(f"{rec.phase.value}  ", style="dim")
         self.query_one("#replay-status", Static).update(status)

@@ -27,7 +27,6 @@ from inspector import paths
 from inspector.model import Endpoint
 from inspector.model.http_request import BODY_KINDS, RequestSpec, ResponseRecord, to_curl
 from inspector.model.request_templates import suggested_params, template_for
-from inspector.model.safe_text import sanitize
 from inspector.services.deployments import DeployError, Target
 from inspector.services.http_client import RequestRefused, send
 from inspector.services.request_history import (
@@ -36,6 +35,7 @@ from inspector.services.request_history import (
     RequestHistory,
     history_path,
 )
+from inspector.ui.safe import plain, sanitize
 from inspector.ui.screens.rerun import ProgressLine
 from inspector.ui.styles import colour
 
@@ -176,7 +176,7 @@ class RequestScreen(Screen[None]):
                 continue
             self.templates.append((ep, spec.with_params(suggested_params(task, ep))))
         endpoints = self.query_one("#req-endpoints", OptionList)
-        endpoints.add_options([Option(Text.assemble((f"{spec.method:<7}", "bold"),
+        endpoints.add_options([Option(Text.assemble((sanitize(f"{spec.method:<7}"), "bold"),
                                                     sanitize(ep.path)))
                                for ep, spec in self.templates])
         if self.templates:
@@ -205,19 +205,20 @@ class RequestScreen(Screen[None]):
     # ------------------------------------------------------------------ composer
 
     def fill(self, spec: RequestSpec) -> None:
-        """Put ``spec`` into the composer."""
+        """Put ``spec`` into the composer (sanitised: templates come from the task README and
+        the history from disk, and what the composer shows is what is sent)."""
         method = self.query_one("#req-method", Select)
         if spec.method.upper() not in METHODS:
-            method.set_options([(m, m) for m in (*METHODS, spec.method.upper())])
+            method.set_options([(plain(m), m) for m in (*METHODS, spec.method.upper())])
         method.value = spec.method.upper()
-        self.query_one("#req-path", Input).value = spec.path
-        self.query_one("#req-query", TextArea).text = "\n".join(f"{k}={v}"
-                                                                for k, v in spec.query)
-        self.query_one("#req-headers", TextArea).text = "\n".join(f"{k}: {v}"
-                                                                  for k, v in spec.headers)
+        self.query_one("#req-path", Input).value = sanitize(spec.path)
+        self.query_one("#req-query", TextArea).text = sanitize(
+            "\n".join(f"{k}={v}" for k, v in spec.query))
+        self.query_one("#req-headers", TextArea).text = sanitize(
+            "\n".join(f"{k}: {v}" for k, v in spec.headers))
         self.query_one("#req-body-kind", Select).value = spec.body_kind
         body = self.query_one("#req-body", TextArea)
-        body.text = spec.body
+        body.text = sanitize(spec.body)
         body.language = "json" if spec.body_kind == "json" else None
         self.query_one("#req-problems", Static).update("")
 
@@ -278,8 +279,8 @@ class RequestScreen(Screen[None]):
             r = e.response
             t = Text(no_wrap=True, overflow="ellipsis")
             t.append(f"{r.status if r.status else 'ERR':<4}", style=status_style(self.app, r))
-            t.append(f"{e.spec.method} {sanitize(e.spec.path)}")
-            t.append(f" · {r.sent_at[11:19]}", style="dim")
+            t.append(sanitize(f"{e.spec.method} {e.spec.path}"))
+            t.append(sanitize(f" · {r.sent_at[11:19]}"), style="dim")
             options.add_option(Option(t))
 
     # ------------------------------------------------------------------ sending
@@ -293,7 +294,7 @@ class RequestScreen(Screen[None]):
         spec, problems = self.composed()
         box = self.query_one("#req-problems", Static)
         if problems:
-            box.update("Not sent: " + "; ".join(sanitize(p) for p in problems))
+            box.update(plain("Not sent: " + "; ".join(problems)))
             return
         box.update("")
         if self.cancel is not None:
@@ -399,11 +400,12 @@ class RequestScreen(Screen[None]):
                      style=style)
         t.append(f"  ·  {response.elapsed_ms:.0f} ms", style="bold")
         if response.http_version:
-            t.append(f"  ·  {response.http_version}", style="dim")
-        t.append(f"  ·  {len(response.body):,} bytes  ·  {spec.method} "
-                 f"{sanitize(spec.url(base))}", style="dim")
+            t.append(f"  ·  {sanitize(response.http_version)}", style="dim")
+        t.append(f"  ·  {len(response.body):,} bytes  ·  "
+                 + sanitize(f"{spec.method} {spec.url(base)}"), style="dim")
         if response.sent_at:
-            t.append(f"  ·  sent {response.sent_at[:19].replace('T', ' ')} UTC", style="dim")
+            t.append(f"  ·  sent {sanitize(response.sent_at[:19].replace('T', ' '))} UTC",
+                     style="dim")
         self.query_one("#req-status", Static).update(t)
         h = Text()
         for name, value in response.headers:
@@ -420,7 +422,7 @@ class RequestScreen(Screen[None]):
         if not response.looks_binary() and text.lstrip()[:1] in ("{", "[") and (
                 "json" in response.content_type or _is_json(text)):
             dark = self.app.current_theme.dark if self.app.current_theme else True
-            return Syntax(text, "json", theme="monokai" if dark else "friendly",
+            return Syntax(sanitize(text), "json", theme="monokai" if dark else "friendly",
                           word_wrap=True, background_color="default")
         return Text(sanitize(text))
 
@@ -431,12 +433,12 @@ class RequestScreen(Screen[None]):
         spec, problems = self.composed()
         if problems:
             self.query_one("#req-problems", Static).update(
-                "Not copied: " + "; ".join(sanitize(p) for p in problems))
+                plain("Not copied: " + "; ".join(problems)))
             return
         base = self.base_url or f"http://127.0.0.1:{self.target.task.port or 80}"
         command = to_curl(spec, base)
         self.app.copy_to_clipboard(command)
-        self.notify(sanitize(command), title="Copied as curl", markup=False, timeout=8)
+        self.notify(command, title="Copied as curl", timeout=8)
 
     def action_back(self) -> None:
         if self.cancel is not None and self.phase == "deploying":

@@ -24,10 +24,10 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, RichLog, Static
 
 from inspector.model import TestCase
-from inspector.model.safe_text import sanitize
 from inspector.model.testids import leaf_name
 from inspector.services.deployments import DeployError, Target
 from inspector.services.rerun import RerunReport, rerun
+from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour, outcome_text
 
 if TYPE_CHECKING:
@@ -88,12 +88,12 @@ class ProgressLine(Static):
         self._tick()
 
     def stop(self, final: Text | str) -> None:
-        """Stop the spinner and show ``final``."""
+        """Stop the spinner and show ``final`` (a ``str`` is shown as plain text)."""
         if self._ticker is not None:
             self._ticker.stop()
             self._ticker = None
         self.started = None
-        self.update(final)
+        self.update(plain(final) if isinstance(final, str) else final)
 
     @property
     def running(self) -> bool:
@@ -329,7 +329,7 @@ class RerunScreen(Screen[None]):
                  Text(f"Could not deploy ({phase}): {sanitize(report.deploy_failure)}",
                       style="bold"))
             if report.workdir is not None:
-                t.append(f"\nlogs: {report.workdir / 'logs'}", style="")
+                t.append(sanitize(f"\nlogs: {report.workdir / 'logs'}"), style="")
             failure.update(t)
             failure.add_class("shown")
             self._timing(report)
@@ -353,7 +353,7 @@ class RerunScreen(Screen[None]):
                           *(["flakiness"] if flaky else []))
         counts = report.failure_counts()
         for tid, old, new, comparison in report.results():
-            row: list[object] = [Text(sanitize(tid)), case_text(self.app, old),
+            row: list[object] = [plain(tid), case_text(self.app, old),
                                  case_text(self.app, new),
                                  Text(comparison, style=comparison_style(self.app, comparison))]
             if flaky:
@@ -371,7 +371,7 @@ class RerunScreen(Screen[None]):
         t = Text(f"{'warm' if report.reused else 'cold'} {report.backend}: "
                  f"deploy {report.deploy_seconds:.1f}s, {per}, total {report.seconds:.1f}s")
         if report.workdir is not None:
-            t.append(f"  ·  logs: {report.workdir / 'logs'}", style="dim")
+            t.append(sanitize(f"  ·  logs: {report.workdir / 'logs'}"), style="dim")
         t.append("\nr run again (warm) · F fresh redeploy · N flakiness check · Esc back",
                  style="dim")
         self.query_one("#rerun-timing", Static).update(t)

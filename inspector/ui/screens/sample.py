@@ -28,11 +28,11 @@ from inspector.model import Endpoint, SampleResult, Task
 from inspector.model.entries import SampleEntry
 from inspector.model.errors import LoadError
 from inspector.model.labels import Anchor, ItemRef
-from inspector.model.safe_text import sanitize
 from inspector.model.testids import leaf_name
 from inspector.model.verdict import Verdict
 from inspector.services.endpoint_tests import tests_for_endpoints
 from inspector.ui.messages import OpenSample
+from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour, verdict_text
 from inspector.ui.widgets.code_view import CodeView
 from inspector.ui.widgets.sample_pane import SamplePane
@@ -56,8 +56,9 @@ class PickScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.title_text)
-            yield OptionList(*[Option(o) for o in self.options])
+            yield Static(plain(self.title_text))
+            yield OptionList(*[Option(plain(o) if isinstance(o, str) else o)
+                               for o in self.options])
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
@@ -158,7 +159,7 @@ class SampleScreen(Screen[None]):
     def _failed(self, message: str) -> None:
         right = self.query_one("#right")
         right.remove_children()
-        right.mount(Static(f"Cannot open this sample: {sanitize(message)}", id="load-error"))
+        right.mount(Static(plain(f"Cannot open this sample: {message}"), id="load-error"))
 
     async def _loaded(self, sample: SampleResult, task: Task | None,
                       endpoints: list[Endpoint], refs: dict[str, list[Any]]) -> None:
@@ -227,8 +228,8 @@ class SampleScreen(Screen[None]):
                 verdict = Text("✔ yes", style=ok)
             else:
                 verdict = Text("✘ no", style=bad) if implemented is False else Text("?")
-            table.add_row(ep.method, Text(sanitize(ep.path)), verdict,
-                          Text(sanitize(handler)), str(n_tests) if n_tests else "—")
+            table.add_row(plain(ep.method), plain(ep.path), verdict,
+                          plain(handler), str(n_tests) if n_tests else "—")
         self._endpoint_moved()
 
     def _endpoint(self) -> Endpoint | None:
@@ -243,7 +244,7 @@ class SampleScreen(Screen[None]):
             box.update("This task lists no endpoints.")
             return
         t = Text()
-        t.append(f"{ep.method} {sanitize(ep.path)}", style="bold")
+        t.append(sanitize(f"{ep.method} {ep.path}"), style="bold")
         if ep.description:
             t.append(f"  {sanitize(ep.description)}")
         if ep.readme_line:
@@ -299,7 +300,7 @@ class SampleScreen(Screen[None]):
 
         self.app.push_screen(
             PickScreen(f"Tests that call {ep}:",
-                       [Text(f"{r.test_id}  ({r.file}:{r.line})  {r.call}") for r in refs]),
+                       [plain(f"{r.test_id}  ({r.file}:{r.line})  {r.call}") for r in refs]),
             chosen)
 
     # ------------------------------------------------------------------ compare
@@ -323,7 +324,8 @@ class SampleScreen(Screen[None]):
             return
         self.app.push_screen(
             PickScreen(f"Compare {self.entry.task} with:",
-                       [Text.assemble(f"{e.run_id} #{e.sample}  ", verdict_text(self.app, e))
+                       [Text.assemble(sanitize(f"{e.run_id} #{e.sample}  "),
+                                      verdict_text(self.app, e))
                         for e in others]),
             lambda i: self._show_compare(others[i]) if i is not None else None)
 

@@ -18,8 +18,8 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from inspector.model.safe_text import sanitize
 from inspector.services.deployments import LiveDeployment
+from inspector.ui.safe import plain
 from inspector.ui.styles import colour
 
 REFRESH_SECONDS = 2.0
@@ -123,9 +123,9 @@ class SandboxesScreen(Screen[None]):
             except Exception:  # noqa: BLE001 - a vanished sandbox has no URL
                 url = "—"
             rows.append(Row("pool", live.key, live.backend, (
-                Text(sanitize(live.key)), live.backend, state, duration(now - live.created),
+                plain(live.key), live.backend, state, duration(now - live.created),
                 duration(now - live.last_used), str(live.runs), cid[:12] if cid else "—",
-                url)))
+                plain(url))))
         return rows
 
     def refresh_rows(self) -> None:
@@ -157,7 +157,7 @@ class SandboxesScreen(Screen[None]):
             + (f"  ·  {len(engine)} other sandbox container{'s' if len(engine) != 1 else ''}"
                if engine else ""),
             ("  ·  s/Delete stops the selected one, S stops all of this app's", "dim")))
-        self.query_one("#sb-note", Static).update(self.engine_note)
+        self.query_one("#sb-note", Static).update(plain(self.engine_note))
 
     def selected(self) -> Row | None:
         table = self.query_one("#sb-table", DataTable)
@@ -202,10 +202,10 @@ class SandboxesScreen(Screen[None]):
             whose = ("leftover" if info.leftover else "this inspector" if info.owner == me
                      else "other inspector")
             rows.append(Row("engine", info.id, "docker", (
-                Text(sanitize(info.sample or info.name)), "docker",
-                Text(f"{info.status} · {info.kind} · {whose}",
-                     style=colour(app, "outcome-error" if info.leftover else "outcome-skip")),
-                "since " + sanitize(info.created.replace("T", " ")), "—", "—", info.id[:12],
+                plain(info.sample or info.name), "docker",
+                plain(f"{info.status} · {info.kind} · {whose}",
+                      style=colour(app, "outcome-error" if info.leftover else "outcome-skip")),
+                plain("since " + info.created.replace("T", " ")), "—", "—", info.id[:12],
                 "—")))
         return rows, ""
 

@@ -10,6 +10,7 @@ from textual.widgets import DataTable
 
 from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.verdict import Verdict
+from inspector.ui.safe import plain
 from inspector.ui.styles import GLYPH, colour, suite_label, suite_style, verdict_style
 
 _WORST = [Verdict.NOT_DEPLOYED, Verdict.SUITE_NOT_RUN, Verdict.TESTS_FAILED, Verdict.PASSED]
@@ -29,7 +30,7 @@ def cell_text(app: Any, samples: list[SampleEntry]) -> Text:
                  Verdict.TESTS_FAILED: f"{e.passed}/{e.total}",
                  Verdict.SUITE_NOT_RUN: "did not run",
                  Verdict.NOT_DEPLOYED: e.failed_phase or "deploy"}[v]
-        return Text(f"{GLYPH[v]} {label}", style=verdict_style(app, v))
+        return plain(f"{GLYPH[v]} {label}", style=verdict_style(app, v))
     passed = sum(e.verdict is Verdict.PASSED for e in samples)
     worst = next(v for v in _WORST if any(e.verdict is v for e in samples))
     v = Verdict.PASSED if passed == len(samples) else worst
@@ -58,11 +59,11 @@ class MatrixTable(DataTable):
         self.add_column("task", key="task")
         for i, r in enumerate(runs):
             stock = " ·stock" if r.format == "repogenesis" else ""
-            self.add_column(Text(f"{r.agent}·{r.model}{stock}"), key=f"r{i}")
+            self.add_column(plain(f"{r.agent}·{r.model}{stock}"), key=f"r{i}")
         suspect = colour(self.app, "health-suspect")
         rows = []
         for t in self.tasks:
-            label = Text(t)
+            label = plain(t)
             if t in self.suspect_tasks:
                 label.append(" ⚠", style=f"bold {suspect}")
             row: list[Any] = [label]

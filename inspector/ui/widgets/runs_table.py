@@ -11,6 +11,7 @@ from textual.widgets import DataTable
 
 from inspector.model.entries import RunEntry
 from inspector.model.filters import run_matches
+from inspector.ui.safe import plain
 from inspector.ui.styles import pct
 
 COLUMNS: list[tuple[str, str, Callable[[RunEntry], Any]]] = [
@@ -76,7 +77,8 @@ class RunsTable(DataTable):
     def _cells(self, r: RunEntry) -> list[Any]:
         m = r.metrics
         status = "" if r.status in (None, "complete") else f" ({r.status})"
-        return [Text(r.run_id + status), r.agent, r.model, r.language, r.short_format,
+        return [plain(r.run_id + status), plain(r.agent), plain(r.model), plain(r.language),
+                plain(r.short_format),
                 str(m.get("samples", 0)), pct(m.get("pass_at_1")), pct(m.get("test_pass_ratio")),
                 pct(m.get("api_coverage")), pct(m.get("dsr")), str(m.get("suites_not_run", 0)),
                 str(self.unlabelled(r))]

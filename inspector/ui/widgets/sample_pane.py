@@ -30,11 +30,11 @@ from inspector.model import SampleResult, Task
 from inspector.model.entries import SampleEntry
 from inspector.model.outcomes import PHASE_ORDER
 from inspector.model.pytest_output import exit_meaning
-from inspector.model.safe_text import sanitize
 from inspector.model.testids import split_node_id
 from inspector.services.file_preview import list_repo_tree, preview_file
 from inspector.services.references import Ref, find_refs
 from inspector.services.suite_cause import cause_of, cause_ref
+from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour, outcome_text, verdict_text
 from inspector.ui.widgets.code_view import CodeView
 
@@ -98,7 +98,7 @@ class SamplePane(Vertical):
 
     def compose(self) -> ComposeResult:
         t = Text()
-        t.append(self.pane_title or self.entry.sample_id, style="bold")
+        t.append(sanitize(self.pane_title or self.entry.sample_id), style="bold")
         t.append("  ")
         t.append_text(verdict_text(self.app, self.entry))
         yield Static(t, classes="pane-title")
@@ -129,9 +129,9 @@ class SamplePane(Vertical):
             self._pending = None
             self.open_file(root, rel, line, focus=False, switch=False)
         if self.repo is None or not self.repo.is_dir():
-            self.query_one(".file-notice", Static).update(
+            self.query_one(".file-notice", Static).update(plain(
                 f"The generated repository is not available"
-                f"{': ' + str(self.repo) if self.repo else ''}.")
+                f"{': ' + str(self.repo) if self.repo else ''}."))
         else:
             self.load_tree()
 
@@ -162,12 +162,12 @@ class SamplePane(Vertical):
     def _fill_tree(self, listing: Any) -> None:
         tree = self.query_one(".repo-tree", Tree)
         tree.clear()
-        tree.root.set_label(self.repo.name if self.repo else "repo")
+        tree.root.set_label(plain(self.repo.name if self.repo else "repo"))
         _add_nodes(tree.root, listing.entries)
         tree.root.expand_all()
         notice = getattr(listing, "notice", "")
         if notice:
-            self.query_one(".file-notice", Static).update(sanitize(notice))
+            self.query_one(".file-notice", Static).update(plain(notice))
         if self.current_file is None:
             first = _first_interesting(listing)
             if first:
@@ -191,8 +191,8 @@ class SamplePane(Vertical):
         notice = self.query_one(".file-notice", Static)
         code = self.query_one(CodeView)
         if base is None:
-            notice.update(f"{rel}: the {'repository' if root == 'repo' else 'task folder'} "
-                          "is not available")
+            notice.update(plain(f"{rel}: the {'repository' if root == 'repo' else 'task folder'} "
+                                "is not available"))
             return
         preview = preview_file(base, rel)
         self.current_file = (root, rel)
@@ -201,7 +201,7 @@ class SamplePane(Vertical):
                           f"{':' + str(line) if line else ''}  ({preview.size} bytes"
                           f"{', ' + preview.lexer if preview.lexer != 'text' else ''})",
                           style="bold"))
-        notice.update(sanitize(preview.notice or ""))
+        notice.update(plain(preview.notice or ""))
         code.show(preview.text, preview.lexer, rel, line)
         if switch:
             self._activate(".files-tab")
@@ -226,14 +226,14 @@ class SamplePane(Vertical):
                 self.refs = [ref] if ref else []
                 options = self.query_one(".refs", OptionList)
                 options.clear_options()
-                options.add_options([Option(f"↪ {r.label}") for r in self.refs])
+                options.add_options([Option(plain(f"↪ {r.label}")) for r in self.refs])
                 options.display = bool(self.refs)
             self.query_one(".test-detail", Static).update(t)
             return
         table.add_rows([
-            [outcome_text(self.app, c.outcome.value), Text(sanitize(c.id)),
+            [outcome_text(self.app, c.outcome.value), plain(c.id),
              f"{c.duration_seconds:.3f}s" if c.duration_seconds is not None else "—",
-             Text(sanitize(c.first_message_line[:100]), no_wrap=True)]
+             plain(c.first_message_line[:100], no_wrap=True)]
             for c in self.cases])
         self._show_test(0)
 
@@ -269,7 +269,7 @@ class SamplePane(Vertical):
         self.refs = refs
         options = self.query_one(".refs", OptionList)
         options.clear_options()
-        options.add_options([Option(f"↪ {r.label}") for r in refs])
+        options.add_options([Option(plain(f"↪ {r.label}")) for r in refs])
         options.display = bool(refs)
 
     def select_test(self, test_id: str) -> bool:
@@ -341,7 +341,7 @@ class SamplePane(Vertical):
                           Text(status, style=style),
                           f"{p.duration_seconds:.2f}s" if p.duration_seconds is not None else "—",
                           "" if p.exit_code is None else str(p.exit_code),
-                          Text(sanitize((p.message or "")[:100]), no_wrap=True))
+                          plain((p.message or "")[:100], no_wrap=True))
         t = Text()
         if d.success:
             t.append("Deployed", style=f"bold {ok}")
@@ -389,7 +389,7 @@ def _add_nodes(node: Any, entries: Any) -> None:
             else:
                 node.add_leaf(Text(f"{name} → {target}"), data=child.rel_path)
         elif child.kind == "file":
-            node.add_leaf(name, data=child.rel_path)
+            node.add_leaf(Text(name), data=child.rel_path)
         else:
             node.add_leaf(Text(f"{name} (special file)", style="dim"))
 

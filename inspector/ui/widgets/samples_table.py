@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.text import Text
 from textual.widgets import DataTable
 
 from inspector.model.entries import SampleEntry
-from inspector.model.safe_text import sanitize
 from inspector.model.verdict import Verdict
+from inspector.ui.safe import plain
 from inspector.ui.styles import colour, verdict_text
 
 _ORDER = {Verdict.NOT_DEPLOYED: 0, Verdict.SUITE_NOT_RUN: 1, Verdict.TESTS_FAILED: 2,
@@ -42,13 +41,13 @@ class SamplesTable(DataTable):
         suspect = colour(self.app, "health-suspect")
         rows = []
         for e in entries:
-            task = Text(e.task)
+            task = plain(e.task)
             if e.task in self.suspect_tasks:
                 task.append(" ⚠", style=f"bold {suspect}")
             ac = f"{e.ac_implemented}/{e.ac_total}" if e.ac_total else "—"
-            rows.append([_short(e.run_id, RUN_WIDTH), task, str(e.sample),
+            rows.append([plain(_short(e.run_id, RUN_WIDTH)), task, str(e.sample),
                          verdict_text(self.app, e), ac,
-                         Text(sanitize(e.message[:120]), no_wrap=True)])
+                         plain(e.message[:120], no_wrap=True)])
         self.add_rows(rows)
         if keep is not None:
             self.select(keep.key)

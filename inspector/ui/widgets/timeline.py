@@ -10,6 +10,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from inspector.services.deployment_log import PhaseSpan
+from inspector.ui.safe import sanitize
 
 from ..styles import colour
 
@@ -118,7 +119,8 @@ class Timeline(Widget):
         head = self._x_of(st.playhead_line, st.playhead_time)
         for (x0, x1), s in zip(self._cells, st.spans, strict=False):
             w = x1 - x0
-            label = s.label if len(s.label) <= w - 2 else s.label[:max(0, w - 2)]
+            name = sanitize(s.label)
+            label = name if len(name) <= w - 2 else name[:max(0, w - 2)]
             cell = f" {label}".ljust(w)[:w]
             bg = bad if s.failed else (ok if s.status == "ok" else idle)
             played = 0 if head is None else max(0, min(w, head - x0 + 1))
@@ -140,7 +142,7 @@ class Timeline(Widget):
         for i, s in enumerate(st.spans):
             if i:
                 labels.append("  │  ", style="dim")
-            labels.append(s.label, style="bold" if s.failed else "")
+            labels.append(sanitize(s.label), style="bold" if s.failed else "")
             amount = _fmt_duration(s.duration) if st.timed else f"{s.line_count:,} lines"
             labels.append(f" {amount}", style="dim")
             if s.status:
