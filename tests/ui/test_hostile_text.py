@@ -140,6 +140,13 @@ async def test_main_tabs_and_palette_show_hostile_runs_as_text(app: InspectorApp
         await pilot.press("2")
         await settle(app, pilot)
         assert_safe(app, "EVIL[/x][bold]B[link=https://example.invalid]L[@click=app.quit]Q")
+        # a filter choice taken from the data (sample 1's framework), chosen
+        app.main_screen.select_options(framework="any[/x]\x1b]0;T\x07\u200d")
+        await settle(app, pilot)
+        assert app.main_screen.filter.framework == "any[/x]\x1b]0;T\x07\u200d"
+        assert_safe(app, "any[/x]␛]0;T␇<U+200D>")
+        await pilot.press("x")
+        await settle(app, pilot)
         await pilot.press("3")
         await settle(app, pilot)
         assert_safe(app, "agent[/x]␛]52")

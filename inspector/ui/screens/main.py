@@ -153,7 +153,7 @@ class MainScreen(Screen[None]):
         self.query_one("#index-progress", ProgressBar).update(total=message.total,
                                                               progress=message.done)
         self.query_one("#index-label", Static).update(
-            f"Indexing runs {message.done}/{message.total}  (Esc cancels)  ")
+            plain(f"Indexing runs {message.done}/{message.total}  (Esc cancels)  "))
 
     def on_catalog_updated(self, message: CatalogUpdated) -> None:
         self.query_one("#index-bar").remove_class("busy")
@@ -424,12 +424,12 @@ class MainScreen(Screen[None]):
              Text(sanitize(f.common_error[:100]), no_wrap=True)]
             for f in report.findings])
         n = len(report.findings)
-        self.query_one("#health-summary", Static).update(
+        self.query_one("#health-summary", Static).update(plain(
             f"{n} candidate benchmark defect{'s' if n != 1 else ''}: tests no sample of any run "
             "passes, and suites that did not really run. Check these before blaming agents. "
             "Enter opens an example sample." if n else
             "No candidate benchmark defects: every test passes in some sample, and every "
-            "deployed suite ran.")
+            "deployed suite ran."))
         self._matrix_dirty = self._samples_dirty = True
         self._refresh_visible()
         self._health_moved()

@@ -783,7 +783,7 @@ class ReplayScreen(Screen[None]):
         view = self.view
         status = Text()
         if self.busy:
-            status.append(self.busy + "   ", style="bold")
+            status.append(sanitize(self.busy) + "   ", style="bold")
         rows = view.rows
         if not self.filter.empty:
             shown = rows.count(self.clock.position)

@@ -272,7 +272,7 @@ class RequestScreen(Screen[None]):
             label.update(Text(f"History unavailable: {sanitize(self.history_error)}",
                               style=colour(self.app, "outcome-error")))
         else:
-            label.update(f"History ({len(entries)}) · Enter restores")
+            label.update(plain(f"History ({len(entries)}) · Enter restores"))
         options = self.query_one("#req-history", OptionList)
         options.clear_options()
         for e in reversed(entries):

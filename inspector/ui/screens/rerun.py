@@ -129,8 +129,8 @@ class TimesScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Run the tests how many times? (2 to {MAX_TIMES}; Enter runs, "
-                         "Esc cancels)")
+            yield Static(plain(f"Run the tests how many times? (2 to {MAX_TIMES}; Enter runs, "
+                               "Esc cancels)"))
             yield Input(str(self.default), id="times-input", type="integer")
             yield Static("", id="times-error")
 
@@ -144,7 +144,7 @@ class TimesScreen(ModalScreen[int | None]):
             n = 0
         if not 1 <= n <= MAX_TIMES:
             self.query_one("#times-error", Static).update(
-                f"Enter a whole number from 1 to {MAX_TIMES}.")
+                plain(f"Enter a whole number from 1 to {MAX_TIMES}."))
             return
         self.dismiss(n)
 

@@ -331,7 +331,7 @@ class SamplePane(Vertical):
         for phase in PHASE_ORDER:
             p = d.phase(phase)
             if p is None:
-                table.add_row(phase.value, Text("—", style="dim"), "", "", "")
+                table.add_row(plain(phase.value), Text("—", style="dim"), "", "", "")
                 continue
             status = p.status.value
             style = ok if status == "ok" else ("dim" if status == "skipped" else bad)
