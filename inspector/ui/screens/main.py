@@ -271,11 +271,12 @@ class MainScreen(Screen[None]):
         m = r.metrics
         t = Text()
         t.append(f"{sanitize(r.run_id)}\n", style="bold")
-        t.append(sanitize(f"{r.agent} · {r.model} · {r.language} · "
-                 f"{'RepoGenesis report' if r.format == 'repogenesis' else 'Genesis Inspector run'}"
-                 f"{' · ' + r.status if r.status else ''}\n"))
-        t.append(sanitize(f"source: {self.app.display_path(r.source_path)}"  # type: ignore[attr-defined]
-                 f"{' · ' + r.harness if r.harness else ''}\n"), style="dim")
+        kind = "RepoGenesis report" if r.format == "repogenesis" else "Genesis Inspector run"
+        t.append(sanitize(f"{r.agent} · {r.model} · {r.language} · {kind}"
+                          f"{' · ' + r.status if r.status else ''}\n"))
+        source = self.app.display_path(r.source_path)  # type: ignore[attr-defined]
+        t.append(sanitize(f"source: {source}{' · ' + r.harness if r.harness else ''}\n"),
+                 style="dim")
         pk = m.get("pass_at_k") or {}
         extra = "  ".join(f"pass@{k} {pct(v)}" for k, v in sorted(pk.items(),
                                                                    key=lambda kv: int(kv[0]))
