@@ -25,6 +25,8 @@ from pathlib import Path
 from .errors import LoadIssue
 
 NEIGHBOURHOOD_UP = 2
+REPO_REFUSED = "repo not opened: "
+"""How a sample's note starts when its repo path was refused (the rest says why)."""
 
 
 def _resolve(path: Path) -> Path | None:

@@ -14,6 +14,7 @@ be missing or malformed; a bad result is reported with file and field and the re
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from .ids import check_id
 from .jsonfields import Fields, read_json
 from .outcomes import Phase
 from .predictions import parse_predictions_name
-from .repo_scope import RepoScope, run_scope
+from .repo_scope import REPO_REFUSED, RepoScope, run_scope
 from .results import ApiCoverage, Deployment, SampleResult, TestSummary
 from .run import Run, RunSource
 from .stock_flaws import java_counts_doubled, run_java_notes
@@ -135,6 +136,7 @@ def parse_result(obj: Any, path: Path, field: str, run_id: str, default_lang: st
     if repo_path is not None and scope is not None and (outside := scope.check(
             repo_path, path, f._name("repo_name"), str(repo_path))) is not None:
         issues.append(outside)
+        notes.append(f"{REPO_REFUSED}{outside.message}")
         repo_path = None
     return SampleResult(
         run_id=run_id, task=name, sample=0, language=lang,
@@ -213,7 +215,9 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None, opened: Path |
     scope, outside = run_scope(path, [predictions] if predictions else [], opened, path,
                                "metadata.predictions_dir")
     issues.extend(outside)
+    refused: tuple[str, ...] = ()
     if predictions is not None and not scope.admits(predictions):
+        refused = tuple(f"{REPO_REFUSED}{i.message}" for i in outside[:1])
         predictions = None
     results = top.items("results", required=True)
     samples: list[SampleResult] = []
@@ -231,7 +235,7 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None, opened: Path |
                                     "warning"))
             continue
         seen.add(s.task)
-        samples.append(s)
+        samples.append(replace(s, notes=s.notes + refused) if refused else s)
     if not language:
         language = _samples_language(samples)
     summary = top.sub("summary")

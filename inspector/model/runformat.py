@@ -24,7 +24,7 @@ from .errors import LoadError, LoadIssue
 from .ids import check_id
 from .jsonfields import Fields, read_json
 from .outcomes import Outcome, Phase, PhaseStatus
-from .repo_scope import RepoScope, run_scope
+from .repo_scope import REPO_REFUSED, RepoScope, run_scope
 from .results import (
     CAUSE_KINDS,
     ApiCoverage,
@@ -424,6 +424,7 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             logs[phase] = resolved
     repo_path = None
     repo_digest = None
+    refused: tuple[str, ...] = ()
     rf = f.sub("repo")
     if rf is not None:
         raw_repo = rf.str("path")
@@ -434,9 +435,10 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             elif scope is not None and (outside := scope.check(
                     repo_path, path, "repo.path", raw_repo)) is not None:
                 issues.append(outside)
+                refused = (f"{REPO_REFUSED}{outside.message}",)
                 repo_path = None
         repo_digest = rf.str("digest")
-    notes = tuple(str(n) for n in f.items("notes") if isinstance(n, str))
+    notes = tuple(str(n) for n in f.items("notes") if isinstance(n, str)) + refused
     return SampleResult(
         run_id=run_id, task=task, sample=sample,
         language=f.str("language", "python") or "python",
