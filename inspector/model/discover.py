@@ -69,8 +69,12 @@ def is_tasks_root(candidate: Path) -> bool:
 
 
 def is_repository_root(folder: Path) -> bool:
-    """A repository boundary: the folder holds ``.git`` (a folder, or a file for worktrees)."""
-    return (folder / ".git").exists()
+    """A repository boundary: the folder holds ``.git`` (a folder, or a file for worktrees).
+    A folder that cannot be looked into counts as one (nothing is looked for above it)."""
+    try:
+        return (folder / ".git").exists()
+    except OSError:
+        return True
 
 
 @dataclass(frozen=True, slots=True)
