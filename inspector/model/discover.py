@@ -10,6 +10,7 @@ from pathlib import Path
 
 from . import repogenesis, runformat
 from .errors import LoadError, LoadIssue
+from .files import read_regular
 from .jsonfields import read_json
 from .readme import extract_endpoints, extract_port
 from .run import Run
@@ -48,10 +49,10 @@ def is_task_dir(folder: Path) -> bool:
     try:
         if not ((folder / "tests").is_dir() or (folder / "pom.xml").is_file()):
             return False
-        with open(folder / "README.md", "rb") as fh:
-            readme = fh.read(_MAX_README).decode("utf-8", errors="replace")
-    except OSError:
+        raw = read_regular(folder / "README.md", _MAX_README, truncate=True)
+    except (OSError, LoadError):
         return False
+    readme = (raw or b"").decode("utf-8", errors="replace")
     return extract_port(readme) is not None and (
         _LOOSE_ENDPOINT.search(readme) is not None or bool(extract_endpoints(readme)))
 

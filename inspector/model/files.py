@@ -43,9 +43,11 @@ def _too_big(path: Path, size: int | str, max_bytes: int) -> LoadError:
                            "not read")
 
 
-def read_regular(path: Path, max_bytes: int, *, missing_ok: bool = False) -> bytes | None:
+def read_regular(path: Path, max_bytes: int, *, missing_ok: bool = False,
+                 truncate: bool = False) -> bytes | None:
     """The bytes of ``path`` (symlinks followed) when it is a regular file of at most
-    ``max_bytes``; ``None`` for a missing file when ``missing_ok``.
+    ``max_bytes`` (with ``truncate``: its first ``max_bytes``, whatever its size); ``None`` for
+    a missing file when ``missing_ok``.
 
     Anything else raises :class:`LoadError` naming the file: not a regular file (the target is
     checked before opening, and the opened file again, so a swap cannot slip a FIFO or a
@@ -56,7 +58,7 @@ def read_regular(path: Path, max_bytes: int, *, missing_ok: bool = False) -> byt
         before = os.stat(path)
         if not stat.S_ISREG(before.st_mode):
             raise _not_regular(path, before.st_mode)
-        if before.st_size > max_bytes:
+        if before.st_size > max_bytes and not truncate:
             raise _too_big(path, before.st_size, max_bytes)
         fd = os.open(path, _OPEN_FLAGS)
     except FileNotFoundError:
@@ -83,6 +85,9 @@ def read_regular(path: Path, max_bytes: int, *, missing_ok: bool = False) -> byt
         raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
+    data = b"".join(chunks)
     if left <= 0:
+        if truncate:
+            return data[:max_bytes]
         raise _too_big(path, f"more than {max_bytes}", max_bytes)
-    return b"".join(chunks)
+    return data

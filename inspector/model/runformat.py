@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import LoadError, LoadIssue
+from .files import read_regular
 from .ids import check_id
 from .jsonfields import Fields, read_json
 from .outcomes import Outcome, Phase, PhaseStatus
@@ -225,8 +226,9 @@ def parse_task(obj: Any, path: Path, field: str, run_dir: Path,
     readme = ""
     try:
         if root and (root / "README.md").is_file():
-            readme = (root / "README.md").read_bytes()[:2_000_000].decode("utf-8", "replace")
-    except OSError:
+            raw = read_regular(root / "README.md", 2_000_000, truncate=True) or b""
+            readme = raw.decode("utf-8", "replace")
+    except (OSError, LoadError):
         readme = ""
     endpoints: dict[str, list[Endpoint]] = {"endpoints": [], "spec_endpoints": []}
     for key, found in endpoints.items():

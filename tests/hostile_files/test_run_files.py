@@ -6,6 +6,7 @@ not one path component (``a/b``, ``..``, NUL, a leading dot)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,7 +17,7 @@ from inspector.model import discover_runs
 from inspector.model.repo_scope import REPO_REFUSED
 from inspector.model.runformat import load_run
 
-from .conftest import FORGE, RELAY, assert_denied, cli, copy_fixture
+from .conftest import FORGE, RELAY, SAMPLE_RUNS, assert_denied, cli, copy_fixture
 
 
 def _no_traceback(done: subprocess.CompletedProcess[str]) -> None:
@@ -195,4 +196,18 @@ def test_replay_of_a_task_named_with_a_slash_says_why_instead_of_crashing(corpus
     assert done.stderr.startswith(f"inspector: error: {corpus / 'runs' / FORGE}: no sample 0 "
                                   "of task 'a/b'")
     assert (f"{result}: field 'task': not a valid task name: 'a/b' contains a path separator"
+            in done.stderr)
+
+
+# ------------------------------------------------------------------ task READMEs
+
+def test_a_task_readme_that_is_a_fifo_does_not_hang_the_loader(corpus: Path) -> None:
+    shutil.copytree(SAMPLE_RUNS / "tasks", corpus / "tasks")
+    readme = corpus / "tasks" / "repo" / "todo-service" / "README.md"
+    readme.unlink()
+    os.mkfifo(readme)
+    done = cli("summary", str(corpus), capped=True, timeout=90)
+    _no_traceback(done)
+    assert done.returncode == 0 and FORGE in done.stdout
+    assert (f"inspector: error: {readme}: not a regular file (a FIFO (named pipe)); not read"
             in done.stderr)
