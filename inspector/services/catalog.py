@@ -32,7 +32,7 @@ from inspector.model.discover import (
 from inspector.model.entries import RunEntry, SampleEntry, TestEntry
 from inspector.model.errors import LoadError
 from inspector.model.jsonfields import Fields, read_json
-from inspector.model.runformat import RUN_FILE, parse_sample, parse_task
+from inspector.model.runformat import RUN_FILE, parse_sample, parse_task, repo_scope
 from inspector.model.tasks import load_tasks
 from inspector.model.verdict import Verdict, verdict_of
 from inspector.services.health import HealthReport, SuiteRecord, TestRecord, analyse_health
@@ -266,7 +266,8 @@ class Catalog:
                 break
             if progress is not None:
                 progress(i, len(todo), str(loc.path))
-            runs, issues = load_location(loc, self._task_table() if loc.kind != "run" else None)
+            runs, issues = load_location(loc, self._task_table() if loc.kind != "run" else None,
+                                         self.root)
             self._store_location(loc, sig, runs, issues)
             self._run_cache.pop(str(loc.path), None)
             report.reloaded.append(loc.path)
@@ -464,8 +465,9 @@ class Catalog:
         if run.format != "repogenesis" and entry.result_path is not None:
             task = self.task(entry.task, run)
             issues: list[LoadIssue] = []
+            scope, _ = repo_scope(run.location, read_json(run.location / RUN_FILE), self.root)
             s = parse_sample(read_json(entry.result_path), entry.result_path, issues,
-                             {task.name: task} if task else None)
+                             {task.name: task} if task else None, scope)
             return s if s.run_id == run.run_id else replace(s, run_id=run.run_id)
         for r in self._runs_at(run.location):
             if r.id == run.run_id:
@@ -485,7 +487,7 @@ class Catalog:
         cached = self._run_cache.get(str(location))
         if cached and cached[0] == sig:
             return cached[1]
-        runs, _ = load_location(sig_loc, self._task_table())
+        runs, _ = load_location(sig_loc, self._task_table(), self.root)
         self._run_cache[str(location)] = (sig, runs)
         return runs
 
