@@ -172,7 +172,7 @@ def pytest_sections(name: str, text: str) -> list[PytestConfig]:
         return []
     if not cp.has_section(wanted):
         if name in ("pytest.ini", ".pytest.ini"):  # pytest uses it even when empty
-            return [PytestConfig(1, "(no [pytest] section)", {})]
+            return [PytestConfig(1, "a file without a [pytest]", {})]
         return []
     options = dict(cp.items(wanted))
     return [_section(text, f"[{wanted}]", _line_of(text, rf"\[\s*{re.escape(wanted)}\s*\]"),

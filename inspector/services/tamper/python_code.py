@@ -86,6 +86,8 @@ _TEST_FILE = re.compile(r"(?:^|[/\\])(?:test_[^/\\]*\.py|[^/\\]*_test\.py|confte
 _REPORTISH = re.compile(r"junit|report|result|surefire|xunit|test", re.I)
 UNKNOWN = "\0"  # stands for a part of a path the analysis cannot know
 _MAX_CANDIDATES = 16
+_MAX_PATH_CHARS = 1024
+_CANDIDATE_BUDGET = 50_000
 _PATH_BUILDERS = {"Path", "PurePath", "PosixPath", "join", "joinpath", "glob", "rglob", "iglob"}
 _PATH_MODULES = {"os.path", "path", "posixpath", "glob", "pathlib"}
 _PATH_KEEPERS = {"str", "abspath", "realpath", "normpath", "resolve", "absolute", "expanduser",
@@ -212,6 +214,9 @@ def _root(node: ast.AST) -> ast.AST:
 class _Analyser:
     def __init__(self, tree: ast.Module, strict: bool) -> None:
         self.tree = tree
+        self.nodes = list(ast.walk(tree))
+        self.budget = _CANDIDATE_BUDGET  # path resolution steps left for this file
+        self._memo: dict[tuple[str, int], set[str]] = {}
         self.strict = strict  # test-run code (conftest, plugin): any XML write forges
         self.report = PythonReport()
         self.aliases: dict[str, str] = {}  # local name -> module path it is bound to
@@ -220,7 +225,7 @@ class _Analyser:
     # ------------------------------------------------------------------ set-up
 
     def collect(self) -> None:
-        for node in ast.walk(self.tree):
+        for node in self.nodes:
             if isinstance(node, ast.Import):
                 for a in node.names:
                     top = a.name.split(".")[0]
@@ -268,8 +273,13 @@ class _Analyser:
     # ------------------------------------------------------------------ paths
 
     def candidates(self, node: ast.AST | None, depth: int = 0) -> set[str]:
-        """Possible values of a path expression (unknown parts as UNKNOWN)."""
-        if node is None or depth > 4:
+        """Possible values of a path expression (unknown parts as UNKNOWN), each cut at
+        ``_MAX_PATH_CHARS``."""
+        return {c[:_MAX_PATH_CHARS] for c in self._candidates(node, depth)}
+
+    def _candidates(self, node: ast.AST | None, depth: int) -> set[str]:
+        self.budget -= 1
+        if node is None or depth > 4 or self.budget <= 0:
             return {UNKNOWN}
         if isinstance(node, ast.Constant):
             return {node.value} if isinstance(node.value, str) else {UNKNOWN}
@@ -288,13 +298,15 @@ class _Analyser:
                 return {a.replace("%s", UNKNOWN).replace("%d", UNKNOWN) for a in left}
             return {a + sep + b for a in left for b in right}
         if isinstance(node, ast.Name):
-            values = self.bindings.get(node.id)
-            if not values:
-                return {UNKNOWN}
-            out: set[str] = set()
-            for v in values:
-                out |= self.candidates(v, depth + 1)
-            return set(sorted(out)[:_MAX_CANDIDATES])
+            key = (node.id, depth)
+            if key not in self._memo:
+                self._memo[key] = {UNKNOWN}  # a name bound to itself resolves to unknown
+                values = self.bindings.get(node.id)
+                out: set[str] = set()
+                for v in values or ():
+                    out |= self.candidates(v, depth + 1)
+                self._memo[key] = set(sorted(out)[:_MAX_CANDIDATES]) or {UNKNOWN}
+            return self._memo[key]
         if isinstance(node, ast.Call):
             return self._call_candidates(node, depth)
         if isinstance(node, ast.Attribute):
@@ -334,7 +346,7 @@ class _Analyser:
     # ------------------------------------------------------------------ module-wide
 
     def scan_module(self) -> None:
-        for node in ast.walk(self.tree):
+        for node in self.nodes:
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
                 targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) \
                     else [node.target]
@@ -434,7 +446,7 @@ class _Analyser:
     # ------------------------------------------------------------------ hooks
 
     def scan_hooks(self) -> None:
-        for node in ast.walk(self.tree):
+        for node in self.nodes:
             if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             if not node.name.startswith("pytest_"):
@@ -454,8 +466,14 @@ class _Analyser:
                    and isinstance(n.targets[0], ast.Name)
                    and isinstance(n.value, (ast.Yield, ast.Await))}
         params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
-        parents = {child: parent for parent in ast.walk(fn)
-                   for child in ast.iter_child_nodes(parent)}
+        parents: dict[ast.AST, ast.AST] = {}
+
+        def guarded(node: ast.AST) -> bool:
+            if not parents:
+                parents.update({child: parent for parent in ast.walk(fn)
+                                for child in ast.iter_child_nodes(parent)})
+            return _marker_guarded(node, parents)
+
         for node in _own_nodes(fn):
             line = getattr(node, "lineno", fn.lineno)
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
@@ -463,12 +481,12 @@ class _Analyser:
                     else [node.target]
                 for t in targets:
                     hits = self._hook_target(name, t, line, params, node)
-                    if hits and "drops" in hits[0][1] and _marker_guarded(node, parents):
+                    if hits and "drops" in hits[0][1] and guarded(node):
                         continue
                     found.extend(hits)
             elif isinstance(node, ast.Call):
                 hits = self._hook_call(name, node, line)
-                if hits and _SELECTING.search(hits[0][1]) and _marker_guarded(node, parents):
+                if hits and _SELECTING.search(hits[0][1]) and guarded(node):
                     continue  # skips the tests carrying one of its own markers
                 found.extend(hits)
             elif isinstance(node, ast.Return) and node.value is not None and not (
@@ -483,7 +501,7 @@ class _Analyser:
                     continue
                 if name in ("pytest_pyfunc_call", "pytest_runtest_protocol") and _runs_test(fn):
                     continue  # runs the test its own way (async plugins do)
-                found.append((line, f"returns its own result ({_text(node.value)})"))
+                found.append((line, f"returns its own result: {_text(node.value)}"))
             elif isinstance(node, ast.Try) and wrapper and _yields(node.body) and any(
                     not any(isinstance(n, ast.Raise) for n in ast.walk(h))
                     for h in node.handlers):

@@ -46,7 +46,8 @@ CONFIG_FILES = frozenset({"pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg",
 PACKAGING_FILES = frozenset({"setup.py", "setup.cfg", "pyproject.toml", "entry_points.txt"})
 SITE_FILES = frozenset({"sitecustomize.py", "usercustomize.py"})
 START_SCRIPTS = ("start.sh",)
-MAX_FILE_BYTES = 512 * 1024
+MAX_FILE_BYTES = 256 * 1024
+MAX_PARSED_BYTES = 2 * 1024 * 1024  # Python read with ast per repo
 MAX_ENTRIES = 20_000
 MAX_DEPTH = 24
 MAX_READ_BYTES = 32 * 1024 * 1024
@@ -141,6 +142,7 @@ class _Scanner:
         self.repo = repo
         self.golden = golden_tests
         self.read_bytes = 0
+        self.parsed = 0
         self.findings: list[TamperFinding] = []
         self._python: dict[str, PythonReport | None] = {}
         self._modules: set[str] = set()
@@ -174,10 +176,15 @@ class _Scanner:
             return False
 
     def python(self, rel: str, strict: bool = True) -> PythonReport | None:
+        """The file's analysis; None when it cannot be read or the parse budget is spent."""
         key = f"{rel}\0{strict}"
         if key not in self._python:
             text = self.text(rel)
-            self._python[key] = None if text is None else analyse_python(text, strict)
+            if text is not None and self.parsed + len(text) <= MAX_PARSED_BYTES:
+                self.parsed += len(text)
+                self._python[key] = analyse_python(text, strict)
+            else:
+                self._python[key] = None
         return self._python[key]
 
     def is_golden(self, rel: str) -> bool:
@@ -221,7 +228,8 @@ class _Scanner:
             return
         report = self.python(rel)
         if report is None:
-            self.add(kind, rel, f"{rel}: a conftest.py that could not be read; {KEPT_OUT}")
+            self.add(kind, rel, f"{rel}: a conftest.py that could not be read or analysed; "
+                                f"{KEPT_OUT}")
             return
         reasons = _reasons(rel, report)
         for line, name in report.pytest_plugins:
@@ -266,8 +274,8 @@ class _Scanner:
                                     list(section.options.items())[:MAX_REASONS])
             else:
                 summary = "no settings"
-            self.add("pytest_config", rel, f"{where}: pytest configuration {section.section} "
-                                           f"({summary}); {KEPT_OUT}")
+            self.add("pytest_config", rel, f"{where}: {section.section} section ({summary}); "
+                                           f"{KEPT_OUT}")
 
     def packaging(self, rel: str) -> None:
         name = rel.rsplit("/", 1)[-1]
@@ -363,8 +371,9 @@ class _Scanner:
         if kind == "shell":
             self._shell(rel, text, 0, reasons, seen, depth)
         else:
-            self._python_script(rel, analyse_python(text, strict=False), 0, reasons, seen,
-                                depth)
+            report = self.python(rel, strict=False)
+            if report is not None:
+                self._python_script(rel, report, 0, reasons, seen, depth)
 
     def _shell(self, rel: str, text: str, offset: int, reasons: list[str], seen: set[str],
                depth: int) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import islice, product
 
 from .python_code import UNKNOWN, Forgery, is_report_path, is_tests_path, shown
 
@@ -31,6 +31,11 @@ _SHELLS = {"bash", "sh", "zsh", "dash", "ksh", "source", "."}
 _DELETERS = {"rm": "deletes", "unlink": "deletes", "shred": "deletes", "truncate": "empties",
              "touch": "touches"}
 _MAX_WORDS = 16
+_MAX_JOINED = 200  # lines a quoted string may span
+MAX_SCRIPT_CHARS = 128 * 1024  # start scripts are a few lines; the rest is not read
+MAX_LINES = 5000
+MAX_WRITES = 50
+MAX_WORD_CHARS = 1024  # an expanded word is cut here (expansions can grow exponentially)
 _NOT_FILES = {"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"}
 
 
@@ -52,9 +57,16 @@ def _logical_lines(text: str) -> list[tuple[int, str, str]]:
     while i < len(raw):
         start = i + 1
         line = raw[i]
-        while line.endswith("\\") and i + 1 < len(raw):
+        joined = 0
+        quote = _open_quote(line, None)
+        while i + 1 < len(raw) and joined < _MAX_JOINED and (line.endswith("\\") or quote):
             i += 1
-            line = line[:-1] + " " + raw[i]
+            joined += 1
+            if line.endswith("\\") and not quote:
+                line = line[:-1] + " " + raw[i]
+            else:
+                line = line + "\n" + raw[i]
+            quote = _open_quote(raw[i], quote)
         i += 1
         body: list[str] = []
         for m in _HEREDOC.finditer(line):
@@ -67,14 +79,41 @@ def _logical_lines(text: str) -> list[tuple[int, str, str]]:
     return out
 
 
+def _lexer(line: str) -> shlex.shlex:
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    return lexer
+
+
+def _open_quote(text: str, quote: str | None) -> str | None:
+    """The quote still open after ``text`` (None: none), starting inside ``quote``; a ``#``
+    comment outside quotes ends the scan (``# don't`` opens nothing)."""
+    escaped = False
+    prev = " "
+    for ch in text:
+        if quote == "'":
+            if ch == "'":
+                quote = None
+        elif escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif quote == '"':
+            if ch == '"':
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and prev in " \t;&|(":
+            break
+        prev = ch
+    return quote
+
+
 def _words(line: str) -> list[str]:
-    line = _SUBST.sub(UNKNOWN, line)
     try:
-        lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
-        lexer.whitespace_split = True
-        return list(lexer)
-    except ValueError:  # unbalanced quotes: plain words are good enough
-        return line.split()
+        return list(_lexer(_SUBST.sub(UNKNOWN, line)))
+    except ValueError:  # a quote never closed: the shell would refuse the line too
+        return []
 
 
 def _commands(words: list[str]) -> list[list[str]]:
@@ -109,12 +148,15 @@ class _Reader:
                         name = parts[k + 1] or parts[k + 3]
                         default = parts[k + 2]
                         found = self.vars.get(name or "")
-                        pieces.append(found or ([default] if default else [UNKNOWN]))
-                nxt.extend("".join(p) for p in product(*pieces))
-                if len(nxt) > _MAX_WORDS:
+                        pieces.append([x[:MAX_WORD_CHARS] for x in found] if found else
+                                      [default[:MAX_WORD_CHARS]] if default else [UNKNOWN])
+                room = _MAX_WORDS - len(nxt)
+                nxt.extend("".join(p)[:MAX_WORD_CHARS]
+                           for p in islice(product(*pieces), max(room, 0)))
+                if len(nxt) >= _MAX_WORDS:
                     break
             values = nxt[:_MAX_WORDS]
-        return values
+        return [v[:MAX_WORD_CHARS] for v in values]
 
     def write(self, line: int, verb: str, word: str) -> None:
         for path in self.expand(word):
@@ -130,9 +172,11 @@ class _Reader:
                 return
 
     def read(self, text: str, offset: int = 0) -> ShellReport:
-        for number, line, body in _logical_lines(text):
+        for number, line, body in _logical_lines(text[:MAX_SCRIPT_CHARS])[:MAX_LINES]:
             for cmd in _commands(_words(line)):
                 self.command(number + offset, cmd, body)
+            if len(self.report.writes) >= MAX_WRITES:
+                break
         return self.report
 
     def command(self, line: int, words: list[str], body: str) -> None:
