@@ -480,3 +480,16 @@ def test_analysers_are_pure_readers() -> None:
     assert not Path("/tmp/should-not-exist-tamper").exists()
     assert report.error == ""
     assert analyse_shell("touch /tmp/should-not-exist-tamper\n").writes == []
+
+
+def test_exponential_expansions_and_reference_cycles_stay_bounded(tmp_path: Path) -> None:
+    """Scripts built to explode a naive reader: variables doubling on every line, names bound
+    to each other, a script running itself."""
+    (tmp_path / "start.sh").write_text(
+        "A=x\n" + "A=$A$A$A$A$A$A\n" * 3000 + "echo > \"$A\"\nbash start.sh\n"
+        "python3 gen.py\n")
+    (tmp_path / "gen.py").write_text("x = y\ny = x\n" * 5000 + "open(x, 'w')\n" * 500
+                                     + "import os\nos.system('bash start.sh')\n")
+    t0 = time.monotonic()
+    assert scan_repo(tmp_path) == []
+    assert time.monotonic() - t0 < 30
