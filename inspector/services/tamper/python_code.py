@@ -81,7 +81,6 @@ _PYTEST_API = {"skip", "fail", "xfail", "exit", "main", "importorskip", "TestRep
 _MACHINERY = ("_pytest", "pluggy")
 _OUTCOME_MODULES = {"reports", "junitxml", "runner", "terminal", "main", "skipping", "outcomes",
                     "python", "unittest", "nodes", "resultlog", "stepwise", "config"}
-_TESTS_COMPONENT = re.compile(r"(?:^|[/\\])tests?(?:[/\\]|$)")
 _TEST_FILE = re.compile(r"(?:^|[/\\])(?:test_[^/\\]*\.py|[^/\\]*_test\.py|conftest\.py)$")
 _REPORTISH = re.compile(r"junit|report|result|surefire|xunit|test", re.I)
 UNKNOWN = "\0"  # stands for a part of a path the analysis cannot know
@@ -118,9 +117,25 @@ class PythonReport:
 
 
 def is_tests_path(path: str) -> bool:
-    """True for a path into a ``tests``/``test`` folder or to a test module / conftest."""
-    clean = path.replace(UNKNOWN, "")
-    return bool(_TESTS_COMPONENT.search(path) or _TEST_FILE.search(clean))
+    """True for a path that is the tests themselves: a test module or conftest (``test_*.py``,
+    ``*_test.py``, ``conftest.py``, a ``*.py`` glob in a tests folder), the ``tests``/``test``
+    folder itself (``tests``, ``tests/*``), or an unknown name directly in it. Data a suite
+    keeps under ``tests/`` (``tests/resources/x.json``) is not."""
+    parts = [p for p in re.split(r"[/\\]+", path.strip()) if p not in ("", ".")]
+    if not parts:
+        return False
+    last = parts[-1]
+    known = last.replace(UNKNOWN, "")
+    if _TEST_FILE.search("/" + known) and known == last:
+        return True
+    in_tests = len(parts) >= 2 and parts[-2] in ("tests", "test")
+    if last in ("tests", "test"):
+        return True
+    if not in_tests and not any(p in ("tests", "test") for p in parts[:-1]):
+        return False
+    if last.endswith(".py") or re.search(r"\.py[*?]?$", known):
+        return True  # a Python file among the tests (test_*.py, *.py, {name}.py)
+    return in_tests and (UNKNOWN in last or "*" in last or "?" in last)
 
 
 def is_report_path(path: str, strict: bool) -> bool:
