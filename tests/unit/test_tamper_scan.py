@@ -493,3 +493,15 @@ def test_exponential_expansions_and_reference_cycles_stay_bounded(tmp_path: Path
     t0 = time.monotonic()
     assert scan_repo(tmp_path) == []
     assert time.monotonic() - t0 < 30
+
+
+def test_a_service_trying_a_list_of_report_paths_is_found(tmp_path: Path) -> None:
+    (tmp_path / "start.sh").write_text("exec python3 server.py\n")
+    (tmp_path / "server.py").write_text(
+        "import glob\nGUESSES = ['/tmp/junit.xml', '/tmp/*/junit*.xml']\n"
+        "def forge():\n    for pattern in GUESSES:\n"
+        "        for path in glob.glob(pattern) or ([pattern] if '*' not in pattern else []):\n"
+        "            with open(path, 'w') as fh:\n                fh.write('<testsuite/>')\n")
+    (f,) = scan_repo(tmp_path)
+    assert (f.kind, f.deliberate) == ("start_script", True)
+    assert "server.py:6: writes /tmp/" in f.detail and "(run by start.sh:1)" in f.detail

@@ -87,6 +87,7 @@ UNKNOWN = "\0"  # stands for a part of a path the analysis cannot know
 _MAX_CANDIDATES = 16
 _MAX_PATH_CHARS = 1024
 _CANDIDATE_BUDGET = 50_000
+_MAX_DEPTH = 10  # nesting of a path expression through names, calls and operators
 _PATH_BUILDERS = {"Path", "PurePath", "PosixPath", "join", "joinpath", "glob", "rglob", "iglob"}
 _PATH_MODULES = {"os.path", "path", "posixpath", "glob", "pathlib"}
 _PATH_KEEPERS = {"str", "abspath", "realpath", "normpath", "resolve", "absolute", "expanduser",
@@ -294,7 +295,7 @@ class _Analyser:
 
     def _candidates(self, node: ast.AST | None, depth: int) -> set[str]:
         self.budget -= 1
-        if node is None or depth > 4 or self.budget <= 0:
+        if node is None or depth > _MAX_DEPTH or self.budget <= 0:
             return {UNKNOWN}
         if isinstance(node, ast.Constant):
             return {node.value} if isinstance(node.value, str) else {UNKNOWN}
@@ -324,6 +325,14 @@ class _Analyser:
             return self._memo[key]
         if isinstance(node, ast.Call):
             return self._call_candidates(node, depth)
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.BoolOp, ast.IfExp)):
+            # any element of a list iterated over; either side of ``a or b`` / ``a if c else b``
+            parts = (node.elts if isinstance(node, (ast.List, ast.Tuple, ast.Set)) else
+                     node.values if isinstance(node, ast.BoolOp) else [node.body, node.orelse])
+            found: set[str] = set()
+            for part in parts[:_MAX_CANDIDATES]:
+                found |= self.candidates(part, depth + 1)
+            return set(sorted(found)[:_MAX_CANDIDATES]) or {UNKNOWN}
         if isinstance(node, ast.Attribute):
             return self.candidates(node.value, depth + 1)
         if isinstance(node, ast.Subscript):
