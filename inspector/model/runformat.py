@@ -39,6 +39,7 @@ from .results import (
     TestSummary,
 )
 from .run import Run, RunSource
+from .tampering import TamperFinding
 from .task import Endpoint, Task
 from .testids import repo_relative_id
 
@@ -149,6 +150,8 @@ def sample_to_json(s: SampleResult, sample_dir: Path, started_at: str | None = N
         "error": s.error,
         "notes": list(s.notes),
     }
+    if s.tampering is not None:
+        out["tampering"] = [f.to_json() for f in s.tampering]
     ac = s.api_coverage
     if ac is not None:
         out["api_coverage"] = {
@@ -452,7 +455,30 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
         exit_code=f.int("exit_code"),
         logs=logs, repo_path=repo_path, repo_digest=repo_digest, source_file=path,
         build_error=f.str("build_error"), error=f.str("error"), notes=notes,
+        tampering=_tampering(f, path, issues),
     )
+
+
+def _tampering(f: Fields, path: Path, issues: list[LoadIssue]
+               ) -> tuple[TamperFinding, ...] | None:
+    """The recorded tampering findings; None when the file records none (older runs)."""
+    if f.obj.get("tampering") is None:
+        return None
+    if not isinstance(f.obj["tampering"], list):
+        f.items("tampering")  # records the warning; the repo is scanned instead
+        return None
+    found = []
+    for i, raw in enumerate(f.items("tampering")):
+        try:
+            tf = Fields(raw, path, f"tampering[{i}]", issues)
+            found.append(TamperFinding(tf.str("kind", required=True) or "",
+                                       tf.str("path", "") or "",
+                                       tf.str("detail", required=True) or "",
+                                       bool(tf.bool("deliberate", False))))
+        except LoadError as exc:
+            issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
+                                    "warning"))
+    return tuple(found)
 
 
 def is_run_dir(path: Path) -> bool:
