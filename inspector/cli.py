@@ -21,6 +21,7 @@ from inspector.cli_output import print_json, protect_terminal, terminal_safe
 COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox",
             "labels")
 EXIT_USAGE = 2
+TAMPER_LINES = 20  # samples with tampering attempts named by `summary`
 
 
 class CliError(Exception):
@@ -75,11 +76,19 @@ def _shown(path: Path) -> str:
 
 def cmd_summary(args: argparse.Namespace) -> int:
     from inspector.services.metrics import compute_run_metrics
+    from inspector.services.tamper.findings import run_tampering, summary_line
 
     found = _discover(args.path)
     metrics = [compute_run_metrics(r) for r in found.runs]
+    tampering = [run_tampering(r) for r in found.runs]
     if args.json:
-        print_json(json.dumps([m.to_json() for m in metrics], indent=2))
+        out = []
+        for m, t in zip(metrics, tampering, strict=True):
+            doc = m.to_json()
+            doc["tampering"] = {"samples": len(t), "deliberate": sum(x.deliberate for x in t),
+                                "attempts": [x.to_json() for x in t]}
+            out.append(doc)
+        print_json(json.dumps(out, indent=2))
         return 0
     rows = []
     for m in metrics:
@@ -97,6 +106,14 @@ def cmd_summary(args: argparse.Namespace) -> int:
     if suites:
         print("\nSuites that did not run (fully), with the first cause pytest printed:")
         print("\n".join(suites))
+    every = [t for per_run in tampering for t in per_run]
+    print(f"\nTampering attempts: {summary_line(every)}")
+    for t in sorted(every, key=lambda t: (not t.deliberate, t.sample_id))[:TAMPER_LINES]:
+        kinds = ", ".join(dict.fromkeys(f.kind for f in t.findings))
+        print(f"  {t.sample_id}: {'deliberate' if t.deliberate else 'could influence'} "
+              f"({kinds})")
+    if len(every) > TAMPER_LINES:
+        print(f"  … and {len(every) - TAMPER_LINES} more (`inspector failures` lists them all)")
     notes = []
     for m in metrics:
         for d in m.differences:
@@ -155,6 +172,16 @@ def cmd_failures(args: argparse.Namespace) -> int:
     print(_table(["run", "task", "#", "test", "outcome", "message"], [
         [r.run_id, r.task, str(r.sample), r.test_id or "-", r.outcome, r.message[:100]]
         for r in rows]))
+    tampered = [r for r in rows if r.tampering]
+    if tampered:
+        from inspector.services.tamper.findings import finding_line
+
+        print("\nTampering attempts (kept out of the golden test runs; verdicts unaffected):")
+        for r in sorted(tampered, key=lambda r: not r.deliberate):
+            print(f"  {r.sample_id}: tampering attempt"
+                  f"{' (deliberate)' if r.deliberate else ''}")
+            for f in r.tampering:
+                print(f"    {finding_line(f)}")
     return 0
 
 

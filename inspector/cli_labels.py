@@ -23,7 +23,10 @@ def _labels_dir(path: str | None, labels: str | None) -> Path:
     root = Path(path) if path else paths.sample_runs()
     if not root.exists():
         raise LabelsCliError(f"{root}: no such file or folder")
-    if (root / "annotators").is_dir() or root.name == "labels":
+    try:
+        if root.name == "labels" or (root / "annotators").is_dir():
+            return root
+    except OSError:  # a folder we may not enter: the store reports it, naming it
         return root
     return find_labels_dir(root)
 

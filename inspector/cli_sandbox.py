@@ -88,6 +88,16 @@ def _outcome(case: object) -> str:
     return f"{out}: {msg}" if msg and out != "passed" else out
 
 
+def _print_tampering(findings: list) -> None:  # type: ignore[type-arg]
+    """One "tampering attempt" line per finding (kept out of the run; outcomes unaffected)."""
+    from inspector.services.tamper.findings import finding_line
+
+    for f in findings:
+        print(f"tampering attempt: {finding_line(f)}")
+    if findings:
+        print()
+
+
 def cmd_rerun(args: argparse.Namespace) -> int:
     from inspector.services.backends import find_target
     from inspector.services.deployments import DeployError
@@ -130,6 +140,7 @@ def cmd_rerun(args: argparse.Namespace) -> int:
         print_json(json.dumps(report.to_json(), indent=2))
         return report.exit_code
     print()
+    _print_tampering(report.all_tampering())
     if not report.deployed:
         print(f"NOT DEPLOYED ({report.deploy_phase or 'deploy'}): {report.deploy_failure}")
         print(f"logs: {report.workdir}")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from . import repogenesis, runformat
 from .errors import LoadError, LoadIssue
+from .files import read_regular
 from .jsonfields import read_json
 from .readme import extract_endpoints, extract_port
 from .run import Run
@@ -48,10 +49,10 @@ def is_task_dir(folder: Path) -> bool:
     try:
         if not ((folder / "tests").is_dir() or (folder / "pom.xml").is_file()):
             return False
-        with open(folder / "README.md", "rb") as fh:
-            readme = fh.read(_MAX_README).decode("utf-8", errors="replace")
-    except OSError:
+        raw = read_regular(folder / "README.md", _MAX_README, truncate=True)
+    except (OSError, LoadError):
         return False
+    readme = (raw or b"").decode("utf-8", errors="replace")
     return extract_port(readme) is not None and (
         _LOOSE_ENDPOINT.search(readme) is not None or bool(extract_endpoints(readme)))
 
@@ -69,8 +70,12 @@ def is_tasks_root(candidate: Path) -> bool:
 
 
 def is_repository_root(folder: Path) -> bool:
-    """A repository boundary: the folder holds ``.git`` (a folder, or a file for worktrees)."""
-    return (folder / ".git").exists()
+    """A repository boundary: the folder holds ``.git`` (a folder, or a file for worktrees).
+    A folder that cannot be looked into counts as one (nothing is looked for above it)."""
+    try:
+        return (folder / ".git").exists()
+    except OSError:
+        return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,15 +187,16 @@ def locate_runs(path: Path, tasks_root: Path | None = None) -> Located:
     return found
 
 
-def load_location(loc: RunLocation, tasks: dict[str, Task] | None = None
-                  ) -> tuple[list[Run], list[LoadIssue]]:
-    """Load the runs at one location; a fatal problem comes back as an issue, never raised."""
+def load_location(loc: RunLocation, tasks: dict[str, Task] | None = None,
+                  opened: Path | None = None) -> tuple[list[Run], list[LoadIssue]]:
+    """Load the runs at one location; a fatal problem comes back as an issue, never raised.
+    ``opened`` is the folder the user opened (repo paths may point inside it)."""
     if loc.kind == "run":
-        load = lambda: _one(runformat.load_run(loc.path))  # noqa: E731
+        load = lambda: _one(runformat.load_run(loc.path, opened))  # noqa: E731
     elif loc.kind == "repogenesis":
-        load = lambda: repogenesis.load_output_dir(loc.path, tasks)  # noqa: E731
+        load = lambda: repogenesis.load_output_dir(loc.path, tasks, opened)  # noqa: E731
     else:
-        load = lambda: _one(repogenesis.load_report(loc.path, tasks))  # noqa: E731
+        load = lambda: _one(repogenesis.load_report(loc.path, tasks, opened))  # noqa: E731
     try:
         return load()
     except LoadError as exc:
@@ -216,7 +222,7 @@ def discover_runs(path: Path, tasks_root: Path | None = None) -> Discovery:
         found.tasks, task_issues = load_tasks(located.tasks_root)
         found.issues.extend(i for i in task_issues if i.severity == "error")
     for loc in located.locations:
-        runs, issues = load_location(loc, found.tasks)
+        runs, issues = load_location(loc, found.tasks, located.root)
         found.runs.extend(runs)
         found.issues.extend(issues)
     found.runs.sort(key=lambda r: r.id)
@@ -228,19 +234,24 @@ def _one(result: tuple[Run, list[LoadIssue]]) -> tuple[list[Run], list[LoadIssue
     return [result[0]], result[1]
 
 
+def _unreadable(folder: Path, exc: OSError) -> LoadIssue:
+    reason = (exc.strerror or str(exc)).lower()
+    return LoadIssue(folder, "", f"cannot read this folder ({reason}); skipped")
+
+
 def _walk(folder: Path, found: Located, depth: int) -> None:
-    if runformat.is_run_dir(folder):
-        found.locations.append(RunLocation("run", folder))
-        return
-    if repogenesis.is_repogenesis_dir(folder):
-        found.locations.append(RunLocation("repogenesis", folder))
-        return
-    if depth >= MAX_DEPTH:
-        return
     try:
+        if runformat.is_run_dir(folder):
+            found.locations.append(RunLocation("run", folder))
+            return
+        if repogenesis.is_repogenesis_dir(folder):
+            found.locations.append(RunLocation("repogenesis", folder))
+            return
+        if depth >= MAX_DEPTH:
+            return
         children = sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
     except OSError as exc:
-        found.issues.append(LoadIssue(folder, "", f"cannot list: {exc.strerror or exc}"))
+        found.issues.append(_unreadable(folder, exc))
         return
     for child in children:
         if child.name in _SKIP_DIRS or child.name.startswith("."):

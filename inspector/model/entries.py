@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .tampering import TamperFinding
 from .verdict import Verdict
 
 
@@ -69,6 +70,12 @@ class SampleEntry:
     elapsed: float | None
     has_cases: bool
     deployed: bool  # install, start and health check succeeded
+    # tampering attempts (recorded, or found by scanning the repo when indexed)
+    tampering: tuple[TamperFinding, ...] = ()
+
+    @property
+    def tampering_deliberate(self) -> bool:
+        return any(f.deliberate for f in self.tampering)
 
     @property
     def tests_label(self) -> str:

@@ -9,22 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from .errors import LoadError, LoadIssue
+from .files import read_regular
 
 _MISSING = object()
 MAX_INT = 2 ** 53  # larger integers overflow float arithmetic (ratios, thresholds) downstream
 
 
 def read_json(path: Path, max_bytes: int = 256 * 1024 * 1024) -> Any:
-    """Read a JSON file, raising :class:`LoadError` with a one-line reason on any problem."""
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise LoadError(path, f"file is {size} bytes, larger than the {max_bytes} byte limit")
-        data = path.read_bytes()
-    except LoadError:
-        raise
-    except OSError as exc:
-        raise LoadError(path, f"cannot read: {exc.strerror or exc}") from None
+    """Read a JSON file, raising :class:`LoadError` with a one-line reason on any problem
+    (regular files only, at most ``max_bytes``: see :func:`~.files.read_regular`)."""
+    data = read_regular(path, max_bytes)
+    assert data is not None
     return parse_json_bytes(path, data)
 
 

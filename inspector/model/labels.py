@@ -343,6 +343,29 @@ def _anchor(d: Any, path: Path, where: str) -> Anchor:
                           f"{', '.join(ANCHOR_KINDS)})", f"{where}.kind")
 
 
+MAX_CHANGE_DEPTH = 8
+"""How deep a value in a label's history may nest: ``[old, new]`` of strings, lists of
+evidence and objects of categories need 3; anything deeper is not a label file's."""
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests lists/objects more than ``limit`` levels (iteratively, so a
+    hostile value cannot exhaust the stack here)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def _edit(d: Any, path: Path, where: str) -> Edit:
     if not isinstance(d, dict):
         raise LoadError(path, f"must be an object, not {_type(d)}", where)
@@ -353,6 +376,10 @@ def _edit(d: Any, path: Path, where: str) -> Edit:
     if not isinstance(changes, dict) or not all(
             isinstance(v, list) and len(v) == 2 for v in changes.values()):
         raise LoadError(path, "must map field names to [old, new]", f"{where}.changes")
+    for name, value in changes.items():
+        if _deeper_than(value, MAX_CHANGE_DEPTH):
+            raise LoadError(path, f"value nested more than {MAX_CHANGE_DEPTH} levels deep (a "
+                                  "label's history holds plain values)", f"{where}.changes.{name}")
     return Edit(_str(d, "at", path, where) or "", _str(d, "by", path, where) or "", action,
                 dict(changes), _str(d, "reason", path, where, optional=True) or "")
 

@@ -14,13 +14,16 @@ be missing or malformed; a bad result is reported with file and field and the re
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .errors import LoadError, LoadIssue
+from .ids import check_id
 from .jsonfields import Fields, read_json
 from .outcomes import Phase
 from .predictions import parse_predictions_name
+from .repo_scope import REPO_REFUSED, RepoScope, run_scope
 from .results import ApiCoverage, Deployment, SampleResult, TestSummary
 from .run import Run, RunSource
 from .stock_flaws import java_counts_doubled, run_java_notes
@@ -73,13 +76,15 @@ def _failed_phase(exit_code: int | None, dsr_ok: bool, tests: TestSummary) -> Ph
 
 def parse_result(obj: Any, path: Path, field: str, run_id: str, default_lang: str,
                  issues: list[LoadIssue], tasks: dict[str, Task] | None = None,
-                 predictions: Path | None = None) -> SampleResult:
-    """One per-repo result object; raises :class:`LoadError` when it cannot be used."""
+                 predictions: Path | None = None, scope: RepoScope | None = None
+                 ) -> SampleResult:
+    """One per-repo result object; raises :class:`LoadError` when it cannot be used.
+
+    The repo is ``predictions/<repo_name>``; with ``scope``, one that resolves outside it (a
+    symlink) is a problem and is not opened."""
     f = Fields(obj, path, field, issues)
-    name = f.str("repo_name", required=True)
-    assert name is not None
-    if not name.strip() or "/" in name or name in (".", ".."):
-        raise LoadError(path, f"not a valid task name: {name!r}", f._name("repo_name"))
+    name = check_id(f.str("repo_name", required=True) or "", path, f._name("repo_name"),
+                    "task name")
     lang = (f.str("lang", default_lang) or default_lang).lower()
     if lang not in ("python", "java"):
         issues.append(LoadIssue(path, f._name("lang"), f"unknown language {lang!r}", "warning"))
@@ -128,6 +133,11 @@ def parse_result(obj: Any, path: Path, field: str, run_id: str, default_lang: st
     elif exit_code is None and f.has("dsr") and dsr_msg == "Docker evaluation skipped":
         notes.append("Docker was skipped (AC only)")
     repo_path = predictions / name if predictions and _is_dir(predictions / name) else None
+    if repo_path is not None and scope is not None and (outside := scope.check(
+            repo_path, path, f._name("repo_name"), str(repo_path))) is not None:
+        issues.append(outside)
+        notes.append(f"{REPO_REFUSED}{outside.message}")
+        repo_path = None
     return SampleResult(
         run_id=run_id, task=name, sample=0, language=lang,
         deployment=Deployment(success=dsr_ok, message=dsr_msg,
@@ -183,8 +193,12 @@ def _samples_language(samples: list[SampleResult]) -> str:
     return langs.pop() if len(langs) == 1 else ("mixed" if langs else "unknown")
 
 
-def load_report(path: Path, tasks: dict[str, Task] | None = None) -> tuple[Run, list[LoadIssue]]:
-    """Load one ``report*.json``. Raises :class:`LoadError` if the file is unusable as a whole."""
+def load_report(path: Path, tasks: dict[str, Task] | None = None, opened: Path | None = None
+                ) -> tuple[Run, list[LoadIssue]]:
+    """Load one ``report*.json``. Raises :class:`LoadError` if the file is unusable as a whole.
+
+    Its ``predictions_dir`` is used only inside the report's neighbourhood or the folder the
+    user ``opened`` (see :mod:`.repo_scope`)."""
     issues: list[LoadIssue] = []
     data = read_json(path)
     top = Fields(data, path, "", issues)
@@ -195,14 +209,23 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None) -> tuple[Run, 
     m = REPORT_RE.match(path.name)
     stamp = m.group(1) if m else None
     run_id, agent, model, language, date = _run_identity(meta, path.parent.name, stamp)
+    check_id(run_id, path, "metadata.predictions_dir" if meta and meta.has("predictions_dir")
+             else "", "run id")
     predictions = _resolve_predictions(meta.str("predictions_dir") if meta else None, path.parent)
+    scope, outside = run_scope(path, [predictions] if predictions else [], opened, path,
+                               "metadata.predictions_dir")
+    issues.extend(outside)
+    refused: tuple[str, ...] = ()
+    if predictions is not None and not scope.admits(predictions):
+        refused = tuple(f"{REPO_REFUSED}{i.message}" for i in outside[:1])
+        predictions = None
     results = top.items("results", required=True)
     samples: list[SampleResult] = []
     seen: set[str] = set()
     for i, item in enumerate(results):
         try:
             s = parse_result(item, path, f"results[{i}]", run_id, language or "python", issues,
-                             tasks, predictions)
+                             tasks, predictions, scope)
         except LoadError as exc:
             issues.append(exc.issue)
             continue
@@ -212,7 +235,7 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None) -> tuple[Run, 
                                     "warning"))
             continue
         seen.add(s.task)
-        samples.append(s)
+        samples.append(replace(s, notes=s.notes + refused) if refused else s)
     if not language:
         language = _samples_language(samples)
     summary = top.sub("summary")
@@ -239,7 +262,8 @@ def load_intermediate(folder: Path, tasks: dict[str, Task] | None = None,
     issues: list[LoadIssue] = []
     out_dir = folder.parent if folder.name == "intermediate" else folder.parent.parent
     stamp = None if folder.name == "intermediate" else folder.name
-    ident = run_id or (f"{out_dir.name}@{stamp}" if stamp else out_dir.name)
+    ident = check_id(run_id or (f"{out_dir.name}@{stamp}" if stamp else out_dir.name),
+                     folder, "", "run id")
     parsed = parse_predictions_name(out_dir.name)
     samples: list[SampleResult] = []
     for file in sorted(folder.glob("*.json")):
@@ -261,8 +285,8 @@ def load_intermediate(folder: Path, tasks: dict[str, Task] | None = None,
     return run, issues
 
 
-def load_output_dir(out: Path, tasks: dict[str, Task] | None = None
-                    ) -> tuple[list[Run], list[LoadIssue]]:
+def load_output_dir(out: Path, tasks: dict[str, Task] | None = None,
+                    opened: Path | None = None) -> tuple[list[Run], list[LoadIssue]]:
     """Every run in one RepoGenesis output folder: each report, plus intermediate folders that
     no report covers."""
     runs: list[Run] = []
@@ -273,7 +297,7 @@ def load_output_dir(out: Path, tasks: dict[str, Task] | None = None
         if not (m and file.is_file()):
             continue
         try:
-            run, found = load_report(file, tasks)
+            run, found = load_report(file, tasks, opened)
         except LoadError as exc:
             issues.append(exc.issue)
             continue
@@ -282,13 +306,15 @@ def load_output_dir(out: Path, tasks: dict[str, Task] | None = None
         issues.extend(found)
     inter = out / "intermediate"
     if inter.is_dir():
-        if None not in stamps and any(inter.glob("*.json")):
-            run, found = load_intermediate(inter, tasks)
+        folders = [inter] if None not in stamps and any(inter.glob("*.json")) else []
+        folders += [sub for sub in sorted(p for p in inter.iterdir() if p.is_dir())
+                    if sub.name not in stamps and any(sub.glob("*.json"))]
+        for folder in folders:
+            try:
+                run, found = load_intermediate(folder, tasks)
+            except LoadError as exc:
+                issues.append(exc.issue)
+                continue
             runs.append(run)
             issues.extend(found)
-        for sub in sorted(p for p in inter.iterdir() if p.is_dir()):
-            if sub.name not in stamps and any(sub.glob("*.json")):
-                run, found = load_intermediate(sub, tasks)
-                runs.append(run)
-                issues.extend(found)
     return runs, issues

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .outcomes import INCOMPLETE_RATIO, Outcome, Phase, PhaseStatus, SuiteStatus
+from .tampering import TamperFinding
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +262,9 @@ class SampleResult:
     build_error: str | None = None
     error: str | None = None
     notes: tuple[str, ...] = ()
+    # What the repo did or holds to reach into its own test run; never part of the verdict.
+    # None: not recorded (stock reports, older runs): found by scanning the repo when needed.
+    tampering: tuple[TamperFinding, ...] | None = None
 
     @property
     def sample_id(self) -> str:

@@ -21,8 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from .errors import LoadError, LoadIssue
+from .files import read_regular
+from .ids import check_id
 from .jsonfields import Fields, read_json
 from .outcomes import Outcome, Phase, PhaseStatus
+from .repo_scope import REPO_REFUSED, RepoScope, run_scope
 from .results import (
     CAUSE_KINDS,
     ApiCoverage,
@@ -36,6 +39,7 @@ from .results import (
     TestSummary,
 )
 from .run import Run, RunSource
+from .tampering import TamperFinding
 from .task import Endpoint, Task
 from .testids import repo_relative_id
 
@@ -51,6 +55,8 @@ def _safe_resolve(base: Path, raw: str) -> Path | None:
     try:
         resolved = (base / raw).resolve()
         resolved.exists()  # raises for names the OS rejects
+        return resolved
+    except PermissionError:  # a usable path in a folder we may not enter: reading says so
         return resolved
     except (OSError, ValueError, RuntimeError):
         return None
@@ -144,6 +150,8 @@ def sample_to_json(s: SampleResult, sample_dir: Path, started_at: str | None = N
         "error": s.error,
         "notes": list(s.notes),
     }
+    if s.tampering is not None:
+        out["tampering"] = [f.to_json() for f in s.tampering]
     ac = s.api_coverage
     if ac is not None:
         out["api_coverage"] = {
@@ -213,7 +221,7 @@ def _enum(f: Fields, key: str, enum: type, default: Any, required: bool = False)
 def parse_task(obj: Any, path: Path, field: str, run_dir: Path,
                issues: list[LoadIssue]) -> Task:
     f = Fields(obj, path, field, issues)
-    name = f.str("name", required=True) or ""
+    name = check_id(f.str("name", required=True) or "", path, f._name("name"), "task name")
     root_raw = f.str("root")
     root = _safe_resolve(run_dir, root_raw) if root_raw else None
     if root_raw and root is None:
@@ -221,8 +229,9 @@ def parse_task(obj: Any, path: Path, field: str, run_dir: Path,
     readme = ""
     try:
         if root and (root / "README.md").is_file():
-            readme = (root / "README.md").read_bytes()[:2_000_000].decode("utf-8", "replace")
-    except OSError:
+            raw = read_regular(root / "README.md", 2_000_000, truncate=True) or b""
+            readme = raw.decode("utf-8", "replace")
+    except (OSError, LoadError):
         readme = ""
     endpoints: dict[str, list[Endpoint]] = {"endpoints": [], "spec_endpoints": []}
     for key, found in endpoints.items():
@@ -247,14 +256,35 @@ def parse_task(obj: Any, path: Path, field: str, run_dir: Path,
     )
 
 
+def repo_scope(run_dir: Path, doc: Any, opened: Path | None = None
+               ) -> tuple[RepoScope, list[LoadIssue]]:
+    """Where the generated repos of the run at ``run_dir`` (``doc`` is its ``run.json``) may
+    be: see :mod:`.repo_scope`; plus a warning per declared predictions folder outside it."""
+    source = doc.get("source") if isinstance(doc, dict) else None
+    declared: list[str] = []
+    if isinstance(source, dict):
+        many = source.get("predictions_dirs")
+        declared = [p for p in many if isinstance(p, str) and p] if isinstance(many, list) \
+            else []
+        one = source.get("predictions_dir")
+        if isinstance(one, str) and one and one not in declared:
+            declared.insert(0, one)
+    folders = [p for raw in declared if (p := _safe_resolve(run_dir, raw)) is not None]
+    return run_scope(run_dir, folders, opened, run_dir / RUN_FILE, "source.predictions_dir")
+
+
 def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
-                 tasks: dict[str, Task] | None = None) -> SampleResult:
-    """Parse one ``result.json``; raises :class:`LoadError` if unusable."""
+                 tasks: dict[str, Task] | None = None,
+                 scope: RepoScope | None = None) -> SampleResult:
+    """Parse one ``result.json``; raises :class:`LoadError` if unusable.
+
+    With ``scope`` (what :func:`load_run` and the catalog pass), a ``repo.path`` outside it is
+    a problem and the repo is not opened."""
     sample_dir = path.parent
     f = Fields(obj, path, "", issues)
     _check_version(f, path)
-    run_id = f.str("run_id", required=True) or ""
-    task = f.str("task", required=True) or ""
+    run_id = check_id(f.str("run_id", required=True) or "", path, "run_id", "run id")
+    task = check_id(f.str("task", required=True) or "", path, "task", "task name")
     sample = f.int("sample", 0, minimum=0) or 0
 
     dep = f.sub("deployment", required=True)
@@ -399,6 +429,7 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             logs[phase] = resolved
     repo_path = None
     repo_digest = None
+    refused: tuple[str, ...] = ()
     rf = f.sub("repo")
     if rf is not None:
         raw_repo = rf.str("path")
@@ -406,8 +437,13 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             repo_path = _safe_resolve(sample_dir, raw_repo)
             if repo_path is None:
                 issues.append(LoadIssue(path, "repo.path", "not a usable path", "warning"))
+            elif scope is not None and (outside := scope.check(
+                    repo_path, path, "repo.path", raw_repo)) is not None:
+                issues.append(outside)
+                refused = (f"{REPO_REFUSED}{outside.message}",)
+                repo_path = None
         repo_digest = rf.str("digest")
-    notes = tuple(str(n) for n in f.items("notes") if isinstance(n, str))
+    notes = tuple(str(n) for n in f.items("notes") if isinstance(n, str)) + refused
     return SampleResult(
         run_id=run_id, task=task, sample=sample,
         language=f.str("language", "python") or "python",
@@ -419,24 +455,50 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
         exit_code=f.int("exit_code"),
         logs=logs, repo_path=repo_path, repo_digest=repo_digest, source_file=path,
         build_error=f.str("build_error"), error=f.str("error"), notes=notes,
+        tampering=_tampering(f, path, issues),
     )
+
+
+def _tampering(f: Fields, path: Path, issues: list[LoadIssue]
+               ) -> tuple[TamperFinding, ...] | None:
+    """The recorded tampering findings; None when the file records none (older runs)."""
+    if f.obj.get("tampering") is None:
+        return None
+    if not isinstance(f.obj["tampering"], list):
+        f.items("tampering")  # records the warning; the repo is scanned instead
+        return None
+    found = []
+    for i, raw in enumerate(f.items("tampering")):
+        try:
+            tf = Fields(raw, path, f"tampering[{i}]", issues)
+            found.append(TamperFinding(tf.str("kind", required=True) or "",
+                                       tf.str("path", "") or "",
+                                       tf.str("detail", required=True) or "",
+                                       bool(tf.bool("deliberate", False))))
+        except LoadError as exc:
+            issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
+                                    "warning"))
+    return tuple(found)
 
 
 def is_run_dir(path: Path) -> bool:
     return (path / RUN_FILE).is_file()
 
 
-def load_run(run_dir: Path) -> tuple[Run, list[LoadIssue]]:
+def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadIssue]]:
     """Load one run folder. Raises :class:`LoadError` if ``run.json`` is unusable; a bad
-    sample is reported and skipped while the rest of the run loads."""
+    sample is reported and skipped while the rest of the run loads. ``opened`` is the folder
+    the user opened (repos inside it may be opened: see :mod:`.repo_scope`)."""
     issues: list[LoadIssue] = []
     path = run_dir / RUN_FILE
-    top = Fields(read_json(path), path, "", issues)
+    doc = read_json(path)
+    top = Fields(doc, path, "", issues)
     fmt = top.str("format", required=True)
     if fmt != FORMAT_NAME:
         raise LoadError(path, f"not a Genesis Inspector run (format {fmt!r})", "format")
     _check_version(top, path)
-    run_id = top.str("run_id", required=True) or run_dir.name
+    run_id = check_id(top.str("run_id", required=True) or run_dir.name, path, "run_id",
+                      "run id")
     tasks: dict[str, Task] = {}
     for i, raw in enumerate(top.items("tasks")):
         try:
@@ -444,6 +506,8 @@ def load_run(run_dir: Path) -> tuple[Run, list[LoadIssue]]:
             tasks[t.name] = t
         except LoadError as exc:
             issues.append(exc.issue)
+    scope, scope_issues = repo_scope(run_dir, doc, opened)
+    issues.extend(scope_issues)
     samples: list[SampleResult] = []
     seen: set[tuple[str, int]] = set()
     for i, raw in enumerate(top.items("samples", required=True)):
@@ -458,9 +522,13 @@ def load_run(run_dir: Path) -> tuple[Run, list[LoadIssue]]:
             except ValueError:
                 raise LoadError(path, "sample path points outside the run folder",
                                 f"samples[{i}].path") from None
-            if not result_path.is_file():
+            try:
+                listed = result_path.is_file()
+            except OSError as exc:
+                raise LoadError(result_path, f"cannot read: {exc.strerror or exc}") from None
+            if not listed:
                 raise LoadError(result_path, "missing (listed in run.json)")
-            s = parse_sample(read_json(result_path), result_path, issues, tasks)
+            s = parse_sample(read_json(result_path), result_path, issues, tasks, scope)
             if s.run_id != run_id:
                 issues.append(LoadIssue(result_path, "run_id",
                                         f"{s.run_id!r} differs from run.json's {run_id!r}; "

@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from .errors import LoadIssue
+from .errors import LoadError, LoadIssue
+from .files import read_regular
 from .java_tests import java_test_notes, java_tests
 from .readme import extract_endpoints, extract_framework, extract_port
 from .spec_endpoints import extract_spec_endpoints
@@ -41,13 +42,13 @@ def count_tests(tests_dir: Path) -> int | None:
 def load_task(task_root: Path, issues: list[LoadIssue]) -> Task | None:
     """Load one task folder; returns None (with an issue) when it has no README."""
     readme_path = task_root / "README.md"
-    if not readme_path.is_file():
-        issues.append(LoadIssue(task_root, "", "no README.md: not a task folder", "warning"))
-        return None
     try:
-        raw = readme_path.read_bytes()[:MAX_README_BYTES]
-    except OSError as exc:
-        issues.append(LoadIssue(readme_path, "", f"cannot read: {exc.strerror or exc}"))
+        raw = read_regular(readme_path, MAX_README_BYTES, missing_ok=True, truncate=True)
+    except LoadError as exc:  # a FIFO, a device, unreadable: said, never waited on
+        issues.append(exc.issue)
+        return None
+    if raw is None:
+        issues.append(LoadIssue(task_root, "", "no README.md: not a task folder", "warning"))
         return None
     readme = raw.decode("utf-8", errors="replace")
     if (task_root / "pom.xml").is_file() or (task_root / "src" / "test").is_dir():

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.model import discover_runs
+from inspector.model.repo_scope import REPO_REFUSED
 
 from .deployments import DeployError, Target
 from .harness.backend import Backend
@@ -78,6 +79,9 @@ def find_target(path: Path, task: str, sample: int = 0, run: str | None = None) 
     if sample not in samples:
         raise DeployError(f"{r.id}/{task}: no sample {sample} (have {sorted(samples)})")
     result = samples[sample]
+    refused = [n for n in result.notes if n.startswith(REPO_REFUSED)]
+    if result.repo_path is None and refused:  # a repo outside where repos may be: not opened
+        raise DeployError(f"{result.sample_id}: {refused[0]} ({result.source_file})")
     t = r.tasks.get(task) or found.tasks.get(task)
     if t is None:
         raise DeployError(f"{r.id}: task {task!r} is not in the tasks folder, so its golden "

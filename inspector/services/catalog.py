@@ -32,15 +32,23 @@ from inspector.model.discover import (
 from inspector.model.entries import RunEntry, SampleEntry, TestEntry
 from inspector.model.errors import LoadError
 from inspector.model.jsonfields import Fields, read_json
-from inspector.model.runformat import RUN_FILE, parse_sample, parse_task
+from inspector.model.runformat import RUN_FILE, parse_sample, parse_task, repo_scope
+from inspector.model.tampering import TamperFinding
 from inspector.model.tasks import load_tasks
 from inspector.model.verdict import Verdict, verdict_of
-from inspector.services.health import HealthReport, SuiteRecord, TestRecord, analyse_health
+from inspector.services.health import (
+    HealthReport,
+    SuiteRecord,
+    TestRecord,
+    analyse_health,
+    tampering_check,
+)
 from inspector.services.metrics import compute_run_metrics
 from inspector.services.suite_audit import audit_task
 from inspector.services.suite_cause import cause_of
+from inspector.services.tamper.findings import TamperedSample, sample_tampering
 
-INDEX_VERSION = 8  # 8: ac_total is the strict (spec) endpoint count
+INDEX_VERSION = 9  # 9: samples.tampering (findings, recorded or scanned)
 MESSAGE_CHARS = 300
 
 Progress = Callable[[int, int, str], None]
@@ -60,7 +68,7 @@ CREATE TABLE IF NOT EXISTS samples (
     failed_phase TEXT, passed INTEGER, failed INTEGER, errors INTEGER, skipped INTEGER,
     total INTEGER, expected INTEGER, suite_status TEXT, collection_errors INTEGER,
     ac_impl INTEGER, ac_total INTEGER, message TEXT, result_path TEXT, repo_path TEXT,
-    elapsed REAL, has_cases INTEGER, deployed INTEGER);
+    elapsed REAL, has_cases INTEGER, deployed INTEGER, tampering TEXT);
 CREATE INDEX IF NOT EXISTS samples_run ON samples(run_key);
 CREATE TABLE IF NOT EXISTS tests (
     sample INTEGER, ord INTEGER, test_id TEXT, outcome TEXT, duration REAL, message TEXT,
@@ -266,7 +274,8 @@ class Catalog:
                 break
             if progress is not None:
                 progress(i, len(todo), str(loc.path))
-            runs, issues = load_location(loc, self._task_table() if loc.kind != "run" else None)
+            runs, issues = load_location(loc, self._task_table() if loc.kind != "run" else None,
+                                         self.root)
             self._store_location(loc, sig, runs, issues)
             self._run_cache.pop(str(loc.path), None)
             report.reloaded.append(loc.path)
@@ -417,7 +426,10 @@ class Catalog:
                                     audits=audits)
         findings = [f for f in suite_level.findings if f.kind != "never_passes"]
         findings += [f for f in test_level.findings if f.kind == "never_passes"]
-        return replace(test_level, findings=tuple(findings))
+        tampering = tampering_check(
+            TamperedSample(e.sample_id, e.run_id, e.task, e.tampering) for e in samples
+            if e.has_cases or (e.agent, e.model, e.task, e.sample) not in detailed)
+        return replace(test_level, findings=tuple(findings), tampering=tampering)
 
     def counts(self) -> tuple[int, int, int]:
         """(runs, samples, tests) in the index."""
@@ -464,14 +476,18 @@ class Catalog:
         if run.format != "repogenesis" and entry.result_path is not None:
             task = self.task(entry.task, run)
             issues: list[LoadIssue] = []
+            scope, _ = repo_scope(run.location, read_json(run.location / RUN_FILE), self.root)
             s = parse_sample(read_json(entry.result_path), entry.result_path, issues,
-                             {task.name: task} if task else None)
+                             {task.name: task} if task else None, scope)
+            if s.tampering is None and entry.tampering:  # found by scanning when indexed
+                s = replace(s, tampering=entry.tampering)
             return s if s.run_id == run.run_id else replace(s, run_id=run.run_id)
         for r in self._runs_at(run.location):
             if r.id == run.run_id:
                 for s in r.samples:
                     if s.task == entry.task and s.sample == entry.sample:
-                        return s
+                        return replace(s, tampering=entry.tampering) \
+                            if s.tampering is None and entry.tampering else s
         raise LoadError(run.source_path, f"sample {entry.sample_id} not found any more")
 
     def _runs_at(self, location: Path) -> list[Run]:
@@ -485,7 +501,7 @@ class Catalog:
         cached = self._run_cache.get(str(location))
         if cached and cached[0] == sig:
             return cached[1]
-        runs, _ = load_location(sig_loc, self._task_table())
+        runs, _ = load_location(sig_loc, self._task_table(), self.root)
         self._run_cache[str(location)] = (sig, runs)
         return runs
 
@@ -520,6 +536,7 @@ def _run_rows(loc: RunLocation, run: Run) -> tuple[tuple, list[tuple[tuple, list
             str(s.source_file) if s.source_file else None,
             str(s.repo_path) if s.repo_path else None, s.elapsed_seconds, int(s.tests.has_cases),
             int(s.deployment.success),
+            json.dumps([f.to_json() for f in sample_tampering(s, run.tasks.get(s.task))]),
         )
         tests = [(i, c.id, c.outcome.value, c.duration_seconds,
                   c.first_message_line[:MESSAGE_CHARS] if c.outcome.is_failure else "",
@@ -547,4 +564,6 @@ def _sample_entry(r: tuple) -> SampleEntry:
         ac_implemented=r[20], ac_total=r[21], message=r[22],
         result_path=Path(r[23]) if r[23] else None, repo_path=Path(r[24]) if r[24] else None,
         elapsed=r[25], has_cases=bool(r[26]), deployed=bool(r[27]),
+        tampering=tuple(TamperFinding.from_json(d) for d in json.loads(r[28] or "[]")
+                        if isinstance(d, dict)),
     )

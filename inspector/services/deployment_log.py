@@ -788,9 +788,13 @@ def locate_sample_log(target: Path, task: str | None = None, sample: int = 0,
                if s.task == task and s.sample == sample and (run is None or run in r.id)]
     if not matches:
         tasks = sorted({s.task for r in found.runs for s in r.samples})
+        errors = found.errors
+        unusable = (f"; {len(errors)} file(s) could not be loaded, first: {errors[0]}"
+                    if errors else "")
         raise NoLogError(f"{target}: no sample {sample} of task {task!r}"
                          + (f" in a run matching {run!r}" if run else "")
-                         + (f" (tasks: {', '.join(tasks)})" if tasks else " (no runs found)"))
+                         + (f" (tasks: {', '.join(tasks)})" if tasks else " (no runs found)")
+                         + unusable)
     if len(matches) > 1:
         runs = ", ".join(sorted(m.run_id for m in matches))
         raise NoLogError(f"{task!r} is in several runs ({runs}); pick one with --run")

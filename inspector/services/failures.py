@@ -7,8 +7,10 @@ from typing import Any
 
 from inspector.model import Run, SampleResult, SuiteStatus, Task
 from inspector.model.pytest_output import exit_meaning
+from inspector.model.tampering import TamperFinding
 
 from .suite_cause import cause_of
+from .tamper.findings import finding_line, sample_tampering
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,9 @@ class FailureRow:
     sample: int
     sample_id: str
     test_id: str | None
-    outcome: str  # failed | error | deploy_failed | suite_not_run | suite_incomplete | counts
+    # failed | error | deploy_failed | suite_not_run | suite_incomplete | counts |
+    # tampering_attempt (findings reported on the sample; never part of its verdict)
+    outcome: str
     message: str
     phase: str | None = None
     file: str | None = None
@@ -26,9 +30,19 @@ class FailureRow:
     cause: str | None = None  # suite rows: kind of SuiteCause (conftest_error, …)
     context: str | None = None  # suite rows: where the cause happened
     exit_code: int | None = None  # suite rows: pytest's exit code
+    tampering: tuple[TamperFinding, ...] = ()  # tampering rows: every finding
+
+    @property
+    def deliberate(self) -> bool:
+        return any(f.deliberate for f in self.tampering)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        del out["tampering"]
+        if self.tampering:
+            out["deliberate"] = self.deliberate
+            out["tampering"] = [f.to_json() for f in self.tampering]
+        return out
 
 
 def _first_line(text: str, limit: int = 300) -> str:
@@ -78,6 +92,13 @@ def sample_failures(s: SampleResult, task: Task | None = None) -> list[FailureRo
         if cause is not None:
             why += f": {cause.text}"
         row(None, "suite_incomplete", why, phase="tests", **extra)
+    found = sample_tampering(s, task)
+    if found:
+        more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
+        rows.append(FailureRow(s.run_id, s.task, s.sample, s.sample_id, None,
+                               "tampering_attempt",
+                               _first_line(finding_line(found[0]), 300 - len(more)) + more,
+                               file=found[0].path or None, tampering=found))
     return rows
 
 

@@ -21,6 +21,11 @@ Kinds of finding, in order of severity:
 Suspected causes come from the task's suite audit when the caller passes one (the import the
 error names, an unreachable URL, a non-collectable file), else from the message alone.
 
+Beside the defects, the report lists the samples with **tampering attempts** (what a generated
+repo holds or did to reach into its own golden test run, :mod:`.tamper`), deliberate ones
+first: not defects of the benchmark, but results to read with care. The golden runs kept the
+attempts out, so verdicts stand.
+
 Samples that did not deploy are never evidence: their failures say nothing about the tests.
 Test records of samples without a ``SuiteRecord`` are ignored too (their deployment is
 unknown) and counted in ``HealthReport.unmatched_tests``.
@@ -46,6 +51,7 @@ from .suite_audit import (
     SuiteAudit,
     SuiteIssue,
 )
+from .tamper.findings import TamperedSample, tampered
 
 KINDS = ("collection_error", "zero_collected", "never_passes", "fewer_than_expected",
          "suite_defect")
@@ -128,6 +134,11 @@ class HealthReport:
     test_records: int = 0
     unmatched_tests: int = 0
     min_samples: int = 2
+    tampering: tuple[TamperedSample, ...] = ()  # samples with tampering attempts
+
+    @property
+    def deliberate_tampering(self) -> int:
+        return sum(t.deliberate for t in self.tampering)
 
     def by_task(self) -> dict[str, list[HealthFinding]]:
         out: dict[str, list[HealthFinding]] = {}
@@ -144,6 +155,11 @@ class HealthReport:
 
     def suspect_tasks(self) -> set[str]:
         return {f.task for f in self.findings}
+
+
+def tampering_check(samples: Iterable[TamperedSample]) -> tuple[TamperedSample, ...]:
+    """Samples with tampering attempts, deliberate first (then by sample id)."""
+    return tuple(tampered(samples))
 
 
 # --------------------------------------------------------------------------- normalisation

@@ -14,7 +14,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from inspector.model.errors import LoadError
+from inspector.model.errors import LoadError, LoadIssue
 from inspector.model.labels import Anchor, ItemRef, Label, LabelFile, Suggestion
 from inspector.model.labelset import LabelSet
 from inspector.model.taxonomy import Taxonomy, load_taxonomy
@@ -41,6 +41,7 @@ class LabelSession:
         self._mine: set[str] = set()  # samples the annotator labelled (derived from labels)
         self.writable = True
         """False when the annotator's own file cannot be read: nothing is written then."""
+        self._unwritable: LoadIssue | None = None  # why not writable (from the last load)
         self.drafts: dict[ItemRef, list[Anchor]] = {}
         self._lock = threading.Lock()
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="label-writer")
@@ -64,8 +65,11 @@ class LabelSession:
             self._set_labels(loaded.labels)
             self.problems = [p for p in self.problems if "taxonomy" in p]
             self.problems += [str(p) for p in loaded.problems]
-            own = self.store.path_for(self.annotator)
-            self.writable = not any(p.issue.path == own for p in loaded.problems)
+            unusable = (self.store.path_for(self.annotator), self.store.annotators_dir,
+                        self.store.root)
+            blocking = [p for p in loaded.problems if p.issue.path in unusable]
+            self.writable = not blocking
+            self._unwritable = blocking[0].issue if blocking else None
 
     def _set_labels(self, labels: LabelSet) -> None:
         self.labels = labels
@@ -105,17 +109,27 @@ class LabelSession:
 
     # ------------------------------------------------------------------------------ writing
     def _submit(self, fn: Callable[[], Label | None],
-                done: Callable[[Label | None, Exception | None], None] | None) -> Future:
+                done: Callable[[Label | None, Exception | None], None] | None,
+                path: Path | None = None) -> Future:
+        """Run ``fn`` on the writer thread; ``done`` hears of success only once the file is on
+        disk, and of every failure as a :class:`LabelFileError` naming ``path`` (the
+        annotator's file by default) — nothing is lost on the thread."""
+        target = path or self.store.path_for(self.annotator)
+
         def run() -> Label | None:
             try:
                 result = fn()
-            except (LabelFileError, OSError, ValueError) as exc:
+            except LabelFileError as exc:
+                error: LabelFileError = exc
+            except Exception as exc:  # a bug must still reach the user, naming the file
+                error = LabelFileError(target, f"not saved: {type(exc).__name__}: {exc}")
+            else:
                 if done:
-                    done(None, exc)
-                return None
+                    done(result, None)
+                return result
             if done:
-                done(result, None)
-            return result
+                done(None, error)
+            return None
 
         return self._writer.submit(run)
 
@@ -127,6 +141,7 @@ class LabelSession:
             except LabelFileError as exc:
                 with self._lock:
                     self.writable = False
+                    self._unwritable = exc.issue
                     self.problems.append(str(exc))
                 return
         with self._lock:
@@ -152,8 +167,14 @@ class LabelSession:
         ``done(label, error)`` is called on the writer thread when the file is written.
         """
         if not self.writable:
+            why = self._unwritable
+            reason = "" if why is None else (
+                f" ({why.path}: {f'field {why.field!r}: ' if why.field else ''}{why.message})"
+                if why.path != self.store.path_for(self.annotator) else
+                f" ({f'field {why.field!r}: ' if why.field else ''}{why.message})")
             raise LabelFileError(self.store.path_for(self.annotator),
-                                 "your label file cannot be read, so nothing is written to it")
+                                 f"your label file cannot be read{reason}, so nothing is "
+                                 "written to it")
         old = self.mine(item)
         draft = tuple(self.drafts.pop(item, ()))
         base_evidence = old.evidence if old else ()
@@ -231,7 +252,7 @@ class LabelSession:
             self._refresh_adjudication()
             return stored
 
-        return self._submit(write, done)
+        return self._submit(write, done, self.store.adjudication_path)
 
     def flush(self, timeout: float | None = 10.0) -> None:
         """Wait until every submitted write is on disk."""

@@ -17,6 +17,7 @@ cannot be read — corrupt, not a label file, or from a newer inspector — rais
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import getpass
 import os
@@ -28,6 +29,7 @@ from pathlib import Path
 
 from inspector.model.discover import is_repository_root
 from inspector.model.errors import LoadError
+from inspector.model.files import read_regular
 from inspector.model.jsonfields import parse_json_bytes
 from inspector.model.labels import (
     ItemRef,
@@ -41,19 +43,54 @@ from inspector.model.labels import (
 from inspector.model.labelset import LabelSet
 from inspector.model.taxonomy import Taxonomy, load_taxonomy
 
-from .atomic import shared_file_mode, write_bytes_atomic
+from .atomic import (
+    STALE_TEMP_SECONDS,
+    shared_file_mode,
+    sweep_stale_temps,
+    write_bytes_atomic,
+)
 
 DEFAULT_TAXONOMY = Path(__file__).resolve().parent.parent / "data" / "taxonomy.json"
 ADJUDICATOR = "adjudication"
 
 
-def _write(path: Path, content: LabelFile) -> None:
-    write_bytes_atomic(path, dumps_labels(content.to_json()).encode("utf-8"),
-                       mode=shared_file_mode(path))
+MAX_LABEL_FILE_BYTES = 64 * 1024 * 1024
+"""Label files larger than this are refused (a symlink to /dev/zero must not fill memory)."""
 
 
 class LabelFileError(LoadError):
     """A label file cannot be used; ``str()`` names the file. It is left untouched."""
+
+
+def _write(path: Path, content: LabelFile) -> None:
+    """Serialise ``content`` completely, then replace ``path`` atomically; any failure is a
+    :class:`LabelFileError` naming ``path`` (the file on disk is then unchanged)."""
+    try:
+        data = dumps_labels(content.to_json()).encode("utf-8")
+    except (RecursionError, ValueError, TypeError) as exc:
+        raise LabelFileError(path, f"not saved: the labels cannot be written as JSON ({exc})")\
+            from None
+    with _naming(path):
+        write_bytes_atomic(path, data, mode=shared_file_mode(path))
+
+
+_WRITE_ERRORS = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up",
+                 errno.EROFS: "the file system is read-only",
+                 errno.EACCES: "permission denied", errno.EPERM: "permission denied"}
+
+
+@contextmanager
+def _naming(path: Path) -> Iterator[None]:
+    """Turn an ``OSError`` met while saving ``path`` (its lock, temp file or folder) into a
+    :class:`LabelFileError` that names the label file."""
+    try:
+        yield
+    except OSError as exc:
+        reason = _WRITE_ERRORS.get(exc.errno or 0) or exc.strerror or str(exc)
+        where = exc.filename if exc.filename and Path(exc.filename) != path else None
+        detail = f" (at {where})" if where else ""
+        raise LabelFileError(path, f"not saved: {reason}{detail}; the file is unchanged")\
+            from None
 
 
 def default_annotator() -> str:
@@ -89,13 +126,17 @@ def find_labels_dir(path: Path) -> Path:
 
 
 def read_label_file(path: Path) -> LabelFile | None:
-    """Read one label file; ``None`` when it does not exist. Raises :class:`LabelFileError`."""
+    """Read one label file; ``None`` when it does not exist. Raises :class:`LabelFileError`.
+
+    Only a regular file of at most :data:`MAX_LABEL_FILE_BYTES` is read: a FIFO, a device or
+    a symlink to one (label files travel through git, which carries symlinks) is refused.
+    """
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+        raw = read_regular(path, MAX_LABEL_FILE_BYTES, missing_ok=True)
+    except LoadError as exc:
+        raise LabelFileError(path, exc.issue.message) from None
+    if raw is None:
         return None
-    except OSError as exc:
-        raise LabelFileError(path, f"cannot read label file: {exc.strerror or exc}") from None
     try:
         data = parse_json_bytes(path, raw)
     except LoadError as exc:
@@ -118,9 +159,11 @@ class LoadedLabels:
 class LabelStore:
     """The label files of one labels folder (see the module docstring for the layout)."""
 
-    def __init__(self, root: Path, taxonomy_path: Path | None = None) -> None:
+    def __init__(self, root: Path, taxonomy_path: Path | None = None,
+                 stale_temp_seconds: float = STALE_TEMP_SECONDS) -> None:
         self.root = root
         self._taxonomy_path = taxonomy_path
+        self.stale_temp_seconds = stale_temp_seconds
 
     # ----------------------------------------------------------------------------- paths
     @property
@@ -143,7 +186,10 @@ class LabelStore:
         if self._taxonomy_path is not None:
             return self._taxonomy_path
         own = self.root / "taxonomy.json"
-        return own if own.is_file() else DEFAULT_TAXONOMY
+        try:
+            return own if own.is_file() else DEFAULT_TAXONOMY
+        except OSError:  # an unreadable labels folder: load() reports it, once
+            return DEFAULT_TAXONOMY
 
     def taxonomy(self) -> Taxonomy:
         """Raises :class:`~inspector.model.errors.LoadError` naming the file when invalid."""
@@ -151,10 +197,18 @@ class LabelStore:
 
     # ----------------------------------------------------------------------------- reading
     def annotator_names(self) -> list[str]:
-        if not self.annotators_dir.is_dir():
+        """The annotators with a file here. Raises :class:`LabelFileError` naming the folder
+        when it cannot be listed (no permission)."""
+        try:
+            with os.scandir(self.annotators_dir) as it:
+                names = [e.name for e in it]
+        except (FileNotFoundError, NotADirectoryError):
             return []
-        return sorted(p.stem for p in self.annotators_dir.glob("*.json")
-                      if not p.name.startswith(".") and valid_annotator(p.stem))
+        except OSError as exc:
+            raise LabelFileError(self.annotators_dir, "cannot read the labels folder: "
+                                 f"{(exc.strerror or str(exc)).lower()}") from None
+        return sorted(n[:-5] for n in names if n.endswith(".json")
+                      and not n.startswith(".") and valid_annotator(n[:-5]))
 
     def read(self, annotator: str) -> LabelFile:
         """An annotator's labels (an empty file when there is none yet)."""
@@ -183,7 +237,21 @@ class LabelStore:
         """Every readable file; the unreadable ones are reported, not fatal."""
         files: dict[str, LabelFile] = {}
         problems: list[LabelFileError] = []
-        for name in self.annotator_names():
+        try:
+            os.scandir(self.root).close()
+        except (FileNotFoundError, NotADirectoryError):
+            pass
+        except OSError as exc:
+            problems.append(LabelFileError(self.root, "cannot read the labels folder: "
+                                           f"{(exc.strerror or str(exc)).lower()}"))
+            return LoadedLabels(LabelSet(), problems)
+        self.sweep()
+        try:
+            names = self.annotator_names()
+        except LabelFileError as exc:
+            problems.append(exc)
+            names = []
+        for name in names:
             try:
                 files[name] = self.read(name)
             except LabelFileError as exc:
@@ -197,13 +265,24 @@ class LabelStore:
         return LoadedLabels(LabelSet(files, adjudication), problems)
 
     # ----------------------------------------------------------------------------- writing
+    def sweep(self) -> list[Path]:
+        """Remove temp files that killed writers left (never a live writer's): see
+        :func:`~inspector.services.atomic.sweep_stale_temps`."""
+        return [*sweep_stale_temps(self.annotators_dir, self.stale_temp_seconds),
+                *sweep_stale_temps(self.root, self.stale_temp_seconds)]
+
     @contextmanager
     def _locked(self, path: Path) -> Iterator[None]:
+        """Hold ``path``'s lock; a failure to take it (read-only, disk full, no permission)
+        is a :class:`LabelFileError` naming ``path``."""
         locks = self.root / ".locks"
-        locks.mkdir(parents=True, exist_ok=True)
-        with open(locks / f"{path.name}.lock", "a") as fh:
+        with _naming(path):
+            locks.mkdir(parents=True, exist_ok=True)
+            fh = open(locks / f"{path.name}.lock", "a")  # noqa: SIM115 - closed below
+        with fh:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
             try:
+                self.sweep()
                 yield
             finally:
                 fcntl.flock(fh.fileno(), fcntl.LOCK_UN)

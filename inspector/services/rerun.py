@@ -15,10 +15,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from inspector.model import Outcome, TestCase
+from inspector.model.tampering import TamperFinding
 from inspector.model.testids import base_id, leaf_name, repo_relative_id
 
 from .deployments import DeploymentPool, LiveDeployment, Target
 from .harness.phase_log import PhaseLog
+from .tamper import scan_repo
+from .tamper.findings import ordered
 
 LineSink = Callable[[str, str], None]
 """``(stream, text)`` for each line of test output, as it arrives."""
@@ -70,6 +73,7 @@ class Attempt:
     status: str
     cases: dict[str, TestCase]
     log: Path
+    tampering: list[TamperFinding] = field(default_factory=list)  # seen during this run
 
 
 @dataclass
@@ -89,6 +93,9 @@ class RerunReport:
     seconds: float = 0.0
     workdir: Path | None = None
     cancelled: bool = False
+    # what the repo holds (read before deploying) and what the runs saw it do; reported,
+    # never part of any outcome
+    tampering: list[TamperFinding] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -137,7 +144,12 @@ class RerunReport:
             "flakiness": {k: {"failed": f, "runs": n}
                           for k, (f, n) in self.failure_counts().items()},
             "logs": str(self.workdir) if self.workdir else None,
+            "tampering": [f.to_json() for f in self.all_tampering()],
         }
+
+    def all_tampering(self) -> list[TamperFinding]:
+        """The repo's findings and those observed in any attempt, deliberate first."""
+        return list(ordered([*self.tampering, *(f for a in self.attempts for f in a.tampering)]))
 
 
 def _failed(a: Attempt) -> bool:
@@ -220,7 +232,7 @@ def run_attempt(live: LiveDeployment, test_ids: list[str], index: int,
     except ValueError:
         cases = {}
     return Attempt(index, time.monotonic() - t0, run.exit_code, run.outcome.message, cases,
-                   log_path)
+                   log_path, list(run.tampering))
 
 
 def rerun(pool: DeploymentPool, target: Target, test_ids: list[str], backend: str, *,
@@ -231,6 +243,7 @@ def rerun(pool: DeploymentPool, target: Target, test_ids: list[str], backend: st
     cancel = cancel or threading.Event()
     t0 = time.monotonic()
     report = RerunReport(target.key, backend, test_ids, recorded_cases(target))
+    report.tampering = list(ordered(scan_repo(target.repo, target.task.tests_dir)))
     live, reused = pool.acquire(target, backend, say=say, cancel=cancel, fresh=fresh)
     report.reused = reused
     report.workdir = live.workdir

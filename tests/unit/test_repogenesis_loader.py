@@ -636,9 +636,13 @@ class TestMalformed:
         path = write_report(tmp_path / "out", [result("x" * 300), result("a\u0000b"),
                                                result("ok")],
                             metadata={"predictions_dir": str(preds)})
-        run, _ = load_report(path)
-        assert [s.task for s in run.samples] == ["x" * 300, "a\u0000b", "ok"]
+        run, issues = load_report(path)
+        assert [s.task for s in run.samples] == ["x" * 300, "ok"]
         assert all(s.repo_path is None for s in run.samples)
+        # a NUL is never part of a task name (ids are checked once, in the model)
+        assert [(i.field, i.message) for i in issues] == [
+            ("results[1].repo_name", "not a valid task name: 'a\\x00b' contains a control "
+                                     "character")]
         path = write_report(tmp_path / "out2", [result("a")],
                             metadata={"predictions_dir": "p" * 300})
         run, _ = load_report(path)

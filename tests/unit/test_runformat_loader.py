@@ -27,6 +27,7 @@ from inspector.model import (
     TestSummary,
     discover_runs,
 )
+from inspector.model.ids import id_problem
 from inspector.model.runformat import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -174,6 +175,7 @@ class TestRoundTrip:
 
 
 _text = st.text(max_size=20)
+_ident = _text.filter(lambda v: id_problem(v) is None)  # run ids and task names are checked
 _nonneg = st.integers(min_value=0, max_value=10_000)
 _dur = st.none() | st.floats(min_value=0, max_value=1e6, allow_nan=False)
 
@@ -198,7 +200,7 @@ def samples(draw: st.DrawFn) -> SampleResult:
                               max_size=2).map(tuple)), max_size=3).map(tuple),
         lenient_implemented_apis=st.none() | _nonneg))
     return SampleResult(
-        run_id=draw(_text), task=draw(_text), sample=draw(_nonneg),
+        run_id=draw(_ident), task=draw(_ident), sample=draw(_nonneg),
         language=draw(st.sampled_from(["python", "java"])),
         deployment=Deployment(draw(st.booleans()), draw(_text),
                               draw(st.none() | st.sampled_from(Phase)), phases,

@@ -44,6 +44,8 @@ from ..run_writer import (
     write_sample,
 )
 from ..suite_cause import locator, needs_cause
+from ..tamper import scan_repo
+from ..tamper.findings import ordered
 from .backend import Backend, Limits, PhaseOutcome, SampleJob, TestRun
 from .deploy import deploy
 from .maven_log import parse_maven_output
@@ -94,6 +96,8 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
     logs = {ph: PhaseLog(logs_dir / f"{ph.value}.log") for ph in Phase}
     coverage = compute_coverage(job.repo, task.endpoints, task.spec_endpoints)
     digest = repo_digest(job.repo)
+    # read before anything of the repo runs; reported, never part of the verdict
+    found_in_repo = scan_repo(job.repo, task.tests_dir)
     phases: list[PhaseOutcome] = []
     failed: PhaseOutcome | None = None
     lenient = False
@@ -179,6 +183,7 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
         exit_code=tests_run.exit_code if tests_run else None,
         logs={ph: log.path for ph, log in logs.items()},
         repo_path=job.repo.resolve(), repo_digest=digest, error=error, notes=tuple(notes),
+        tampering=ordered([*found_in_repo, *(tests_run.tampering if tests_run else ())]),
     )
 
 

@@ -407,27 +407,30 @@ class LabelScreen(Screen[None]):
     def _save(self, item: ItemRef, category: str, reason: str, advance: bool) -> None:
         loaded = self.loaded.get(self.index)
         note = self.query_one("#note", Input).value.strip()
+        name = self.session.taxonomy.name_of(category)
+        saved = f"{item.key.split('/', 1)[-1]} → {name}"
         try:
             self.session.save(item, category, confidence=self.confidence if
                               self.session.mine(item) is None else None, note=note,
                               suggestion=loaded.suggestion if loaded else None, reason=reason,
-                              done=self._written)
+                              done=lambda lb, err: self._written(lb, err, saved))
         except LoadError as exc:
-            self.notify(str(exc), severity="error", timeout=10)
+            self.notify(f"Not saved: {exc}", severity="error", timeout=12)
             return
-        name = self.session.taxonomy.name_of(category)
-        self.notify(f"{item.key.split('/', 1)[-1]} → {name}", timeout=2)
         if advance and self.scope is None:
             self.action_next_unlabelled(after_save=item.sample)
 
-    def _written(self, label: Label | None, error: Exception | None) -> None:
-        """Called on the label writer thread once the file is on disk (or the write failed)."""
+    def _written(self, label: Label | None, error: Exception | None, saved: str = "") -> None:
+        """Called on the label writer thread once the file is on disk (or the write failed):
+        only then is the save announced (``saved``), or the failure, naming the file."""
         sample = label.item.sample if label is not None else ""
-        self.app.call_from_thread(self._after_write, sample, error)
+        self.app.call_from_thread(self._after_write, sample, error, saved)
 
-    def _after_write(self, sample: str, error: Exception | None) -> None:
+    def _after_write(self, sample: str, error: Exception | None, saved: str = "") -> None:
         if error is not None:
             self.notify(f"Not saved: {error}", severity="error", timeout=12)
+        elif saved:
+            self.notify(saved, timeout=2)
         self.app.post_message(LabelsChanged(sample))
         if not self.is_attached:
             return
@@ -460,9 +463,11 @@ class LabelScreen(Screen[None]):
     def _note_submitted(self, event: Input.Submitted) -> None:
         mine = self.session.mine(self.item)
         if mine is not None and event.value.strip() != mine.note:
-            self.session.save(self.item, mine.category, note=event.value.strip(),
-                              done=self._written)
-            self.notify("Note saved.", timeout=2)
+            try:
+                self.session.save(self.item, mine.category, note=event.value.strip(),
+                                  done=lambda lb, err: self._written(lb, err, "Note saved."))
+            except LoadError as exc:
+                self.notify(f"Not saved: {exc}", severity="error", timeout=12)
         elif mine is None:
             self.notify("The note is saved with your label (press a category key).",
                         timeout=3)

@@ -28,6 +28,7 @@ from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.filters import SampleFilter, facet_values
 from inspector.model.verdict import Verdict
 from inspector.services.health import HealthFinding, HealthReport
+from inspector.services.tamper.findings import TamperedSample, finding_line
 from inspector.ui.messages import CatalogProgress, CatalogUpdated, OpenSample
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import GLYPH, colour, pct, verdict_style
@@ -424,13 +425,31 @@ class MainScreen(Screen[None]):
              str(f.samples), str(f.runs),
              Text(sanitize(f.common_error[:100]), no_wrap=True)]
             for f in report.findings])
+        for t in report.tampering:
+            first = t.findings[0]
+            table.add_row(
+                Text("tampering (deliberate)" if t.deliberate else "tampering",
+                     style=f"bold {colour(self.app, 'outcome-error')}" if t.deliberate
+                     else "bold"),
+                Text(sanitize(t.task)),
+                Text(sanitize(t.sample_id), no_wrap=True, overflow="ellipsis"), "1", "1",
+                Text(sanitize(f"{first.path}: {first.detail}"[:100]), no_wrap=True))
         n = len(report.findings)
-        self.query_one("#health-summary", Static).update(plain(
+        summary = Text(
             f"{n} candidate benchmark defect{'s' if n != 1 else ''}: tests no sample of any run "
             "passes, and suites that did not really run. Check these before blaming agents. "
             "Enter opens an example sample." if n else
             "No candidate benchmark defects: every test passes in some sample, and every "
-            "deployed suite ran."))
+            "deployed suite ran.")
+        if report.tampering:
+            k = len(report.tampering)
+            summary.append(
+                f"\n⚠ {k} sample{'s' if k != 1 else ''} with tampering attempts, "
+                f"{report.deliberate_tampering} deliberate (listed after the defects, "
+                "deliberate first): kept out of the golden test runs, verdicts unaffected.",
+                style=f"bold {colour(self.app, 'outcome-error')}"
+                if report.deliberate_tampering else "bold")
+        self.query_one("#health-summary", Static).update(summary)
         self._matrix_dirty = self._samples_dirty = True
         self._refresh_visible()
         self._health_moved()
@@ -441,10 +460,28 @@ class MainScreen(Screen[None]):
             return self.health.findings[table.cursor_row]
         return None
 
+    def _tampered(self) -> TamperedSample | None:
+        """The sample with tampering attempts under the cursor (rows after the defects)."""
+        if self.health is None:
+            return None
+        row = self.query_one("#health-table", DataTable).cursor_row - len(self.health.findings)
+        return self.health.tampering[row] if 0 <= row < len(self.health.tampering) else None
+
     @on(DataTable.RowHighlighted, "#health-table")
     def _health_moved(self) -> None:
         f = self._finding()
         box = self.query_one("#health-detail", Static)
+        tampered = self._tampered() if f is None else None
+        if tampered is not None:
+            t = Text()
+            t.append(f"{sanitize(tampered.sample_id)}: tampering attempt"
+                     f"{' (deliberate)' if tampered.deliberate else ''}\n", style="bold")
+            for finding in tampered.findings:
+                t.append(sanitize(finding_line(finding)[:500]) + "\n")
+            t.append("kept out of the golden test run; the verdict stands. Enter opens the "
+                     "sample.", style="dim")
+            box.update(t)
+            return
         if f is None:
             box.update("")
             return
@@ -461,6 +498,12 @@ class MainScreen(Screen[None]):
     @on(DataTable.RowSelected, "#health-table")
     def _health_selected(self) -> None:
         f = self._finding()
+        tampered = self._tampered() if f is None else None
+        if tampered is not None:
+            entry = self.app.catalog.find_sample(tampered.sample_id)  # type: ignore[attr-defined]
+            if entry is not None:
+                self.post_message(OpenSample(entry.key))
+            return
         if f is None or not f.examples:
             return
         entry = self.app.catalog.find_sample(f.examples[0])  # type: ignore[attr-defined]

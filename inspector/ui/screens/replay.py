@@ -654,7 +654,9 @@ class ReplayScreen(Screen[None]):
 
     def action_add_evidence(self) -> None:
         """Attach the log line under the cursor to the annotator's label of this sample."""
+        from inspector.model.errors import LoadError
         from inspector.model.labels import Anchor, ItemRef
+        from inspector.ui.save_notice import announce_save
 
         session = getattr(self.app, "labels", None)
         if session is None or self.sample_id is None:
@@ -667,10 +669,15 @@ class ReplayScreen(Screen[None]):
         seg, local = self.deploy_log.locate(rec.line)
         phase = seg.phase.value if seg.phase is not None else seg.label
         anchor = Anchor.log(phase, local + 1, rec.text)
-        state = session.add_evidence(ItemRef(self.sample_id), anchor)
-        self.notify({"saved": f"Evidence added to your label: {anchor.describe()[:80]}",
-                     "pending": f"Evidence kept for your label: {anchor.describe()[:80]}",
-                     "present": "Already evidence."}[state], timeout=3)
+        try:
+            state = session.add_evidence(ItemRef(self.sample_id), anchor, done=announce_save(
+                self.app, f"Evidence added to your label: {anchor.describe()[:80]}"))
+        except LoadError as exc:
+            self.notify(f"Not saved: {exc}", severity="error", timeout=12)
+            return
+        if state != "saved":  # a save is announced once it is on disk
+            self.notify({"pending": f"Evidence kept for your label: {anchor.describe()[:80]}",
+                         "present": "Already evidence."}[state], timeout=3)
 
     def action_open_test(self) -> None:
         rec = self.view.cursor_record()

@@ -27,6 +27,7 @@ from inspector.model import TestCase
 from inspector.model.testids import leaf_name
 from inspector.services.deployments import DeployError, Target
 from inspector.services.rerun import RerunReport, rerun
+from inspector.services.tamper.findings import finding_line
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour, outcome_text
 
@@ -372,6 +373,10 @@ class RerunScreen(Screen[None]):
                  f"deploy {report.deploy_seconds:.1f}s, {per}, total {report.seconds:.1f}s")
         if report.workdir is not None:
             t.append(sanitize(f"  ·  logs: {report.workdir / 'logs'}"), style="dim")
+        for f in report.all_tampering():
+            t.append("\n⚠ tampering attempt: ", style=f"bold {colour(self.app, 'outcome-error')}"
+                     if f.deliberate else "bold")
+            t.append(sanitize(finding_line(f)[:300]))
         t.append("\nr run again (warm) · F fresh redeploy · N flakiness check · Esc back",
                  style="dim")
         self.query_one("#rerun-timing", Static).update(t)

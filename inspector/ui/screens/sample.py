@@ -33,6 +33,7 @@ from inspector.model.verdict import Verdict
 from inspector.services.endpoint_tests import tests_for_endpoints
 from inspector.ui.messages import OpenSample
 from inspector.ui.safe import plain, sanitize
+from inspector.ui.save_notice import announce_save
 from inspector.ui.styles import colour, verdict_text
 from inspector.ui.widgets.code_view import CodeView
 from inspector.ui.widgets.sample_pane import SamplePane
@@ -528,11 +529,16 @@ class SampleScreen(Screen[None]):
                         severity="warning")
             return
         item = ItemRef(self.entry.sample_id)
-        state = session.add_evidence(item, anchor)
-        self.notify({"saved": f"Evidence added to your label: {anchor.describe()}",
-                     "pending": f"Evidence kept for your label (L to label): "
-                                f"{anchor.describe()}",
-                     "present": f"Already evidence: {anchor.describe()}"}[state], timeout=3)
+        try:
+            state = session.add_evidence(item, anchor, done=announce_save(
+                self.app, f"Evidence added to your label: {anchor.describe()}"))
+        except LoadError as exc:
+            self.notify(f"Not saved: {exc}", severity="error", timeout=12)
+            return
+        if state != "saved":  # a save is announced once it is on disk
+            self.notify({"pending": f"Evidence kept for your label (L to label): "
+                                    f"{anchor.describe()}",
+                         "present": f"Already evidence: {anchor.describe()}"}[state], timeout=3)
 
     def action_step(self, delta: int) -> None:
         """Next/previous sample in the samples list (the triage order)."""

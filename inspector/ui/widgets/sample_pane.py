@@ -30,10 +30,12 @@ from inspector.model import SampleResult, Task
 from inspector.model.entries import SampleEntry
 from inspector.model.outcomes import PHASE_ORDER
 from inspector.model.pytest_output import exit_meaning
+from inspector.model.tampering import TamperFinding
 from inspector.model.testids import split_node_id
 from inspector.services.file_preview import list_repo_tree, preview_file
 from inspector.services.references import Ref, find_refs
 from inspector.services.suite_cause import cause_of, cause_ref
+from inspector.services.tamper.findings import KIND_LABELS
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour, outcome_text, verdict_text
 from inspector.ui.widgets.code_view import CodeView
@@ -47,6 +49,8 @@ class SamplePane(Vertical):
     DEFAULT_CSS = """
     SamplePane { height: 1fr; }
     SamplePane .pane-title { height: 1; padding: 0 1; background: $boost; }
+    SamplePane .tamper-box { height: auto; max-height: 8; border-bottom: solid $warning; }
+    SamplePane .tamper-warning { height: auto; padding: 0 1; }
     SamplePane .files-row { height: 1fr; }
     SamplePane Tree { width: 32; min-width: 20; height: 1fr; border-right: solid $panel-lighten-2; }
     SamplePane .code-col { width: 1fr; }
@@ -96,12 +100,42 @@ class SamplePane(Vertical):
     def repo(self) -> Path | None:
         return self.sample.repo_path
 
+    def _tamper_colour(self, deliberate: bool) -> str:
+        if deliberate:
+            return colour(self.app, "outcome-error")
+        theme = self.app.current_theme
+        return (theme.warning if theme is not None and theme.warning else "yellow")
+
+    def _tamper_text(self, found: tuple[TamperFinding, ...]) -> Text:
+        """What the repo did or holds to reach into its own test run (repo text as Text)."""
+        n, m = len(found), sum(f.deliberate for f in found)
+        t = Text()
+        t.append(f"⚠ Tampering attempt: {n} finding{'' if n == 1 else 's'}"
+                 f"{f', {m} deliberate' if m else ''}",
+                 style=f"bold {self._tamper_colour(bool(m))}")
+        t.append(" — kept out of the golden test run; the verdict stands.", style="dim")
+        for f in found:
+            t.append("\n")
+            t.append("deliberate " if f.deliberate else "could influence ",
+                     style=f"bold {self._tamper_colour(f.deliberate)}")
+            t.append(KIND_LABELS.get(f.kind, f.kind.replace("_", " ")) + ": ", style="bold")
+            t.append(sanitize(f.detail[:2000]))
+        return t
+
     def compose(self) -> ComposeResult:
         t = Text()
         t.append(sanitize(self.pane_title or self.entry.sample_id), style="bold")
         t.append("  ")
         t.append_text(verdict_text(self.app, self.entry))
+        found = self.sample.tampering or ()
+        if found:
+            deliberate = any(f.deliberate for f in found)
+            t.append(f"  ⚠ {'deliberate ' if deliberate else ''}tampering attempt",
+                     style=f"bold {self._tamper_colour(deliberate)}")
         yield Static(t, classes="pane-title")
+        if found:
+            with VerticalScroll(classes="tamper-box"):
+                yield Static(self._tamper_text(found), classes="tamper-warning")
         with TabbedContent(classes="pane-tabs"):
             with TabPane("Files", classes="files-tab"):
                 with Horizontal(classes="files-row"):

@@ -1,0 +1,37 @@
+"""Run ids, task names and sample ids: checked once, when a run is loaded.
+
+They name folders (re-run work areas, ``samples/<task>/<n>``, ``<task>.log``), appear in
+sample ids (``<run id>/<task>/<n>``) and in label files, so an id read from a file must be one
+path component: no ``/``, no ``..``, no NUL or other control character, no leading ``.``.
+An invalid one makes the run or sample a load problem; the rest of the code may rely on it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .errors import LoadError
+
+
+def id_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a run id or task name, or None when it can."""
+    if not value.strip():
+        return "is empty"
+    if "/" in value or "\\" in value:
+        return "contains a path separator"
+    if ".." in value:
+        return "contains '..'"
+    if value.startswith("."):
+        return "starts with '.'"
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        return "contains a control character"
+    return None
+
+
+def check_id(value: str, path: Path, field: str, what: str) -> str:
+    """``value`` when it is a valid id; else :class:`LoadError` naming the file and field."""
+    problem = id_problem(value)
+    if problem is not None:
+        shown = value if len(value) <= 80 else value[:77] + "…"
+        raise LoadError(path, f"not a valid {what}: {shown!r} {problem}", field)
+    return value

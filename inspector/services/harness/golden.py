@@ -1,0 +1,254 @@
+"""The golden test run, kept out of the generated repo's reach (both backends).
+
+The stock harness copies the golden tests into the generated repo and runs pytest from the repo
+root, so the repo's own ``conftest.py``, pytest configuration, plugins, ``sitecustomize`` and
+``.pth`` files all shape the run, and a service can rewrite the tests or the report. Here:
+
+* the golden suite is *staged* in its own folder (``<golden>/tests/...``), read-only and (where
+  the backend can) owned by a user the service does not run as; its digest is taken from the
+  task's own files and checked before and after the run (:func:`tree_digest`, :func:`tar_digest`);
+* pytest runs through :data:`RUNNER`, under ``python -I`` (no ``PYTHON*`` variables, no user
+  site, no current directory on ``sys.path``), with ``--rootdir``/``--confcutdir`` at the golden
+  folder and an explicit ``-c`` (the task's own config file if it has one): the repo's conftest
+  files and config sections are never read;
+* plugins: only the ``pytest11`` entry points visible *before* the repo's paths are added are
+  loaded (explicitly, with autoload off), so a plugin shipped by the repo or its requirements is
+  not; the repo root and its installed packages are *appended* to ``sys.path`` as plain entries
+  (white-box suites import the app) — ``.pth`` files there are not processed, ``sitecustomize``
+  is not imported, and nothing in the repo can shadow the standard library or pytest;
+* the JUnit report goes to a folder the service cannot write.
+
+Test ids stay relative to the golden folder, which mirrors the repo root (``tests/...``), so they
+are the same as the stock harness's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import shutil
+import stat
+import tarfile
+from pathlib import Path
+
+from inspector.model.tampering import TamperFinding
+
+# Started in the golden folder (pytest's invocation dir: ids print as ``tests/...``, as in a
+# stock run from the repo root); argv: WORKDIR EXTRA_PATH... -- PYTEST_ARG...; the tests then
+# run in WORKDIR (the repo copy, as the stock harness's do).
+RUNNER = r"""
+import os, sys
+argv = sys.argv[1:]
+cut = argv.index("--")
+workdir, extra, args = argv[0], argv[1:cut], argv[cut + 1:]
+for var in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS"):
+    os.environ.pop(var, None)
+os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+from importlib.metadata import entry_points
+plugins = []
+for ep in entry_points(group="pytest11"):
+    if ep.module not in plugins:
+        plugins.append(ep.module)
+import pytest
+import _pytest.junitxml
+for path in extra:
+    if path not in sys.path:
+        sys.path.append(path)
+pargs = []
+for mod in sorted(plugins):
+    pargs += ["-p", mod]
+class _Workdir:
+    # tests (and collection) run in workdir; reports are made from the golden folder, so
+    # traceback paths stay relative (tests/test_x.py:5), as in a stock run
+    @pytest.hookimpl(trylast=True)
+    def pytest_configure(self, config):
+        self.home = os.getcwd()
+        os.chdir(workdir)
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_runtest_makereport(self, item, call):
+        here = os.getcwd()
+        os.chdir(self.home)
+        try:
+            return (yield)
+        finally:
+            os.chdir(here)
+sys.exit(pytest.main(pargs + args, plugins=[_Workdir()]))
+"""
+
+CONFIG_FILES = (("pytest.ini", None), (".pytest.ini", None), ("pyproject.toml", "tool.pytest"),
+                ("tox.ini", "[pytest]"), ("setup.cfg", "[tool:pytest]"))
+EMPTY_CONFIG = "/dev/null"
+
+
+def task_config(golden: Path) -> Path | None:
+    """The task's own pytest config inside the staged suite, found as pytest would search from
+    ``tests/`` upwards, but never above the golden folder."""
+    for folder in (golden / "tests", golden):
+        for name, marker in CONFIG_FILES:
+            path = folder / name
+            if not path.is_file() or path.is_symlink():
+                continue
+            if marker is None:
+                return path
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if marker in text:
+                return path
+    return None
+
+
+def runner_command(python: str, golden: str, workdir: str, extra_paths: list[str],
+                   test_ids: list[str] | None, junit: str, config: str | None) -> list[str]:
+    """The isolated pytest command, to be started with the golden folder as its working
+    directory: ``golden`` is the staged suite's folder as the running process sees it,
+    ``workdir`` where the tests then run (the repo copy), ``extra_paths`` appended to
+    ``sys.path`` (the repo root, its installed packages), ``config`` the task's config file in
+    the golden folder (None: no config at all).
+
+    Test ids are relative to the golden folder (``tests/test_x.py::name``), as in a stock run.
+    """
+    ids = list(test_ids or ["tests"])
+    rootdir = str(Path(config).parent) if config else golden
+    return [python, "-I", "-c", RUNNER, workdir, *extra_paths, "--", *ids, "-v", "--tb=short",
+            "-p", "no:cacheprovider", "--continue-on-collection-errors",
+            "-o", "junit_family=xunit1", f"--junitxml={junit}", f"--rootdir={rootdir}",
+            "-c", config or EMPTY_CONFIG, f"--confcutdir={golden}"]
+
+
+# -- staging ----------------------------------------------------------------------------------
+
+def stage_golden(tests_dir: Path, golden: Path) -> str:
+    """Copy the task's tests to ``golden/tests`` read-only; returns the suite's digest."""
+    dest = golden / "tests"
+    golden.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(tests_dir, dest, symlinks=False,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
+    make_read_only(golden)
+    return tree_digest(golden)
+
+
+def make_read_only(root: Path) -> None:
+    """Files 0444 and folders 0555 under (and including) ``root``."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in filenames:
+            path = Path(dirpath) / name
+            if not path.is_symlink():
+                path.chmod(0o444)
+        for name in dirnames:
+            path = Path(dirpath) / name
+            if not path.is_symlink():
+                path.chmod(0o555)
+    root.chmod(0o555)
+
+
+def make_writable(root: Path) -> None:
+    """Undo :func:`make_read_only` so the folder can be removed."""
+    if not root.exists():
+        return
+    root.chmod(0o755)
+    for dirpath, dirnames, _ in os.walk(root):
+        for name in dirnames:
+            path = Path(dirpath) / name
+            if not path.is_symlink():
+                path.chmod(0o755)
+
+
+def golden_tar(tests_dir: Path, uid: int = 0) -> bytes:
+    """The task's tests as ``tests/...`` in a tar, owned by ``uid``, files 0444, folders 0555."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for path in [tests_dir, *sorted(_files(tests_dir))]:
+            rel = path.relative_to(tests_dir).as_posix()
+            arc = "tests" if rel == "." else f"tests/{rel}"
+            info = tar.gettarinfo(str(path), arcname=arc)
+            info.uid = info.gid = uid
+            info.uname = info.gname = ""
+            if info.isdir():
+                info.mode = 0o555
+                tar.addfile(info)
+            elif info.isfile():
+                info.mode = 0o444
+                with path.open("rb") as fh:
+                    tar.addfile(info, fh)
+    return buf.getvalue()
+
+
+def _files(root: Path) -> list[Path]:
+    out: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(n for n in dirnames if n not in ("__pycache__", ".pytest_cache"))
+        d = Path(dirpath)
+        out += [d / n for n in dirnames]
+        out += [d / n for n in filenames if not n.endswith(".pyc")]
+    return out
+
+
+# -- digests ----------------------------------------------------------------------------------
+
+def tree_digest(root: Path) -> str:
+    """SHA-256 over the suite below ``root``: every path, its type and every file's bytes
+    (``__pycache__`` ignored: pytest may write bytecode where it can)."""
+    entries: list[tuple[str, str, bytes]] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [n for n in dirnames if n not in ("__pycache__", ".pytest_cache")]
+        d = Path(dirpath)
+        for name in dirnames + filenames:
+            path = d / name
+            rel = path.relative_to(root).as_posix()
+            if name.endswith(".pyc"):
+                continue
+            st = path.lstat()
+            if stat.S_ISLNK(st.st_mode):
+                entries.append((rel, "l", os.readlink(path).encode()))
+            elif stat.S_ISDIR(st.st_mode):
+                entries.append((rel, "d", b""))
+            elif stat.S_ISREG(st.st_mode):
+                entries.append((rel, "f", path.read_bytes()))
+            else:
+                entries.append((rel, "?", b""))
+    return _digest(entries)
+
+
+def tar_digest(data: bytes, strip: str = "") -> str:
+    """:func:`tree_digest` of a tar (``docker get_archive`` of the staged folder); ``strip`` is
+    the leading folder the archive names its members under (``golden/``)."""
+    entries: list[tuple[str, str, bytes]] = []
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        for info in tar.getmembers():
+            name = info.name[len(strip):] if strip and info.name.startswith(strip) else info.name
+            name = name.strip("/")
+            parts = name.split("/")
+            if not name or "__pycache__" in parts or ".pytest_cache" in parts \
+                    or name.endswith(".pyc"):
+                continue
+            if info.issym():
+                entries.append((name, "l", info.linkname.encode()))
+            elif info.isdir():
+                entries.append((name, "d", b""))
+            elif info.isfile():
+                fh = tar.extractfile(info)
+                entries.append((name, "f", fh.read() if fh else b""))
+            else:
+                entries.append((name, "?", b""))
+    return _digest(entries)
+
+
+def _digest(entries: list[tuple[str, str, bytes]]) -> str:
+    h = hashlib.sha256()
+    for rel, kind, content in sorted(entries):
+        h.update(rel.encode() + b"\0" + kind.encode() + b"\0")
+        h.update(hashlib.sha256(content).digest())
+    return h.hexdigest()
+
+
+def digest_finding(expected: str, actual: str | None, when: str) -> TamperFinding | None:
+    """A deliberate finding when the staged suite's digest changed (``when``: before/after the
+    run); None when it is intact."""
+    if actual == expected:
+        return None
+    what = "could not be read" if actual is None else "was modified"
+    return TamperFinding("golden_modified", "", f"the golden test suite {what} {when} the "
+                         "test run; its results were discarded", True)

@@ -1,0 +1,107 @@
+"""A sample's tampering findings, recorded or scanned when needed, and how they are summed up.
+
+Findings are reported on the sample and never change its verdict: nothing here reads or
+writes outcomes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from inspector.model import Run, SampleResult, Task
+from inspector.model.tampering import TamperFinding
+
+from .scan import scan_repo
+
+KIND_LABELS = {
+    "root_conftest": "root conftest.py", "conftest": "conftest.py",
+    "pytest_config": "pytest configuration", "pytest_plugin": "pytest plugin",
+    "sitecustomize": "sitecustomize", "pth_file": ".pth file", "start_script": "start script",
+    "golden_modified": "golden tests modified", "report_replaced": "test report replaced",
+    "tests_rewritten": "tests rewritten",
+}
+_CACHE_SIZE = 4096
+_cache: OrderedDict[tuple[str, str], tuple[TamperFinding, ...]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def ordered(findings: Iterable[TamperFinding]) -> tuple[TamperFinding, ...]:
+    """Unique findings, deliberate ones first, then in the order found."""
+    unique = list(dict.fromkeys(findings))
+    return tuple(sorted(unique, key=lambda f: not f.deliberate))
+
+
+def scan_cached(repo: Path, golden_tests: Path | None = None) -> tuple[TamperFinding, ...]:
+    """:func:`scan_repo`, remembered per repo for this process (runs share predictions)."""
+    key = (str(repo), str(golden_tests or ""))
+    with _lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    found = ordered(scan_repo(repo, golden_tests))
+    with _lock:
+        _cache[key] = found
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+    return found
+
+
+def sample_tampering(s: SampleResult, task: Task | None = None) -> tuple[TamperFinding, ...]:
+    """The sample's findings: as recorded by the evaluation, else found by scanning its repo
+    (stock reports and older runs record none); () when neither is possible."""
+    if s.tampering is not None:
+        return ordered(s.tampering)
+    if s.repo_path is None:
+        return ()
+    return scan_cached(s.repo_path, task.tests_dir if task else None)
+
+
+@dataclass(frozen=True, slots=True)
+class TamperedSample:
+    """A sample with tampering findings."""
+
+    sample_id: str
+    run_id: str
+    task: str
+    findings: tuple[TamperFinding, ...]
+
+    @property
+    def deliberate(self) -> bool:
+        return any(f.deliberate for f in self.findings)
+
+    def to_json(self) -> dict[str, object]:
+        return {"sample": self.sample_id, "deliberate": self.deliberate,
+                "findings": [f.to_json() for f in self.findings]}
+
+
+def tampered(items: Iterable[TamperedSample]) -> list[TamperedSample]:
+    """Samples with findings, deliberate ones first, then by sample id."""
+    return sorted((t for t in items if t.findings),
+                  key=lambda t: (not t.deliberate, t.sample_id))
+
+
+def summary_line(samples: list[TamperedSample]) -> str:
+    """``N samples with tampering attempts, M deliberate`` (or that none was found)."""
+    if not samples:
+        return "none found in the generated repos"
+    n = len(samples)
+    m = sum(t.deliberate for t in samples)
+    return (f"{n} sample{'' if n == 1 else 's'} with tampering attempts, {m} deliberate "
+            "(kept out of the golden test runs; verdicts unaffected)")
+
+
+def finding_line(f: TamperFinding) -> str:
+    """One line for a finding: ``deliberate root conftest.py: conftest.py:10: …``."""
+    label = KIND_LABELS.get(f.kind, f.kind.replace("_", " "))
+    return f"{'deliberate ' if f.deliberate else ''}{label}: {f.detail}"
+
+
+def run_tampering(run: Run) -> list[TamperedSample]:
+    """The run's samples with tampering attempts, deliberate first."""
+    return tampered(TamperedSample(s.sample_id, s.run_id, s.task,
+                                   sample_tampering(s, run.tasks.get(s.task)))
+                    for s in run.samples)
