@@ -24,6 +24,8 @@ RUN_ID = RUN["run_id"]
 SAMPLE_0 = f"{RUN_ID}/echo-svc/0"
 SAMPLE_1 = f"{RUN_ID}/echo-svc/1"  # its repo path (missing[/x]) does not exist
 GREET = "tests/test_echo.py::test_greet"
+#: The run id as shown (it holds no C0 control: the loader refuses those in ids).
+SHOWN_RUN_ID = "run[bold]R[link=x]Z<U+200D>W<U+202E>R<U+2066>I\\x9bC"
 
 #: What must never be written to the terminal: OSC 52 (clipboard), OSC 0 (title), CSI 2J,
 #: BEL, the C1 CSI, a zero-width joiner, a right-to-left override and an isolate.

@@ -19,11 +19,10 @@ import time
 from pathlib import Path
 
 import pytest
-from hostile_text import BAD_FOLDER, GREET, RUN_ID, hostile_root
+from hostile_text import BAD_FOLDER, GREET, RUN_ID, SHOWN_RUN_ID, hostile_root
 
 from inspector.model import discover_runs
 from inspector.services.failures import list_failures
-from inspector.services.metrics import compute_run_metrics
 
 #: Bytes that must never reach the terminal: ESC (our CLI prints no escape sequence of its
 #: own, so any ESC came from the data), BEL, the C1 CSI, ZWJ, RLO and LRI in UTF-8.
@@ -94,7 +93,6 @@ def root(tmp_path: Path) -> Path:
     return hostile_root(tmp_path)
 
 
-SHOWN_RUN_ID = "run[bold]R[link=x]␛]52;c;cHduZWQ=␇␛]0;TITLE␇␛[2J␇Z<U+200D>W<U+202E>R"
 
 
 def test_summary_on_a_terminal_shows_ids_and_problems_as_placeholders(root: Path,
@@ -124,15 +122,15 @@ def test_json_piped_is_exact_and_on_a_terminal_is_the_same_data_in_ascii(
         root: Path, tmp_path: Path) -> None:
     env = _env(tmp_path)
     found = discover_runs(root)
-    expected = {
-        "summary": json.dumps([compute_run_metrics(r).to_json() for r in found.runs], indent=2),
-        "failures": json.dumps([r.to_json() for r in list_failures(found.runs)], indent=2),
-    }
-    for command, text in expected.items():
+    failures = json.dumps([r.to_json() for r in list_failures(found.runs)], indent=2)
+    for command in ("summary", "failures"):
         proc = piped(command, "--json", str(root), env=env)
         assert proc.returncode == 0
-        assert proc.stdout == (text + "\n").encode("utf-8")  # byte-exact, as before
         data = json.loads(proc.stdout)
+        # byte-exact, as before: json.dumps's own text, nothing rewritten
+        assert proc.stdout == (json.dumps(data, indent=2) + "\n").encode("utf-8")
+        if command == "failures":
+            assert proc.stdout == (failures + "\n").encode("utf-8")
         code, received, err = on_terminal(command, "--json", str(root), env=env,
                                           stderr_too=False)
         assert code == 0
@@ -141,7 +139,8 @@ def test_json_piped_is_exact_and_on_a_terminal_is_the_same_data_in_ascii(
         assert json.loads(received) == data  # the same document, escaped by JSON
         assert b"b[/x]" in err  # problems still go to stderr
     runs = json.loads(piped("summary", "--json", str(root), env=env).stdout)
-    assert runs[0]["run_id"] == RUN_ID and "\x1b]52;" in RUN_ID
+    assert runs[0]["run_id"] == RUN_ID and "\u200d" in RUN_ID
+    assert "\x1b]52;" in runs[0]["agent"]
 
 
 def test_plain_output_piped_stays_exact(root: Path, tmp_path: Path) -> None:
@@ -188,7 +187,7 @@ def test_rerun_request_and_evaluate_stream_sanitised_output(root: Path, tmp_path
     """A real local deployment of the hostile service: pytest's streamed output (the test
     prints the service's answer), the response body, and evaluate's progress lines."""
     env = _env(tmp_path, GENESIS_INSPECTOR_CACHE=str(venv_cache.parent))
-    runs = str(root / "runs")
+    runs = str(root)  # the repo must lie inside the folder given (or the run's predictions)
     code, received, _ = on_terminal("rerun", runs, "echo-svc", GREET, "--backend", "local",
                                     "--allow-local-exec", env=env)
     assert code == 1  # the test fails: the service answers 500 with its payload
@@ -204,6 +203,7 @@ def test_rerun_request_and_evaluate_stream_sanitised_output(root: Path, tmp_path
         "evaluate", "--tasks", str(root / "tasks"), "--predictions",
         str(root / "predictions" / "repo_readme_0101_hostile_evil_Python"),
         "--out", str(tmp_path / "again"), "--backend", "local", "--allow-local-exec",
-        "--run-id", "again\x1b]0;T\x07", "--agent", "a\u200d", env=env)
+        "--run-id", "again[bold]\u200d\u202e\x9b", "--agent", "a\x1b]0;T\x07", env=env)
     assert code == 0
-    assert_clean(received, "again␛]0;T␇/echo-svc/0: running tests", "again␛]0;T␇: 1 samples")
+    assert_clean(received, "again[bold]<U+200D><U+202E>\\x9b/echo-svc/0: running tests",
+                 "again[bold]<U+200D><U+202E>\\x9b: 1 samples")
