@@ -12,10 +12,10 @@ character is replaced by a visible stand-in:
   paragraph separators, the Hangul filler letters (blank "letters" used to hide text) and lone
   surrogates: ``<U+202E>``-style names.
 
-Zero-width joiners are shown too, although emoji sequences (👨‍👩‍👧) and some scripts use them:
-this is an inspector, and a name that looks like another one must not hide what it holds. ``\n``
-and ``\t`` stay (multi-line messages, logs and tracebacks keep their shape); callers that show a
-single line replace ``\n`` themselves.
+Zero-width joiners are shown too, although emoji sequences (a family emoji is three emoji
+joined by U+200D) and some scripts use them: this is an inspector, and a name that looks like
+another one must not hide what it holds. ``\\n`` and ``\\t`` stay (multi-line messages, logs
+and tracebacks keep their shape); callers that show a single line replace ``\\n`` themselves.
 
 Pure Python (stdlib only). Markup escaping is not this module's job: show the result as plain
 text (a Rich ``Text`` in the app, see :mod:`inspector.ui.safe`), never as Rich/Textual markup.
