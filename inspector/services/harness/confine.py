@@ -132,11 +132,14 @@ os._exit(code if code >= 0 else 128 - code)
 @dataclass
 class Box:
     """What the service may see: ``writable`` (the repo copy), ``readable`` (its venv and
-    interpreter) and ``hidden`` (folders it must not see at all)."""
+    interpreter) and ``hidden`` (folders it must not see at all). ``keep_uid``: in ``uid``
+    mode, run as the inspector's user (still without capabilities, on the read-only file
+    system) — Maven reads a ``~/.m2`` only that user can read."""
 
     writable: list[Path] = field(default_factory=list)
     readable: list[Path] = field(default_factory=list)
     hidden: list[Path] = field(default_factory=list)
+    keep_uid: bool = False
 
 
 _probed: dict[str, bool] = {}
@@ -156,6 +159,12 @@ def isolation(requested: str | None = None) -> str:
     if _works("userns"):
         return "userns"
     return "none"
+
+
+def available() -> list[str]:
+    """The modes this machine supports, strongest first (``none`` always)."""
+    uid = ["uid"] if os.geteuid() == 0 and _works("uid") else []
+    return [*uid, *(["userns"] if _works("userns") else []), "none"]
 
 
 def _works(mode: str) -> bool:
@@ -198,12 +207,13 @@ def _nobody() -> tuple[int, int]:
         return 65534, 65534
 
 
-def describe(mode: str) -> str:
+def describe(mode: str, keep_uid: bool = False) -> str:
     """One line for the start log: how the service is isolated."""
     if mode == "uid":
+        who = "this user" if keep_uid else "nobody"
         return ("isolation: own mount and PID namespace, read-only file system except the repo "
-                "copy and a private /tmp, golden tests and report hidden; runs as nobody "
-                "without capabilities")
+                "copy and a private /tmp, golden tests and report hidden; runs as "
+                f"{who} without capabilities")
     if mode == "userns":
         return ("isolation: own user, mount and PID namespace, read-only file system except "
                 "the repo copy and a private /tmp, golden tests and report hidden; runs "
@@ -213,9 +223,9 @@ def describe(mode: str) -> str:
             "teardown; it is not isolated")
 
 
-def give_to_service(root: Path, mode: str) -> None:
+def give_to_service(root: Path, mode: str, box: Box) -> None:
     """Make ``root`` (the repo copy) the service's own: owned by ``nobody`` in ``uid`` mode."""
-    if mode != "uid":
+    if mode != "uid" or box.keep_uid:
         return
     uid, gid = _nobody()
     for dirpath, dirnames, filenames in os.walk(root):
@@ -246,14 +256,14 @@ class Service:
         env = {k: v for k, v in env.items() if not k.startswith("XDG_")}
         env["HOME"] = "/tmp/home"
         ids = _nobody()
+        drop = mode == "uid" and not box.keep_uid
         r, w = os.pipe()
         plan = {"status_fd": w, "cwd": str(cwd), "home": "/tmp/home",
-                "uid": ids[0] if mode == "uid" else None,
-                "gid": ids[1] if mode == "uid" else None,
+                "uid": ids[0] if drop else None, "gid": ids[1] if drop else None,
                 "hide": [str(p) for p in box.hidden],
-                **_layout(box, mode, ids),
-                "argv": [shutil.which("setpriv") or "setpriv", *_setpriv_flags(mode, ids),
-                         "--", *cmd]}
+                **_layout(box, ids if drop else None),
+                "argv": [shutil.which("setpriv") or "setpriv",
+                         *_setpriv_flags("uid" if drop else "userns", ids), "--", *cmd]}
         try:
             self.proc = subprocess.Popen(
                 [shutil.which("unshare") or "unshare", *_unshare_flags(mode), sys.executable,
@@ -299,6 +309,26 @@ class Service:
             return True
         return bool(alive_pids(self._tracked()))
 
+    def pids(self) -> set[int]:
+        """Host pids of every live process of the deployment (in ``none`` mode: those
+        tracked)."""
+        if self.mode == "none":
+            return alive_pids(self._tracked() | {self.proc.pid})
+        init = self._init_pid()
+        if init is None:
+            return set()
+        try:
+            ns = os.readlink(f"/proc/{init}/ns/pid")
+        except OSError:
+            return set()
+        out = set()
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError):
+                    if os.readlink(entry / "ns" / "pid") == ns:
+                        out.add(int(entry.name))
+        return alive_pids(out) - {init}
+
     def _tracked(self) -> set[int]:
         return tracked_pids(self.proc.pid, self.token, self._port, self.started)
 
@@ -338,16 +368,17 @@ class Service:
         return int(kids[0]) if kids else None
 
 
-def _layout(box: Box, mode: str, ids: tuple[int, int]) -> dict[str, list]:  # type: ignore[type-arg]
+def _layout(box: Box, ids: tuple[int, int] | None) -> dict[str, list]:  # type: ignore[type-arg]
     """The tmpfs to mount (``fresh``: path, mode, size) and the folders to bind into the box
-    (``binds``: path, writable), parents first."""
+    (``binds``: path, writable), parents first; ``ids``: the uid and gid the service will run
+    as, if not the inspector's."""
     fresh: dict[str, tuple[str, str]] = {p: (m, s) for p, m, s in SCRATCH}
     binds: dict[str, bool] = {}
     wanted = [(p, True) for p in box.writable] + [(p, False) for p in box.readable]
     for path, writable in wanted:
         path = Path(os.path.realpath(path))
         top = next((s for s in fresh if _under(path, Path(s))), None)
-        if top is None and mode == "uid":
+        if top is None and ids is not None:
             blocked = _blocked_ancestor(path, ids[0])
             if blocked is not None:
                 top = str(blocked)

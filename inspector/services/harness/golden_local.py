@@ -19,7 +19,14 @@ from inspector.model import Phase, PhaseStatus, TestCase
 from inspector.model.tampering import TamperFinding
 
 from .backend import PhaseOutcome, TestRun, pytest_rootdir, tests_outcome
-from .golden import digest_finding, runner_command, stage_golden, task_config, tree_digest
+from .golden import (
+    RUNNER,
+    digest_finding,
+    runner_command,
+    stage_golden,
+    task_config,
+    tree_digest,
+)
 from .junit import parse_junit
 from .phase_log import PhaseLog, now_iso
 from .venvs import run_logged
@@ -91,7 +98,7 @@ def run_golden(suite: GoldenSuite, python: str, workdir: Path, extra_paths: list
     record.unlink(missing_ok=True)
     cmd = runner_command(python, str(suite.folder), str(workdir), extra_paths, test_ids,
                          str(junit), str(suite.config) if suite.config else None)
-    code = run_logged(cmd, log, suite.folder, env, timeout, cancelled)
+    code = run_logged(cmd, _Echo(log), suite.folder, env, timeout, cancelled)  # type: ignore[arg-type]
     data = junit.read_bytes() if junit.is_file() else None
     after = digest_finding(suite.digest, _digest(suite), "after")
     if after is not None:
@@ -111,6 +118,19 @@ def run_golden(suite: GoldenSuite, python: str, workdir: Path, extra_paths: list
     log.meta(f"JUnit report read from the private report folder (sha256 "
              f"{hashlib.sha256(data).hexdigest()[:16]}), copied to {record.name}")
     return run
+
+
+class _Echo:
+    """The phase log, with the runner's inline script shown by name in the command line."""
+
+    def __init__(self, log: PhaseLog) -> None:
+        self._log = log
+
+    def meta(self, text: str) -> None:
+        self._log.meta(text.replace(RUNNER, "<golden runner (golden.RUNNER)>"))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._log, name)
 
 
 def _discarded(finding: TamperFinding, log: PhaseLog, started: str, t0: float) -> CapturedRun:

@@ -242,13 +242,13 @@ class LocalSession:
         log.meta(f"entry point: {how}")
         env = self._env(self.venv)
         env.update({"PORT": str(port), "HOST": "127.0.0.1", "SERVICE_PORT": str(port)})
-        mode = self.backend.isolation
-        log.meta(confine.describe(mode))
+        mode, box = self.backend.isolation, self._box()
+        log.meta(confine.describe(mode, box.keep_uid))
         log.meta("$ " + " ".join(cmd) + f"   (cwd: repo root, PORT={port})")
         self.service_log = log
         try:
-            confine.give_to_service(self.workdir, mode)
-            self.service = confine.Service(cmd, self.workdir, env, self._box(), mode, log.meta)
+            confine.give_to_service(self.workdir, mode, box)
+            self.service = confine.Service(cmd, self.workdir, env, box, mode, log.meta)
         except OSError as exc:
             return PhaseOutcome(Phase.START, PhaseStatus.FAILED, f"could not start: {exc}",
                                 None, False, started, time.monotonic() - t0, lenient_ok=False)
