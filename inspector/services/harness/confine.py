@@ -243,6 +243,7 @@ class Service:
         self.note = note
         self.token = secrets.token_hex(12)
         self._exit: int | None = None
+        self.setup_error = ""  # the namespace could not be prepared (not the repo's fault)
         self._status_done = threading.Event()
         env = dict(env)
         env[TOKEN_VAR] = self.token
@@ -288,6 +289,8 @@ class Service:
                         self._exit = int(text)
                 elif kind in ("note", "error"):
                     self.note(text)
+                    if kind == "error":
+                        self.setup_error = text
         self._status_done.set()
 
     def exited(self) -> int | None:

@@ -287,6 +287,12 @@ class LocalSession:
                 log.meta(msg)
                 return PhaseOutcome(Phase.HEALTH, PhaseStatus.OK, msg, None, False, started,
                                     time.monotonic() - t0, lenient_ok=alive)
+            if not alive and not service.alive() and service.setup_error:
+                msg = (f"{service.setup_error}; not started (infrastructure problem, not the "
+                       "agent's)")
+                log.meta(msg)
+                return PhaseOutcome(Phase.START, PhaseStatus.FAILED, msg, None, False, started,
+                                    time.monotonic() - t0, lenient_ok=False)
             if not alive and not service.alive():
                 msg = f"process exited with code {code} after {elapsed:.1f}s"
                 log.meta(msg)
