@@ -73,6 +73,17 @@ def _at_home(fn):
 # collection errors: an import error's traceback, and any other collector failure
 pytest.ExceptionInfo.getrepr = _at_home(pytest.ExceptionInfo.getrepr)
 pytest.Collector.repr_failure = _at_home(pytest.Collector.repr_failure)
+try:
+    # the repo's own files print relative to workdir (app.py:12), as in a stock run
+    import _pytest._code.code as _code
+    _bestrelpath = _code.bestrelpath
+    def _repo_relative(directory, dest):
+        if dest.is_relative_to(workdir):
+            return str(dest.relative_to(workdir))
+        return _bestrelpath(directory, dest)
+    _code.bestrelpath = _repo_relative
+except (ImportError, AttributeError):
+    pass
 class _Workdir:
     # tests (and collection) run in workdir; test reports are made from the golden folder
     @pytest.hookimpl(trylast=True)
