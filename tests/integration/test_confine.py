@@ -86,3 +86,38 @@ def test_a_box_that_cannot_be_built_is_an_infrastructure_error(tmp_path: Path) -
     assert service.exited() == 125
     assert "could not prepare the service's namespace" in service.setup_error
     assert "missing" in service.setup_error
+
+
+@pytest.mark.parametrize("mode", [m for m in confine.available() if m != "none"])
+def test_bytecode_the_service_compiled_is_compiled_again_into_its_venv(mode: str,
+                                                                       tmp_path: Path) -> None:
+    """The venv is read-only in the box: the service's bytecode goes to a prefix folder, and
+    the inspector compiles the same sources into the venv itself afterwards."""
+    import importlib.util
+    import sys
+
+    from inspector.services.harness import bytecode
+
+    repo, venv, prefix = tmp_path / "repo", tmp_path / "venv", tmp_path / "pycache"
+    site = venv / "lib" / "site-packages"
+    for folder in (repo, site, prefix):
+        folder.mkdir(parents=True)
+    (site / "mod_x.py").write_text("VALUE = 42\n")
+    (repo / "run.sh").write_text(f"exec {sys.executable} -c 'import sys; "
+                                 f"sys.path.append(\"{site}\"); import mod_x'\n")
+    box = confine.Box(writable=[repo, prefix], readable=[venv, Path(sys.base_prefix)])
+    for folder in box.writable:
+        confine.give_to_service(folder, mode, box)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(prefix)
+    service = confine.Service(["bash", "run.sh"], repo, env, box, mode)
+    deadline = time.monotonic() + 20
+    while service.alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert service.exited() == 0
+    assert not (site / "__pycache__").exists()  # the box could not write there
+    assert list(prefix.rglob("mod_x.*.pyc"))
+    assert bytecode.adopt(prefix, venv) == 1
+    target = Path(importlib.util.cache_from_source(str(site / "mod_x.py")))
+    assert target.is_file() and target.stat().st_uid == os.geteuid()
+    assert bytecode.adopt(prefix, venv) == 0  # once

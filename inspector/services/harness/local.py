@@ -19,7 +19,7 @@ from pathlib import Path
 from inspector.model import Phase, PhaseStatus
 from inspector.model.tampering import TamperFinding
 
-from . import confine
+from . import bytecode, confine
 from .backend import (
     HEALTH_PATHS,
     PhaseOutcome,
@@ -107,6 +107,7 @@ class LocalSession:
         self.job = job
         self.tmp = Path(tempfile.mkdtemp(prefix=f"gi-{job.task.name}-", dir=backend.work_root))
         self.workdir = self.tmp / "repo"
+        self.pycache = self.tmp / "pycache"
         self.venv: Path | None = None
         self.test_venv: Path | None = None
         self.service: confine.Service | None = None
@@ -130,7 +131,8 @@ class LocalSession:
         env["PYTHONUNBUFFERED"] = "1"
         # Bytecode is written: uv installs without compiling it, so the first service or test
         # run from a cached venv compiles what it imports, once, instead of every run (about a
-        # second per pytest start). The repo copy is temporary.
+        # second per pytest start; a boxed service's, see bytecode.adopt). The repo copy is
+        # temporary.
         return env
 
     # -- phases --------------------------------------------------------------------------
@@ -223,7 +225,8 @@ class LocalSession:
         if self.venv is not None:
             readable += [self.venv, *_interpreter_home(self.venv)]
         hidden = [self.golden.folder, self.golden.reports] if self.golden else []
-        return confine.Box(writable=[self.workdir], readable=readable, hidden=hidden)
+        return confine.Box(writable=[self.workdir, self.pycache], readable=readable,
+                           hidden=hidden)
 
     def start(self, log: PhaseLog) -> PhaseOutcome:
         started = now_iso()
@@ -242,12 +245,18 @@ class LocalSession:
         log.meta(f"entry point: {how}")
         env = self._env(self.venv)
         env.update({"PORT": str(port), "HOST": "127.0.0.1", "SERVICE_PORT": str(port)})
-        mode, box = self.backend.isolation, self._box()
+        mode = self.backend.isolation
+        if mode != "none":
+            # the venv is read-only in the box: bytecode goes here (see bytecode.adopt)
+            self.pycache.mkdir(exist_ok=True)
+            env["PYTHONPYCACHEPREFIX"] = str(self.pycache)
+        box = self._box()
         log.meta(confine.describe(mode, box.keep_uid))
         log.meta("$ " + " ".join(cmd) + f"   (cwd: repo root, PORT={port})")
         self.service_log = log
         try:
-            confine.give_to_service(self.workdir, mode, box)
+            for folder in box.writable:
+                confine.give_to_service(folder, mode, box)
             self.service = confine.Service(cmd, self.workdir, env, box, mode, log.meta)
         except OSError as exc:
             return PhaseOutcome(Phase.START, PhaseStatus.FAILED, f"could not start: {exc}",
@@ -383,6 +392,8 @@ class LocalSession:
     def close(self) -> None:
         if self.service is not None:
             self.service.stop()
+            if self.venv is not None and self.pycache.is_dir():
+                bytecode.adopt(self.pycache, self.venv)
         if self.last_run is not None:
             self.last_run.tampering.extend(self._observe())
         if self.job.task.port:
