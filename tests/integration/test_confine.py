@@ -121,3 +121,25 @@ def test_bytecode_the_service_compiled_is_compiled_again_into_its_venv(mode: str
     target = Path(importlib.util.cache_from_source(str(site / "mod_x.py")))
     assert target.is_file() and target.stat().st_uid == os.geteuid()
     assert bytecode.adopt(prefix, venv) == 0  # once
+
+
+@pytest.mark.parametrize("mode", [m for m in confine.available() if m != "none"])
+def test_a_folder_reached_through_a_symlink_is_there_by_both_paths(mode: str,
+                                                                   tmp_path: Path) -> None:
+    """A venv cache behind a symlink (as the app's cache root may be): the service finds it
+    by the path it was given and by the real one."""
+    repo, real = tmp_path / "repo", tmp_path / "real" / "venv"
+    repo.mkdir()
+    real.mkdir(parents=True)
+    (real / "data").write_text("found\n")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    given = tmp_path / "link" / "venv"
+    (repo / "run.sh").write_text(f"cat {given}/data {real}/data > out.txt\n")
+    box = confine.Box(writable=[repo], readable=[given])
+    confine.give_to_service(repo, mode, box)
+    service = confine.Service(["bash", "run.sh"], repo, dict(os.environ), box, mode)
+    deadline = time.monotonic() + 20
+    while service.alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert service.exited() == 0
+    assert (repo / "out.txt").read_text() == "found\nfound\n"

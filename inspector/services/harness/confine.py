@@ -77,7 +77,7 @@ def mountpoints():
         points = [line.split()[4] for line in fh]
     return [re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), p) for p in points]
 try:
-    fds = {path: os.open(path, os.O_PATH | os.O_DIRECTORY) for path, _ in plan["binds"]}
+    fds = {src: os.open(src, os.O_PATH | os.O_DIRECTORY) for _, src, _ in plan["binds"]}
     for point in mountpoints():
         if point.split("/")[1] in ("proc", "sys", "dev"):
             continue
@@ -94,11 +94,14 @@ try:
     for path, mode, size in plan["fresh"]:
         if os.path.isdir(path):
             mount("gi-box", path, "tmpfs", MS_NOSUID | MS_NODEV, f"mode={mode},size={size}")
-    for path, writable in plan["binds"]:
+    for path, src, writable in plan["binds"]:
+        if path != src and os.path.realpath(path) == src:
+            continue
         os.makedirs(path, exist_ok=True)
-        mount(f"/proc/self/fd/{fds[path]}", path, None, MS_BIND)
+        mount(f"/proc/self/fd/{fds[src]}", path, None, MS_BIND)
         remount(path, not writable)
-        os.close(fds[path])
+    for fd in fds.values():
+        os.close(fd)
     home = plan["home"]
     os.makedirs(home, exist_ok=True)
     if plan["uid"] is not None:
@@ -373,23 +376,30 @@ class Service:
 
 def _layout(box: Box, ids: tuple[int, int] | None) -> dict[str, list]:  # type: ignore[type-arg]
     """The tmpfs to mount (``fresh``: path, mode, size) and the folders to bind into the box
-    (``binds``: path, writable), parents first; ``ids``: the uid and gid the service will run
-    as, if not the inspector's."""
+    (``binds``: path, source, writable), parents first; ``ids``: the uid and gid the service
+    will run as, if not the inspector's."""
     fresh: dict[str, tuple[str, str]] = {p: (m, s) for p, m, s in SCRATCH}
-    binds: dict[str, bool] = {}
+    binds: dict[str, tuple[str, bool]] = {}
     wanted = [(p, True) for p in box.writable] + [(p, False) for p in box.readable]
-    for path, writable in wanted:
-        path = Path(os.path.realpath(path))
-        top = next((s for s in fresh if _under(path, Path(s))), None)
-        if top is None and ids is not None:
-            blocked = _blocked_ancestor(path, ids[0])
-            if blocked is not None:
-                top = str(blocked)
-                fresh.setdefault(top, ("0755", "16m"))
-        if top is not None or writable:
-            binds[str(path)] = binds.get(str(path), False) or writable
+    for given, writable in wanted:
+        real = os.path.realpath(given)
+        # a path reached through a symlink is bound there too when the symlink is not in the
+        # box (env paths, shebangs and pyvenv.cfg may name either)
+        for where in dict.fromkeys([real, os.path.abspath(given)]):
+            top = next((s for s in fresh if _under(Path(where), Path(s))), None)
+            if top is None and ids is not None:
+                blocked = _blocked_ancestor(Path(where), ids[0])
+                if blocked is not None:
+                    top = str(blocked)
+                    fresh.setdefault(top, ("0755", "16m"))
+            if top is None and where != real:
+                continue  # the symlink, on the read-only root, leads to the real path
+            if top is not None or writable:
+                before = binds.get(where, (real, False))
+                binds[where] = (real, writable or before[1])
     return {"fresh": [[p, m, s] for p, (m, s) in fresh.items()],
-            "binds": [[p, w] for p, w in sorted(binds.items(), key=lambda i: len(i[0]))]}
+            "binds": [[p, src, w] for p, (src, w) in sorted(binds.items(),
+                                                             key=lambda i: len(i[0]))]}
 
 
 def _under(path: Path, root: Path) -> bool:
