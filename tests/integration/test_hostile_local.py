@@ -189,7 +189,7 @@ def test_rewriting_the_repo_copy_of_the_tests_is_reported(task: Task, tmp_path: 
     cases, _ = run.cases()
     assert len(cases) == 2 and all(c.outcome is Outcome.FAILED for c in cases)
     assert [(f.kind, f.path, f.deliberate) for f in run.tampering] == [
-        ("repo_tests_modified", "tests/", True)]
+        ("tests_rewritten", "", True)]
 
 
 @pytest.mark.skipif(not BOXED, reason="overwrites every JUnit-like file it can find")

@@ -363,16 +363,16 @@ class LocalSession:
         """What the service did to its copy of the golden tests or (``report``) to the last
         recorded report since it was written; each finding once per session."""
         found = []
-        if self.repo_tests is not None and "repo_tests_modified" not in self._observed:
+        if self.repo_tests is not None and "tests_rewritten" not in self._observed:
             try:
                 now: str | None = tree_digest(self.workdir / "tests")
             except OSError:
                 now = None
             if now != self.repo_tests:
                 found.append(TamperFinding(
-                    "repo_tests_modified", "tests/", "the service changed the copy of the "
-                    "golden tests in its repo (tests/) while it ran; the golden run does not "
-                    "use that copy, so the results stand", True))
+                    "tests_rewritten", "", "the service changed the copy of the golden tests "
+                    "in its repo (tests/) while it ran; the golden run does not use that "
+                    "copy, so the results stand", True))
         run = self.last_run
         if report and run is not None and run.written is not None and \
                 run.junit is not None and "report_replaced" not in self._observed:
