@@ -6,6 +6,7 @@ must reproduce every sample's verdict and every test's outcome.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -178,7 +179,7 @@ def test_whole_process_group_is_killed(tmp_path: Path, venv_cache: Path) -> None
     backend = LocalBackend(allow_exec=True, cache=VenvCache(venv_cache),
                            work_root=tmp_path)
     job = SampleJob("r", task, 0, repo, tmp_path / "out", Limits(startup=10))
-    # keep the workdir to read child.pid: wrap close
+    # keep the session to see its processes: wrap open
     session_holder = {}
     orig_open = backend.open
 
@@ -190,13 +191,16 @@ def test_whole_process_group_is_killed(tmp_path: Path, venv_cache: Path) -> None
     pid_seen = {}
 
     def watch() -> None:
+        # the child's own pid is its PID namespace's: find it by its command line instead
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and "pid" not in pid_seen:
             s = session_holder.get("s")
             if s is not None and (s.workdir / "child.pid").is_file():
-                text = (s.workdir / "child.pid").read_text()
-                if text:
-                    pid_seen["pid"] = int(text)
+                service = s.service
+                for pid in service.pids() if service is not None else ():
+                    with contextlib.suppress(OSError):
+                        if Path(f"/proc/{pid}/cmdline").read_bytes().endswith(b"child.py\0"):
+                            pid_seen["pid"] = pid
             time.sleep(0.05)
 
     t = threading.Thread(target=watch)
@@ -220,7 +224,7 @@ def _running(pid: int) -> bool:
 
 def test_a_group_whose_processes_all_exited_is_not_waited_for() -> None:
     """Zombies awaiting reaping count as stopped: teardown does not wait for init."""
-    from inspector.services.harness.local import _group_alive
+    from inspector.services.harness.proctree import group_alive as _group_alive
 
     proc = subprocess.Popen(["sleep", "30"], start_new_session=True)
     try:

@@ -139,6 +139,9 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
             cases, collection_errors = tests_run.cases()
         except ValueError as exc:
             notes.append(str(exc))
+    elif tests_run is not None and any(f.kind == "golden_modified"
+                                       for f in tests_run.tampering):
+        notes.append(tests_run.outcome.message)
     elif tests_run is not None and tests_run.exit_code is None:
         notes.append("pytest wrote no JUnit report (it timed out or was cancelled): no "
                      "per-test results")

@@ -58,17 +58,41 @@ for path in extra:
 pargs = []
 for mod in sorted(plugins):
     pargs += ["-p", mod]
+home = os.getcwd()
+def _at_home(fn):
+    # tracebacks are formatted from the golden folder, so their paths stay relative
+    # (tests/test_x.py:5), as in a stock run; the tests themselves run in workdir
+    def wrapped(*a, **k):
+        here = os.getcwd()
+        os.chdir(home)
+        try:
+            return fn(*a, **k)
+        finally:
+            os.chdir(here)
+    return wrapped
+# collection errors: an import error's traceback, and any other collector failure
+pytest.ExceptionInfo.getrepr = _at_home(pytest.ExceptionInfo.getrepr)
+pytest.Collector.repr_failure = _at_home(pytest.Collector.repr_failure)
+try:
+    # the repo's own files print relative to workdir (app.py:12), as in a stock run
+    import _pytest._code.code as _code
+    _bestrelpath = _code.bestrelpath
+    def _repo_relative(directory, dest):
+        if dest.is_relative_to(workdir):
+            return str(dest.relative_to(workdir))
+        return _bestrelpath(directory, dest)
+    _code.bestrelpath = _repo_relative
+except (ImportError, AttributeError):
+    pass
 class _Workdir:
-    # tests (and collection) run in workdir; reports are made from the golden folder, so
-    # traceback paths stay relative (tests/test_x.py:5), as in a stock run
+    # tests (and collection) run in workdir; test reports are made from the golden folder
     @pytest.hookimpl(trylast=True)
     def pytest_configure(self, config):
-        self.home = os.getcwd()
         os.chdir(workdir)
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_runtest_makereport(self, item, call):
         here = os.getcwd()
-        os.chdir(self.home)
+        os.chdir(home)
         try:
             return (yield)
         finally:

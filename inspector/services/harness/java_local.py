@@ -23,6 +23,7 @@ from pathlib import Path
 from inspector.model import Phase, PhaseStatus
 from inspector.model.java_tests import java_tests
 
+from . import confine
 from .backend import Limits, PhaseOutcome, TestRun
 from .local import COPY_IGNORE, LocalSession
 from .maven_log import INFRA, parse_maven_output
@@ -158,6 +159,13 @@ class JavaSession(LocalSession):
                         f"mvn compile timed out after {self.job.limits.install:.0f}s")
         problem = parse_maven_output(text).problem()
         return done(PhaseStatus.FAILED, problem or f"mvn compile failed (exit {code})", code)
+
+    def _box(self) -> confine.Box:
+        """Maven reads ``~/.m2``, which only the inspector's user can: the service keeps that
+        user (without capabilities, on the read-only file system of its namespace)."""
+        box = super()._box()
+        box.keep_uid = True
+        return box
 
     def _start_command(self, port: int) -> tuple[list[str], str] | None:
         from .local import find_start_command

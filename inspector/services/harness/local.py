@@ -1,24 +1,25 @@
-"""Local-process backend: per-repo virtualenv, ``start.sh`` in its own process group.
+"""Local-process backend: per-repo virtualenv, ``start.sh`` boxed (:mod:`.confine`), the golden
+suite run from outside the repo's reach (:mod:`.golden_local`).
 
-Runs untrusted generated code directly on this machine, so it refuses to work unless the user
-allowed it explicitly (``--allow-local-exec`` or ``allow_local_exec = true`` in the config).
-The Docker sandbox backend is the isolated alternative.
+Runs untrusted generated code on this machine, so it refuses to work unless the user allowed
+it explicitly (``--allow-local-exec`` or ``allow_local_exec = true`` in the config). As root
+(or with user namespaces) the service gets its own mount and PID namespace and no
+capabilities; the Docker sandbox backend is the fully isolated alternative.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
-import subprocess
 import tempfile
 import threading
 import time
 from pathlib import Path
 
 from inspector.model import Phase, PhaseStatus
+from inspector.model.tampering import TamperFinding
 
+from . import bytecode, confine
 from .backend import (
     HEALTH_PATHS,
     PhaseOutcome,
@@ -26,13 +27,13 @@ from .backend import (
     TestRun,
     base_url_env,
     no_entry_point,
-    pytest_args,
-    pytest_rootdir,
-    tests_outcome,
 )
+from .golden import make_writable, tree_digest
+from .golden_local import CapturedRun, GoldenSuite, run_golden, stage
 from .phase_log import PhaseLog, SectionLog, now_iso
 from .ports import port_open, wait_port_closed
-from .venvs import VenvCache, run_logged
+from .proctree import group_alive as _group_alive  # noqa: F401 - kept for callers
+from .venvs import VenvCache
 
 STOCK_BUNDLE = ["flask", "fastapi", "uvicorn", "django", "djangorestframework", "requests",
                 "sqlalchemy", "pydantic"]
@@ -67,17 +68,25 @@ def find_start_command(repo: Path, port: int) -> tuple[list[str], str] | None:
 
 
 class LocalBackend:
-    """Deploys generated repos as local processes."""
+    """Deploys generated repos as local processes.
+
+    ``isolation``: ``uid``, ``userns`` or ``none`` (see :mod:`.confine`); None or ``auto``:
+    ``$GENESIS_LOCAL_ISOLATION``, else the strongest this machine supports.
+    """
 
     name = "local"
 
     def __init__(self, allow_exec: bool, cache: VenvCache | None = None,
-                 work_root: Path | None = None) -> None:
+                 work_root: Path | None = None, isolation: str | None = None) -> None:
         if not allow_exec:
             raise LocalExecNotAllowed(
                 "the local backend runs untrusted generated code directly on this machine; "
                 "pass --allow-local-exec (or set allow_local_exec = true in the config) to "
                 "accept that, or use the Docker sandbox backend")
+        try:
+            self.isolation = confine.isolation(isolation)
+        except ValueError as exc:
+            raise LocalExecNotAllowed(str(exc)) from None
         self.cache = cache or VenvCache()
         self.work_root = work_root
 
@@ -90,18 +99,24 @@ class LocalBackend:
 
 
 class LocalSession:
-    """One local deployment. ``close()`` kills the whole process group and removes the copy."""
+    """One local deployment. ``close()`` kills everything the service started and removes the
+    session's temp folder (repo copy, staged golden suite, private reports)."""
 
     def __init__(self, backend: LocalBackend, job: SampleJob) -> None:
         self.backend = backend
         self.job = job
         self.tmp = Path(tempfile.mkdtemp(prefix=f"gi-{job.task.name}-", dir=backend.work_root))
         self.workdir = self.tmp / "repo"
+        self.pycache = self.tmp / "pycache"
         self.venv: Path | None = None
         self.test_venv: Path | None = None
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.service: confine.Service | None = None
         self.started_mono = 0.0
         self.service_log: PhaseLog | None = None
+        self.golden: GoldenSuite | None = None
+        self.repo_tests: str | None = None  # digest of the copy of the golden tests in the repo
+        self.last_run: CapturedRun | None = None
+        self._observed: set[str] = set()
 
     # -- helpers -------------------------------------------------------------------------
     def _cancelled(self) -> bool:
@@ -116,7 +131,8 @@ class LocalSession:
         env["PYTHONUNBUFFERED"] = "1"
         # Bytecode is written: uv installs without compiling it, so the first service or test
         # run from a cached venv compiles what it imports, once, instead of every run (about a
-        # second per pytest start). The repo copy is temporary.
+        # second per pytest start; a boxed service's, see bytecode.adopt). The repo copy is
+        # temporary.
         return env
 
     # -- phases --------------------------------------------------------------------------
@@ -131,6 +147,9 @@ class LocalSession:
                                 0.0)
         shutil.copytree(self.job.repo, self.workdir, symlinks=True, ignore=COPY_IGNORE)
         task_tests = self.job.task.tests_dir
+        # the golden run uses a staged copy out of the service's reach; the copy in the repo
+        # is kept as in the stock harness (apps may read it) but is not what runs
+        self.golden = stage(task_tests, self.tmp)
         if task_tests is not None:
             dest = self.workdir / "tests"
             if dest.exists() or dest.is_symlink():
@@ -140,6 +159,9 @@ class LocalSession:
                 else:
                     dest.unlink()
             shutil.copytree(task_tests, dest)
+            self.repo_tests = tree_digest(dest)
+        else:
+            log.meta("the task has no tests/ folder: there is no golden suite to run")
         req = self.workdir / "requirements.txt"
         if req.is_file():
             text = req.read_text(encoding="utf-8", errors="replace")
@@ -183,10 +205,11 @@ class LocalSession:
     def _test_env(self, log: PhaseLog) -> bool:
         """A separate venv with pytest and the task's test requirements (cached per task)."""
         reqs = list(TEST_PACKAGES)
-        treq = self.workdir / "tests" / "requirements.txt"
+        treq = self.job.task.tests_dir / "requirements.txt" if self.job.task.tests_dir \
+            else None
         text = "\n".join(reqs)
         args = list(reqs)
-        if treq.is_file():
+        if treq is not None and treq.is_file():
             extra = treq.read_text(encoding="utf-8", errors="replace")
             text += "\n" + extra
             args += ["-r", str(treq)]
@@ -194,6 +217,16 @@ class LocalSession:
                                         self._cancelled, "(test runner) ", ("tests",))
         self.test_venv = result.path if result.ok else None
         return result.ok
+
+    def _box(self) -> confine.Box:
+        """What the service sees: its repo copy (writable), its venv and that venv's
+        interpreter (read-only); not the staged golden suite nor the private reports."""
+        readable: list[Path] = []
+        if self.venv is not None:
+            readable += [self.venv, *_interpreter_home(self.venv)]
+        hidden = [self.golden.folder, self.golden.reports] if self.golden else []
+        return confine.Box(writable=[self.workdir, self.pycache], readable=readable,
+                           hidden=hidden)
 
     def start(self, log: PhaseLog) -> PhaseOutcome:
         started = now_iso()
@@ -212,20 +245,29 @@ class LocalSession:
         log.meta(f"entry point: {how}")
         env = self._env(self.venv)
         env.update({"PORT": str(port), "HOST": "127.0.0.1", "SERVICE_PORT": str(port)})
+        mode = self.backend.isolation
+        if mode != "none":
+            # the venv is read-only in the box: bytecode goes here (see bytecode.adopt)
+            self.pycache.mkdir(exist_ok=True)
+            env["PYTHONPYCACHEPREFIX"] = str(self.pycache)
+        box = self._box()
+        log.meta(confine.describe(mode, box.keep_uid))
         log.meta("$ " + " ".join(cmd) + f"   (cwd: repo root, PORT={port})")
         self.service_log = log
         try:
-            self.proc = subprocess.Popen(cmd, cwd=self.workdir, env=env, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                                         start_new_session=True)
+            for folder in box.writable:
+                confine.give_to_service(folder, mode, box)
+            self.service = confine.Service(cmd, self.workdir, env, box, mode, log.meta)
         except OSError as exc:
             return PhaseOutcome(Phase.START, PhaseStatus.FAILED, f"could not start: {exc}",
                                 None, False, started, time.monotonic() - t0, lenient_ok=False)
-        assert self.proc.stdout and self.proc.stderr
-        log.pump(self.proc.stdout, "out")
-        log.pump(self.proc.stderr, "err")
+        self.service.watch_port(port)
+        proc = self.service.proc
+        assert proc.stdout and proc.stderr
+        log.pump(proc.stdout, "out")
+        log.pump(proc.stderr, "err")
         self.started_mono = time.monotonic()
-        return PhaseOutcome(Phase.START, PhaseStatus.OK, f"started ({how}), pid {self.proc.pid}",
+        return PhaseOutcome(Phase.START, PhaseStatus.OK, f"started ({how}), pid {proc.pid}",
                             None, False, started, time.monotonic() - t0)
 
     def _start_command(self, port: int) -> tuple[list[str], str] | None:
@@ -237,23 +279,30 @@ class LocalSession:
         t0 = time.monotonic()
         port = self.job.port
         limit = self.job.limits.startup
-        assert self.proc is not None
+        service = self.service
+        assert service is not None
         log.meta(f"waiting up to {limit:.0f}s for 127.0.0.1:{port} to accept connections")
         while True:
             elapsed = time.monotonic() - self.started_mono
-            alive = self.proc.poll() is None
+            code = service.exited()
+            alive = code is None
             if port_open(port):
                 probe = self._probe_http(port)
                 msg = f"port {port} open after {elapsed:.1f}s" + (f"; {probe}" if probe else "")
                 if not alive:
-                    msg += (f"; start command exited ({self.proc.returncode}) and left the "
+                    msg += (f"; start command exited ({code}) and left the "
                             "service running in the background (the stock harness would call "
                             "this a failed start)")
                 log.meta(msg)
                 return PhaseOutcome(Phase.HEALTH, PhaseStatus.OK, msg, None, False, started,
                                     time.monotonic() - t0, lenient_ok=alive)
-            if not alive and not _group_alive(self.proc.pid):
-                code = self.proc.returncode
+            if not alive and not service.alive() and service.setup_error:
+                msg = (f"{service.setup_error}; not started (infrastructure problem, not the "
+                       "agent's)")
+                log.meta(msg)
+                return PhaseOutcome(Phase.START, PhaseStatus.FAILED, msg, None, False, started,
+                                    time.monotonic() - t0, lenient_ok=False)
+            if not alive and not service.alive():
                 msg = f"process exited with code {code} after {elapsed:.1f}s"
                 log.meta(msg)
                 return PhaseOutcome(Phase.START, PhaseStatus.FAILED, msg, code, False, started,
@@ -289,85 +338,80 @@ class LocalSession:
         return ""
 
     def run_tests(self, log: PhaseLog, test_ids: list[str] | None = None) -> TestRun:
+        """The staged golden suite against the deployment (see :mod:`.golden_local`); what the
+        service was seen doing to its tests meanwhile goes into ``tampering``."""
         started = now_iso()
-        t0 = time.monotonic()
-        if self.test_venv is None:
+        if self.test_venv is None or self.golden is None:
             return TestRun(PhaseOutcome(Phase.TESTS, PhaseStatus.SKIPPED,
                                         "no test runner environment", None, False, started, 0.0),
                            None, None)
-        junit = self.job.out_dir / "junit.xml"
-        junit.unlink(missing_ok=True)
         env = self._env(self.test_venv)
         env.update(base_url_env(self.job.task, self.job.port))
+        # Like the stock harness's single image, tests can import the repo and what it
+        # installed (white-box suites import the app), appended after the runner's own paths.
+        extra = [str(self.workdir)]
         if self.venv is not None:
-            # Like the stock harness's single image, tests can import what the repo installed
-            # (white-box suites import the app); the runner's own packages stay in its venv.
-            site = sorted((self.venv / "lib").glob("python*/site-packages"))
-            if site:
-                env["PYTHONPATH"] = str(site[0])
-        cmd = [str(self.test_venv / "bin" / "python"), "-m", "pytest",
-               *pytest_args(test_ids, str(junit))]
-        code = run_logged(cmd, log, self.workdir, env, self.job.limits.tests, self._cancelled)
-        outcome = tests_outcome(code, self._cancelled(), self.job.limits.tests, started,
-                                time.monotonic() - t0)
-        return TestRun(outcome, junit if junit.is_file() else None, code,
-                       str(self.workdir.resolve()), pytest_rootdir(log))
+            extra += [str(p) for p in sorted((self.venv / "lib").glob("python*/site-packages"))]
+        run = run_golden(self.golden, str(self.test_venv / "bin" / "python"), self.workdir,
+                         extra, test_ids, env, log, self.job.limits.tests, self._cancelled,
+                         self.job.out_dir / "junit.xml")
+        run.tampering.extend(self._observe(report=False))
+        self.last_run = run
+        return run
+
+    def _observe(self, report: bool = True) -> list[TamperFinding]:
+        """What the service did to its copy of the golden tests or (``report``) to the last
+        recorded report since it was written; each finding once per session."""
+        found = []
+        if self.repo_tests is not None and "tests_rewritten" not in self._observed:
+            try:
+                now: str | None = tree_digest(self.workdir / "tests")
+            except OSError:
+                now = None
+            if now != self.repo_tests:
+                found.append(TamperFinding(
+                    "tests_rewritten", "", "the service changed the copy of the golden tests "
+                    "in its repo (tests/) while it ran; the golden run does not use that "
+                    "copy, so the results stand", True))
+        run = self.last_run
+        if report and run is not None and run.written is not None and \
+                run.junit is not None and "report_replaced" not in self._observed:
+            try:
+                same = run.junit.read_bytes() == run.written
+            except OSError:
+                same = False
+            if not same:
+                found.append(TamperFinding(
+                    "report_replaced", "", "the recorded JUnit report was replaced after the "
+                    "test run; the results were read before that and stand (the report was "
+                    "restored)", True))
+                run.junit.write_bytes(run.written)
+        self._observed.update(f.kind for f in found)
+        return found
 
     def close(self) -> None:
-        if self.proc is not None:
-            _stop_group(self.proc)
+        if self.service is not None:
+            self.service.stop()
+            if self.venv is not None and self.pycache.is_dir():
+                bytecode.adopt(self.pycache, self.venv)
+        if self.last_run is not None:
+            self.last_run.tampering.extend(self._observe())
         if self.job.task.port:
             wait_port_closed(self.job.task.port, 5.0)
+        if self.golden is not None:
+            make_writable(self.golden.folder)
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def _stop_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the process group, then SIGKILL whatever is left after 3 s."""
-    for sig, wait in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 2.0)):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            break
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            if proc.poll() is not None and not _group_alive(proc.pid):
-                return
-            time.sleep(0.05)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        proc.wait(timeout=1)
-
-
-def _group_alive(pgid: int) -> bool:
-    """True while a process of the group still runs.
-
-    Zombies do not count: a service orphaned by its ``start.sh`` is reaped by init, which on
-    some machines takes a second or more, although it already exited and closed its port.
-    """
+def _interpreter_home(venv: Path) -> list[Path]:
+    """The base interpreter's installation a venv runs on (``home`` in ``pyvenv.cfg``)."""
     try:
-        os.killpg(pgid, 0)
-    except (ProcessLookupError, PermissionError):
-        return False
-    members = _group_states(pgid)
-    return members is None or any(state != "Z" for state in members)
-
-
-def _group_states(pgid: int) -> list[str] | None:
-    """The states (``R``, ``S``, ``Z``, ...) of the group's processes; None without /proc."""
-    proc = Path("/proc")
-    if not (proc / "self" / "stat").is_file():
-        return None
-    states = []
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_bytes()
-        except OSError:
-            continue
-        # pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if len(fields) > 2 and int(fields[2]) == pgid:
-            states.append(fields[0].decode())
-    return states
-
-
+        text = (venv / "pyvenv.cfg").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == "home" and value.strip():
+            home = Path(os.path.realpath(value.strip()))
+            return [home.parent if home.name == "bin" else home]
+    return []

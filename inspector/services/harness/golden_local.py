@@ -1,0 +1,140 @@
+"""The local backend's golden test run: staged suite, private report, digests around the run.
+
+The suite is staged read-only in the session's temp folder, outside the repo copy (and hidden
+from the service, see :mod:`.confine`); pytest runs from there through
+:func:`.golden.runner_command`; the JUnit report goes to a private folder and is read the
+moment pytest exits, so nothing the service does afterwards can change the results. A suite
+whose digest changed before or after the run has its results discarded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from inspector.model import Phase, PhaseStatus, TestCase
+from inspector.model.tampering import TamperFinding
+
+from .backend import PhaseOutcome, TestRun, pytest_rootdir, tests_outcome
+from .golden import (
+    RUNNER,
+    digest_finding,
+    runner_command,
+    stage_golden,
+    task_config,
+    tree_digest,
+)
+from .junit import parse_junit
+from .phase_log import PhaseLog, now_iso
+from .venvs import run_logged
+
+
+@dataclass
+class GoldenSuite:
+    """A staged suite: ``folder`` (holding ``tests/``), its digest and config, and the private
+    ``reports`` folder."""
+
+    folder: Path
+    digest: str
+    config: Path | None
+    reports: Path
+    runs: int = 0
+
+
+def stage(tests_dir: Path | None, session: Path) -> GoldenSuite:
+    """Stage the task's tests in ``session/golden`` and make ``session/report`` (0700)."""
+    folder = session / "golden"
+    if tests_dir is not None:
+        digest = stage_golden(tests_dir, folder)
+    else:
+        folder.mkdir(mode=0o555)
+        digest = tree_digest(folder)
+    reports = session / "report"
+    reports.mkdir(mode=0o700)
+    return GoldenSuite(folder, digest, task_config(folder), reports)
+
+
+@dataclass
+class CapturedRun(TestRun):
+    """A test run whose report was parsed the moment pytest exited (``junit`` is the copy
+    kept in the run folder, for the record)."""
+
+    __test__ = False
+
+    parsed: tuple[list[TestCase], int] | None = None
+    parse_error: str | None = None
+    written: bytes | None = field(default=None, repr=False)
+
+    def cases(self) -> tuple[list[TestCase], int]:
+        if self.parse_error is not None:
+            raise ValueError(self.parse_error)
+        if self.parsed is None:
+            return [], 0
+        cases, errors = self.parsed
+        return list(cases), errors
+
+
+def _digest(suite: GoldenSuite) -> str | None:
+    try:
+        return tree_digest(suite.folder)
+    except OSError:
+        return None
+
+
+def run_golden(suite: GoldenSuite, python: str, workdir: Path, extra_paths: list[str],
+               test_ids: list[str] | None, env: dict[str, str], log: PhaseLog, timeout: float,
+               cancelled: Callable[[], bool], record: Path) -> CapturedRun:
+    """Run the staged suite against the deployment; ``record`` receives a copy of the report
+    (the run folder's ``junit.xml``)."""
+    started, t0 = now_iso(), time.monotonic()
+    before = digest_finding(suite.digest, _digest(suite), "before")
+    if before is not None:
+        return _discarded(before, log, started, t0)
+    suite.runs += 1
+    junit = suite.reports / f"junit-{suite.runs}.xml"
+    record.unlink(missing_ok=True)
+    cmd = runner_command(python, str(suite.folder), str(workdir), extra_paths, test_ids,
+                         str(junit), str(suite.config) if suite.config else None)
+    code = run_logged(cmd, _Echo(log), suite.folder, env, timeout, cancelled)  # type: ignore[arg-type]
+    data = junit.read_bytes() if junit.is_file() else None
+    after = digest_finding(suite.digest, _digest(suite), "after")
+    if after is not None:
+        return _discarded(after, log, started, t0)
+    outcome = tests_outcome(code, cancelled(), timeout, started, time.monotonic() - t0)
+    rootdir = pytest_rootdir(log)
+    run = CapturedRun(outcome, None, code, str(suite.folder), rootdir)
+    if data is None:
+        return run
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_bytes(data)
+    run.junit, run.written = record, data
+    try:
+        run.parsed = parse_junit(junit, rootdir, str(suite.folder))
+    except ValueError as exc:
+        run.parse_error = str(exc).replace(str(junit), str(record))
+    log.meta(f"JUnit report read from the private report folder (sha256 "
+             f"{hashlib.sha256(data).hexdigest()[:16]}), copied to {record.name}")
+    return run
+
+
+class _Echo:
+    """The phase log, with the runner's inline script shown by name in the command line."""
+
+    def __init__(self, log: PhaseLog) -> None:
+        self._log = log
+
+    def meta(self, text: str) -> None:
+        self._log.meta(text.replace(RUNNER, "<golden runner (golden.RUNNER)>"))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._log, name)
+
+
+def _discarded(finding: TamperFinding, log: PhaseLog, started: str, t0: float) -> CapturedRun:
+    log.meta(finding.detail)
+    outcome = PhaseOutcome(Phase.TESTS, PhaseStatus.FAILED, finding.detail, None, False,
+                           started, time.monotonic() - t0)
+    return CapturedRun(outcome, None, None, tampering=[finding])
