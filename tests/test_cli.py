@@ -182,6 +182,18 @@ def test_evaluate_refuses_local_exec_without_permission(tmp_path: Path,
     assert not (tmp_path / "run").exists()
 
 
+def test_evaluate_refuses_a_run_id_that_cannot_name_a_folder(tmp_path: Path) -> None:
+    forge = Path(__file__).parent / "fixtures" / "hostile" / "forge"
+    for bad in ("x\x1b]0;title\x07", "../up", ".hidden"):
+        proc = run_cli("evaluate", "--tasks", str(forge / "tasks"), "--predictions",
+                       str(forge / "repos"), "--out", str(tmp_path / "run"), "--run-id", bad,
+                       "--backend", "local", "--allow-local-exec")
+        assert proc.returncode == 1, proc.stderr
+        assert "run id" in proc.stderr and "not usable" in proc.stderr
+        assert "Traceback" not in proc.stderr
+        assert not (tmp_path / "run").exists()
+
+
 def test_app_command_passes_theme_and_watch_flags(monkeypatch: pytest.MonkeyPatch,
                                                   tmp_path: Path) -> None:
     """`inspector --theme high-contrast --no-watch` opens the app with those choices."""

@@ -28,6 +28,7 @@ from inspector.model import (
     TestCase,
     TestSummary,
 )
+from inspector.model.ids import id_problem
 from inspector.model.predictions import parse_predictions_name
 from inspector.model.pytest_output import exit_meaning, find_cause
 from inspector.model.runformat import load_run, rel
@@ -238,9 +239,10 @@ class Evaluator:
                 raise EvaluationError(f"unknown task(s): {', '.join(unknown)}")
         parsed = parse_predictions_name(plan.predictions[0].resolve().name)
         run_id = plan.run_id or plan.predictions[0].resolve().name
-        if not run_id.strip() or "/" in run_id or "\\" in run_id or run_id in (".", ".."):
-            raise EvaluationError(f"run id {run_id!r} is not usable: it must be a non-empty "
-                                  "name without '/'")
+        problem = id_problem(run_id)
+        if problem is not None:
+            raise EvaluationError(f"run id {run_id!r} is not usable: it {problem} (a run id "
+                                  "names a folder: one path component, no control characters)")
         agent = plan.agent or parsed.agent or "unknown"
         model = plan.model or parsed.model or "unknown"
         jobs = []
