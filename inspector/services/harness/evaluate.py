@@ -93,7 +93,7 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
     if logs_dir.exists():
         for old in logs_dir.glob("*.log"):
             old.unlink()
-    logs = {ph: PhaseLog(logs_dir / f"{ph.value}.log") for ph in Phase}
+    logs = {ph: PhaseLog(logs_dir / f"{ph.value}.log", job.limits.log_cap) for ph in Phase}
     coverage = compute_coverage(job.repo, task.endpoints, task.spec_endpoints)
     digest = repo_digest(job.repo)
     # read before anything of the repo runs; reported, never part of the verdict
