@@ -243,8 +243,8 @@ class PhaseLog:
                 self._fh.close()
 
 
-def read_output(path: Path, limit: int = 200_000, head_bytes: int = 4 << 20,
-                tail_bytes: int = 16 << 20) -> list[str]:
+def read_output(path: Path, limit: int = 200_000, head_bytes: int = 2 << 20,
+                tail_bytes: int = 8 << 20) -> list[str]:
     """The out/err lines of a phase log (the harness's own meta lines left out), at most the
     last ``limit`` of them; [] when the log cannot be read.
 
