@@ -74,13 +74,27 @@ class _Tail:
         self.last: tuple[int, str | None] | None = None
 
     def add(self, ts: str | None, stream: str, texts: list[str], number: int) -> None:
+        """Hold a batch; older batches fall out while the rest still fills the budget (so
+        the ring exceeds it by less than one batch), a single batch bigger than the budget
+        loses its first lines."""
         est = sum(map(len, texts)) + _OVERHEAD * len(texts)
         self.ring.append((ts, stream, texts, est, number))
         self.size += est
-        while self.size > self.budget and len(self.ring) > 1:
-            old = self.ring.popleft()
+        ring = self.ring
+        while len(ring) > 1 and self.size - ring[0][3] >= self.budget:
+            old = ring.popleft()
             self.size -= old[3]
             self._drop(old[0], old[2], old[4])
+        if len(ring) == 1 and self.size > self.budget:
+            ts, stream, texts, est, number = ring[0]
+            k, freed, over = 0, 0, self.size - self.budget
+            while k < len(texts) - 1 and freed < over:
+                freed += len(texts[k]) + _OVERHEAD
+                k += 1
+            if k:
+                self._drop(ts, texts[:k], number)
+                ring[0] = (ts, stream, texts[k:], est - freed, number + k)
+                self.size -= freed
 
     def _drop(self, ts: str | None, texts: list[str], number: int) -> None:
         if not texts:
@@ -171,7 +185,7 @@ class PhaseLog:
 
     def write_many(self, texts: list[str], stream: str = "out") -> None:
         """Append lines read at the same moment (one timestamp); overlong ones are cut."""
-        if any(len(t) > MAX_LINE_CHARS for t in texts):
+        if texts and max(map(len, texts)) > MAX_LINE_CHARS:
             keep = MAX_LINE_CHARS - line_buffer.NOTE_ROOM
             texts = [t if len(t) <= MAX_LINE_CHARS else
                      t[:keep] + cut_note(len(t) - keep, "chars") for t in texts]
