@@ -26,6 +26,7 @@ from inspector.model.outcomes import PHASE_ORDER, Phase
 from inspector.model.results import SampleResult
 from inspector.model.safe_text import sanitize
 
+from .harness.phase_log import CAP_NOTE
 from .log_index import LineIndex, LineRead, LogOpenError
 
 UNTIMED_LINE_SECONDS = 0.05
@@ -413,6 +414,9 @@ class DeploymentLog:
             self.notices.setdefault("utf8", "invalid UTF-8 is shown as �")
         if read.cut_bytes:
             self.notices.setdefault("long", "very long lines are cut (the rest is marked)")
+        if stream == "meta" and text.startswith(CAP_NOTE):
+            self.notices.setdefault("capped", "this log reached its size cap: lines in its "
+                                    "middle were dropped (the 'log cap:' notes say how many)")
         level = classify(text, stream, prev)
         return Record(line, t, stream, sanitize(text.replace("\n", "\u21b5")), level, seg.phase,
                       read.cut_bytes, read.invalid_utf8, ts)

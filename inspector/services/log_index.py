@@ -475,7 +475,10 @@ class LineIndex:
                 if cut == 0:  # one line longer than block_bytes: yield it whole (or clipped)
                     end = stop if line >= snap.newlines else self._locate_nl(snap, line)[0] + 1
                     if clip is not None:
-                        yield line, data[:clip] + b"\n"
+                        want = min(end - pos, clip)
+                        if want > len(data):
+                            data += os.pread(snap.fd, want - len(data), pos + len(data))
+                        yield line, data[:want] if want == end - pos else data[:want] + b"\n"
                         if end >= stop:
                             break
                         line, pos = line + 1, end

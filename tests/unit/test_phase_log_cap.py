@@ -186,3 +186,37 @@ def test_maven_capture_keeps_the_start_and_the_end(tmp_path: Path) -> None:
     assert len(lines) == 200
     assert lines[0] == "[INFO] line 0" and lines[99] == "[INFO] line 99"
     assert lines[100] == "[INFO] line 9900" and lines[-1] == "[INFO] line 9999"
+
+
+def test_scans_read_a_giant_line_only_as_far_as_it_is_shown(tmp_path: Path) -> None:
+    """Blocks for a scan stay small: a line longer than a block is clipped to what a record
+    shows, lines up to that are whole, and line numbers stay right."""
+    from inspector.services.log_index import LineIndex
+
+    path = tmp_path / "transcript.log"
+    lines = [b"first", b"m" * 40_000, b"g" * (8 * 2**20), b"after", b"e" * 70_000, b"last"]
+    path.write_bytes(b"\n".join(lines))  # the last line has no newline
+    with LineIndex(path) as idx:
+        idx.build()
+        blocks = list(idx.iter_blocks(0, None, 32 * 1024, 64 * 1024 + 1))
+    assert max(len(b) for _n, b in blocks) <= 64 * 1024 + 2
+    got: list[tuple[int, bytes]] = []
+    for first, block in blocks:
+        parts = block.split(b"\n")
+        if block.endswith(b"\n"):
+            parts.pop()
+        got += [(first + j, p) for j, p in enumerate(parts)]
+    assert [n for n, _ in got] == list(range(len(lines)))
+    assert got[1][1] == lines[1] and got[3][1] == b"after" and got[5][1] == b"last"
+    assert got[2][1] == b"g" * (64 * 1024 + 1) and got[4][1] == b"e" * (64 * 1024 + 1)
+
+
+def test_a_scan_finds_matches_in_what_a_giant_line_shows(tmp_path: Path) -> None:
+    path = tmp_path / "transcript.log"
+    path.write_bytes(b"ok\nERROR: early " + b"x" * (4 * 2**20) + b" ERROR: late\nfine\n"
+                     + b"Traceback (most recent call last):\n")
+    log = open_log_path(path)
+    log.index()
+    assert first_error(log) == 1
+    assert list(scan(log, LogFilter(query="late")) or []) == []  # beyond what line 1 shows
+    assert list(scan(log, LogFilter(query="fine")) or []) == [2]
