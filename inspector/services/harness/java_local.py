@@ -102,8 +102,12 @@ class _Capture:
         self._tail: deque[str] = deque(maxlen=keep)
 
     def write(self, text: str, stream: str = "out") -> None:
-        (self.lines if len(self.lines) < self.keep else self._tail).append(text)
-        self.log.write(text, stream)
+        self.write_many([text], stream)
+
+    def write_many(self, texts: list[str], stream: str = "out") -> None:
+        for text in texts:
+            (self.lines if len(self.lines) < self.keep else self._tail).append(text)
+        self.log.write_many(texts, stream)
 
     def meta(self, text: str) -> None:
         self.log.meta(text)
