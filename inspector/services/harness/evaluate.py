@@ -306,7 +306,8 @@ class Evaluator:
         t0 = time.monotonic()
         used_tasks = [tasks[n] for n in sorted({j.task.name for j in jobs})]
         settings = {"jobs": plan.jobs, "install_timeout": plan.limits.install,
-                    "startup_timeout": plan.limits.startup, "test_timeout": plan.limits.tests}
+                    "startup_timeout": plan.limits.startup, "test_timeout": plan.limits.tests,
+                    "log_cap_mb": plan.limits.log_cap_mb}
         done: list[SampleResult] = []
 
         def save_run(status: str) -> None:
