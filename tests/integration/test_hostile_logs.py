@@ -7,7 +7,11 @@ no newline is read in bounded memory, and re-run logs do not pile up.
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,3 +87,33 @@ def test_rerun_logs_are_pruned_and_the_run_logs_kept(local: LocalBackend, tmp_pa
     finally:
         pool.close()
     assert (run_logs / "start.log").read_text() == "the recorded evaluation's log\n"
+
+
+def test_cli_evaluate_honours_the_log_cap(tmp_path: Path, venv_cache: Path) -> None:
+    preds = tmp_path / "predictions" / "repo_readme_0101_hostile_logs_Python"
+    shutil.copytree(HOSTILE / "repos" / "flood", preds / "noisy-service")
+    env = dict(os.environ, GENESIS_INSPECTOR_CACHE=str(venv_cache.parent), FLOOD_MB="30")
+    done = subprocess.run(
+        [sys.executable, "-m", "inspector", "evaluate", "--tasks", str(HOSTILE / "tasks"),
+         "--predictions", str(preds), "--out", str(tmp_path / "run"), "--allow-local-exec",
+         "--startup-timeout", "120", "--log-cap-mb", "2", "--quiet"],
+        capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    check_flood_log(tmp_path / "run" / "samples" / "noisy-service" / "0" / "logs" / "start.log",
+                    cap=2 * 2**20, flooded_mb=30)
+    doc = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert doc["harness"]["settings"]["log_cap_mb"] == 2
+
+
+@pytest.mark.parametrize(("args", "error"), [
+    (["evaluate", "--tasks", "t", "--predictions", "p", "--out", "o", "--log-cap-mb", "0"],
+     "argument --log-cap-mb: '0': give a size above 0 MB"),
+    (["evaluate", "--tasks", "t", "--predictions", "p", "--out", "o", "--log-cap-mb", "lots"],
+     "argument --log-cap-mb: 'lots' is not a number of MB"),
+    (["rerun", "runs", "task", "--keep-reruns", "0"],
+     "argument --keep-reruns: '0': give 1 or more"),
+])
+def test_bad_limits_are_one_clear_error(args: list[str], error: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and error in done.stderr and "Traceback" not in done.stderr
