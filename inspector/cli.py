@@ -207,7 +207,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         tasks_root=Path(args.tasks), predictions=[Path(p) for p in args.predictions],
         out=Path(args.out), jobs=args.jobs,
         limits=Limits(install=args.install_timeout, startup=args.startup_timeout,
-                      tests=args.test_timeout),
+                      tests=args.test_timeout, log_cap_mb=args.log_cap_mb),
         run_id=args.run_id, agent=args.agent, model=args.model, only_tasks=args.task or None,
         overwrite=args.overwrite,
         repogenesis_out=Path(args.repogenesis_out) if args.repogenesis_out else None,
@@ -292,6 +292,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from inspector.cli_sandbox import positive_mb
+    from inspector.services.log_caps import DEFAULT_LOG_CAP_MB
+
     p = argparse.ArgumentParser(
         prog="inspector",
         description="Browse, replay, re-run and label RepoGenesis-style evaluations. "
@@ -351,6 +354,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--install-timeout", type=float, default=600.0)
     ev.add_argument("--startup-timeout", type=float, default=15.0)
     ev.add_argument("--test-timeout", type=float, default=300.0)
+    ev.add_argument("--log-cap-mb", type=positive_mb, default=DEFAULT_LOG_CAP_MB, metavar="MB",
+                    help="cap on each phase log; its head and tail are kept "
+                         f"(default {DEFAULT_LOG_CAP_MB:g})")
     ev.add_argument("--repogenesis-out", help="also write the stock RepoGenesis output here")
     ev.add_argument("--repogenesis-layout", choices=["current", "flat"], default="current",
                     help="report_<stamp>.json + intermediate/<stamp>/ or report.json + "

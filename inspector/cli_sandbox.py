@@ -21,6 +21,28 @@ if TYPE_CHECKING:
 EXIT_NOT_DEPLOYED = 2
 
 
+def positive_mb(text: str) -> float:
+    """An argparse type: a size in MB above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of MB") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a size above 0 MB")
+    return value
+
+
+def at_least_one(text: str) -> int:
+    """An argparse type: a whole number, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 1 or more")
+    return value
+
+
 class SandboxCliError(Exception):
     """A problem that means nothing could be deployed: printed, exit code 2."""
 
@@ -71,7 +93,9 @@ def _pool(args: argparse.Namespace, allow_local: bool):  # type: ignore[no-untyp
 
     return DeploymentPool(backend_factory(allow_local, _limits(args)),
                           limits=Limits(install=args.install_timeout,
-                                        startup=args.startup_timeout, tests=args.test_timeout))
+                                        startup=args.startup_timeout, tests=args.test_timeout,
+                                        log_cap_mb=args.log_cap_mb),
+                          keep_reruns=args.keep_reruns)
 
 
 def _backend_name(args: argparse.Namespace, allow_local: bool) -> str:
@@ -288,6 +312,8 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
 
 
 def _deploy_options(p: argparse.ArgumentParser) -> None:
+    from inspector.services.log_caps import DEFAULT_KEEP_RERUNS, DEFAULT_LOG_CAP_MB
+
     p.add_argument("run_dir", help="runs folder, run folder or RepoGenesis output folder")
     p.add_argument("task", help="task name")
     p.add_argument("--sample", type=int, default=0, help="sample number (default 0)")
@@ -304,6 +330,12 @@ def _deploy_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--install-timeout", type=float, default=600.0)
     p.add_argument("--startup-timeout", type=float, default=15.0)
     p.add_argument("--test-timeout", type=float, default=300.0)
+    p.add_argument("--log-cap-mb", type=positive_mb, default=DEFAULT_LOG_CAP_MB, metavar="MB",
+                   help="cap on each phase log; its head and tail are kept "
+                        f"(default {DEFAULT_LOG_CAP_MB:g})")
+    p.add_argument("--keep-reruns", type=at_least_one, default=DEFAULT_KEEP_RERUNS, metavar="N",
+                   help="re-runs whose logs are kept per sample; older ones are removed when "
+                        f"a new one starts (default {DEFAULT_KEEP_RERUNS})")
     p.add_argument("--quiet", action="store_true", help="no progress or test output")
 
 

@@ -33,9 +33,14 @@ _ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r"}
 _UNESCAPES = {"\\": "\\", "n": "\n", "r": "\r"}
 
 
+_ESCAPE_TABLE = str.maketrans(_ESCAPES)
+
+
 def escape_text(text: str) -> str:
     """Backslash, newline and carriage return escaped so one record stays on one line."""
-    return "".join(_ESCAPES.get(ch, ch) for ch in text)
+    if "\\" not in text and "\n" not in text and "\r" not in text:
+        return text
+    return text.translate(_ESCAPE_TABLE)
 
 
 def unescape_text(text: str) -> str:

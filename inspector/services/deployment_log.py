@@ -26,6 +26,7 @@ from inspector.model.outcomes import PHASE_ORDER, Phase
 from inspector.model.results import SampleResult
 from inspector.model.safe_text import sanitize
 
+from .harness.phase_log import CAP_NOTE
 from .log_index import LineIndex, LineRead, LogOpenError
 
 UNTIMED_LINE_SECONDS = 0.05
@@ -79,10 +80,20 @@ class TextLines:
         return [self.read(i) for i in range(max(0, start), min(len(self), start + count))]
 
     def iter_blocks(self, start_line: int = 0, end_line: int | None = None,
-                    block_bytes: int = 4 << 20) -> Iterator[tuple[int, bytes]]:
+                    block_bytes: int = 4 << 20, clip: int | None = None
+                    ) -> Iterator[tuple[int, bytes]]:
         end = len(self) if end_line is None else min(end_line, len(self))
-        if start_line < end:
-            yield start_line, b"".join(x + b"\n" for x in self._lines[start_line:end])
+        first, parts, size = start_line, [], 0
+        for i in range(max(0, start_line), end):
+            raw = self._lines[i]
+            part = (raw if clip is None or len(raw) <= clip else raw[:clip]) + b"\n"
+            parts.append(part)
+            size += len(part)
+            if size >= block_bytes:
+                yield first, b"".join(parts)
+                first, parts, size = i + 1, [], 0
+        if parts:
+            yield first, b"".join(parts)
 
     def build(self, progress: Callable[[int, int], None] | None = None,
               cancelled: Callable[[], bool] | None = None) -> bool:
@@ -403,6 +414,9 @@ class DeploymentLog:
             self.notices.setdefault("utf8", "invalid UTF-8 is shown as �")
         if read.cut_bytes:
             self.notices.setdefault("long", "very long lines are cut (the rest is marked)")
+        if stream == "meta" and text.startswith(CAP_NOTE):
+            self.notices.setdefault("capped", "this log reached its size cap: lines in its "
+                                    "middle were dropped (the 'log cap:' notes say how many)")
         level = classify(text, stream, prev)
         return Record(line, t, stream, sanitize(text.replace("\n", "\u21b5")), level, seg.phase,
                       read.cut_bytes, read.invalid_utf8, ts)
@@ -628,15 +642,20 @@ class DeploymentLog:
             return self._rank[k][j]
         return sum(len(s) for s in self.segments[:k]) + j
 
-    def iter_segment_blocks(self) -> Iterator[tuple[int, int, bytes]]:
-        """(segment index, first line counted from the segment's start, raw block)."""
+    def iter_segment_blocks(self, block_bytes: int = 4 << 20, clip: int | None = None
+                            ) -> Iterator[tuple[int, int, bytes]]:
+        """(segment index, first line counted from the segment's start, raw block); see
+        :meth:`iter_blocks` for ``block_bytes`` and ``clip``."""
         for k, seg in enumerate(self.segments):
-            for first, block in seg.source.iter_blocks(seg.start, seg.start + len(seg)):
+            for first, block in seg.source.iter_blocks(seg.start, seg.start + len(seg),
+                                                       block_bytes, clip):
                 yield k, first - seg.start, block
 
-    def iter_blocks(self, start: int = 0, end: int | None = None
-                    ) -> Iterator[tuple[int, bytes, Segment]]:
-        """Raw blocks of whole lines with the global number of their first line.
+    def iter_blocks(self, start: int = 0, end: int | None = None, block_bytes: int = 4 << 20,
+                    clip: int | None = None) -> Iterator[tuple[int, bytes, Segment]]:
+        """Raw blocks of whole lines with the global number of their first line, about
+        ``block_bytes`` each; ``clip`` cuts a line longer than a block to its first ``clip``
+        bytes (see :meth:`LineIndex.iter_blocks`).
 
         Not for interleaved logs (their lines are not contiguous): see iter_segment_blocks.
         """
@@ -649,7 +668,8 @@ class DeploymentLog:
             lo, hi = max(start, base), min(stop, base + n)
             if lo < hi:
                 local0 = seg.start + lo - base
-                for first, block in seg.source.iter_blocks(local0, seg.start + hi - base):
+                for first, block in seg.source.iter_blocks(local0, seg.start + hi - base,
+                                                           block_bytes, clip):
                     yield base + first - seg.start, block, seg
             base += n
             if base >= stop:

@@ -23,6 +23,7 @@ from .harness.backend import Backend, Limits, SampleJob, Session
 from .harness.deploy import DeployOutcome, deploy
 from .harness.phase_log import PhaseLog
 from .harness.ports import PortLock
+from .rerun_logs import DEFAULT_KEEP_RERUNS, InUse, prune_attempt_logs, prune_deployments
 
 Say = Callable[[str], None]
 
@@ -77,6 +78,8 @@ class LiveDeployment:
     runs: int = 0
     port_lock: PortLock | None = None
     service_log: PhaseLog | None = None  # the service's output, written while it runs
+    in_use: InUse | None = None  # keeps the folder from being pruned while it lives
+    test_logs: list[list[Path]] = field(default_factory=list)  # per re-run, oldest first
     _forward: object | None = None
 
     @property
@@ -112,6 +115,16 @@ class LiveDeployment:
     def touch(self) -> None:
         self.last_used = time.monotonic()
 
+    def begin_rerun(self, keep: int) -> None:
+        """A re-run starts: the test logs of re-runs before the newest ``keep - 1`` go."""
+        prune_attempt_logs(self.test_logs, max(0, keep - 1))
+        self.test_logs.append([])
+
+    def add_test_log(self, path: Path) -> None:
+        if not self.test_logs:
+            self.test_logs.append([])
+        self.test_logs[-1].append(path)
+
     def close(self) -> None:
         if self._forward is not None:
             with contextlib.suppress(Exception):
@@ -125,18 +138,29 @@ class LiveDeployment:
             if self.port_lock is not None:
                 self.port_lock.__exit__(None, None, None)
                 self.port_lock = None
+            if self.in_use is not None:
+                self.in_use.release()
+                self.in_use = None
 
 
 class DeploymentPool:
-    """Deployments kept warm, keyed by (sample, backend)."""
+    """Deployments kept warm, keyed by (sample, backend).
+
+    Each deployment's logs go to its own folder under ``work_root``; the newest
+    ``keep_reruns`` re-runs of a sample are kept (see :mod:`.rerun_logs`).
+    """
 
     def __init__(self, backends: Callable[[str], Backend], *, idle_timeout: float = 600.0,
-                 limits: Limits | None = None, work_root: Path | None = None) -> None:
+                 limits: Limits | None = None, work_root: Path | None = None,
+                 keep_reruns: int = DEFAULT_KEEP_RERUNS) -> None:
+        if keep_reruns < 1:
+            raise ValueError(f"keep_reruns must be at least 1, not {keep_reruns}")
         self._factory = backends
         self._backends: dict[str, Backend] = {}
         self.idle_timeout = idle_timeout
         self.limits = limits or Limits()
         self.work_root = work_root or paths.cache_root() / "reruns"
+        self.keep_reruns = keep_reruns
         self._live: dict[tuple[str, str], LiveDeployment] = {}
         self._guard = threading.Lock()
         self._key_locks: dict[tuple[str, str], threading.Lock] = {}
@@ -193,8 +217,19 @@ class DeploymentPool:
     def _deploy(self, target: Target, backend_name: str, say: Say,
                 cancel: threading.Event) -> LiveDeployment:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S-%f")
-        workdir = self.work_root / _slug(target.key) / f"{stamp}-{backend_name}"
+        sample_dir = self.work_root / _slug(target.key)
+        prune_deployments(sample_dir, self.keep_reruns - 1)
+        workdir = sample_dir / f"{stamp}-{backend_name}"
         workdir.mkdir(parents=True, exist_ok=True)
+        in_use = InUse(workdir)
+        try:
+            return self._deploy_in(target, backend_name, say, cancel, workdir, in_use)
+        except BaseException:
+            in_use.release()
+            raise
+
+    def _deploy_in(self, target: Target, backend_name: str, say: Say,
+                   cancel: threading.Event, workdir: Path, in_use: InUse) -> LiveDeployment:
         job = SampleJob(target.run_id, target.task, target.sample, target.repo, workdir,
                         limits=self.limits, cancel=cancel)
         backend = self.backend(backend_name)
@@ -203,11 +238,13 @@ class DeploymentPool:
             say(f"waiting for port {job.port}")
             port_lock = PortLock(job.port).__enter__()
         t0 = time.monotonic()
-        logs = {ph: PhaseLog(workdir / "logs" / f"{ph.value}.log")
+        logs = {ph: PhaseLog(workdir / "logs" / f"{ph.value}.log", self.limits.log_cap)
                 for ph in (Phase.INSTALL, Phase.START, Phase.HEALTH)}
         try:
             session = backend.open(job)
         except BaseException:
+            for log in logs.values():
+                log.close()
             if port_lock is not None:
                 port_lock.__exit__(None, None, None)
             raise
@@ -224,7 +261,7 @@ class DeploymentPool:
                 log.close()
         live = LiveDeployment(target, backend_name, session, job, workdir, outcome,
                               time.monotonic(), time.monotonic() - t0, port_lock=port_lock,
-                              service_log=logs[Phase.START])
+                              service_log=logs[Phase.START], in_use=in_use)
         if not outcome.deployed:
             live.close()
         return live

@@ -19,6 +19,15 @@ from inspector.model.outcomes import Phase
 
 from .deployment_log import DeploymentLog, Record, Segment
 
+SCAN_BLOCK = 32 * 1024
+"""Bytes per regex call of a scan. Python's ``re`` holds the GIL for a whole call, so a scan
+in a worker thread must not search megabytes at once: the app would freeze while it does
+(the level prefilter runs at a few MB/s: a 4 MB block froze it for about a second, and a
+100 MB line, once yielded whole, for 16 s)."""
+SCAN_CLIP = 64 * 1024 + 1
+"""A line is scanned up to here: what a record shows of it (``record_from_raw``), plus one
+byte so it still counts as cut."""
+
 
 class FilterError(ValueError):
     """The filter text cannot be used (e.g. an invalid regular expression)."""
@@ -113,7 +122,7 @@ def _candidates(log: DeploymentLog, pattern: re.Pattern[bytes] | None, start: in
         for line in _interleaved_candidates(log, pattern, start, end, cancelled):
             yield line, None, None
         return
-    for first, block, seg in log.iter_blocks(start, end):
+    for first, block, seg in log.iter_blocks(start, end, SCAN_BLOCK, SCAN_CLIP):
         if cancelled is not None and cancelled():
             return
         if pattern is None:
@@ -141,7 +150,7 @@ def _interleaved_candidates(log: DeploymentLog, pattern: re.Pattern[bytes] | Non
     """Candidates of a log whose phases are interleaved: scan each file, map, sort."""
     stop = len(log) if end is None else end
     found: list[int] = []
-    for k, first, block in log.iter_segment_blocks():
+    for k, first, block in log.iter_segment_blocks(SCAN_BLOCK, SCAN_CLIP):
         if cancelled is not None and cancelled():
             return
         if pattern is None:

@@ -445,13 +445,16 @@ class LineIndex:
             i += 1
 
     def iter_blocks(
-        self, start_line: int = 0, end_line: int | None = None, block_bytes: int = 4 << 20
+        self, start_line: int = 0, end_line: int | None = None, block_bytes: int = 4 << 20,
+        clip: int | None = None,
     ) -> Iterator[tuple[int, bytes]]:
         """Yield ``(first_line, data)``: raw bytes of whole consecutive lines, about
         ``block_bytes`` at a time, from ``start_line`` up to (excluding) ``end_line``.
 
         Each line keeps its ``"\\n"`` (and ``"\\r"``), except possibly the indexed region's final
-        line. A single line longer than ``block_bytes`` is yielded whole, as one larger block.
+        line. A single line longer than ``block_bytes`` is yielded whole, as one larger block;
+        with ``clip``, only its first ``clip`` bytes (and a ``"\\n"``) are, so no block is much
+        bigger than ``block_bytes`` (a scan over a 100 MB line reads 100 MB no more).
         Never reads beyond the region indexed when iteration starts.
         """
         snap = self._snap()
@@ -469,8 +472,17 @@ class LineIndex:
                 raise OSError(f"{self.path}: the file shrank while being read")
             if pos + len(data) < stop:
                 cut = data.rfind(b"\n") + 1
-                if cut == 0:  # one line longer than block_bytes: yield it whole
+                if cut == 0:  # one line longer than block_bytes: yield it whole (or clipped)
                     end = stop if line >= snap.newlines else self._locate_nl(snap, line)[0] + 1
+                    if clip is not None:
+                        want = min(end - pos, clip)
+                        if want > len(data):
+                            data += os.pread(snap.fd, want - len(data), pos + len(data))
+                        yield line, data[:want] if want == end - pos else data[:want] + b"\n"
+                        if end >= stop:
+                            break
+                        line, pos = line + 1, end
+                        continue
                     data = data + os.pread(snap.fd, end - pos - len(data), pos + len(data))
                 elif cut < len(data):
                     data = data[:cut]

@@ -206,17 +206,10 @@ def resolve_tests(target: Target, wanted: list[str]) -> list[str]:
 def run_attempt(live: LiveDeployment, test_ids: list[str], index: int,
                 on_line: LineSink | None = None) -> Attempt:
     """Run the tests once against a live deployment (serialised by its lock)."""
-    log_path = live.workdir / "logs" / f"tests-{live.runs + 1}.log"
-    log = PhaseLog(log_path)
-    if on_line is not None:
-        write = log.write
-
-        def tee(text: str, stream: str = "out") -> None:
-            write(text, stream)
-            on_line(stream, text)
-
-        log.write = tee  # type: ignore[method-assign]
     with live.lock:
+        log_path = live.workdir / "logs" / f"tests-{live.runs + 1}.log"
+        log = PhaseLog(log_path, live.job.limits.log_cap, on_line=on_line)
+        live.add_test_log(log_path)
         live.runs += 1
         live.touch()
         t0 = time.monotonic()
@@ -249,7 +242,10 @@ def rerun(pool: DeploymentPool, target: Target, test_ids: list[str], backend: st
     report.workdir = live.workdir
     report.deploy_seconds = 0.0 if reused else live.deploy_seconds
     report.deployed = live.deployed
-    if not live.deployed:
+    if live.deployed:
+        with live.lock:
+            live.begin_rerun(pool.keep_reruns)
+    else:
         failed = live.outcome.failed
         report.deploy_failure = failed.message if failed else "not deployed"
         report.deploy_phase = failed.phase.value if failed else ""

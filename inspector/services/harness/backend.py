@@ -13,6 +13,7 @@ from inspector.model import Phase, PhaseStatus, Task, TestCase
 from inspector.model.pytest_output import EXIT_MEANINGS, rootdir_of
 from inspector.model.tampering import TamperFinding
 
+from ..log_caps import DEFAULT_LOG_CAP_MB
 from .junit import parse_junit
 from .phase_log import PhaseLog, read_output
 
@@ -52,11 +53,18 @@ def base_url_env(task: Task, port: int, host: str = "127.0.0.1") -> dict[str, st
 
 @dataclass
 class Limits:
-    """Time limits in seconds (defaults are the stock harness's Python values)."""
+    """Time limits in seconds (defaults are the stock harness's Python values), and the cap
+    on each phase log in MB (its head and tail are kept, see :mod:`.phase_log`)."""
 
     install: float = 600.0
     startup: float = 15.0
     tests: float = 300.0
+    log_cap_mb: float = DEFAULT_LOG_CAP_MB
+
+    @property
+    def log_cap(self) -> int:
+        """The phase-log cap in bytes."""
+        return int(self.log_cap_mb * 2**20)
 
 
 @dataclass

@@ -94,7 +94,7 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
     if logs_dir.exists():
         for old in logs_dir.glob("*.log"):
             old.unlink()
-    logs = {ph: PhaseLog(logs_dir / f"{ph.value}.log") for ph in Phase}
+    logs = {ph: PhaseLog(logs_dir / f"{ph.value}.log", job.limits.log_cap) for ph in Phase}
     coverage = compute_coverage(job.repo, task.endpoints, task.spec_endpoints)
     digest = repo_digest(job.repo)
     # read before anything of the repo runs; reported, never part of the verdict
@@ -308,7 +308,8 @@ class Evaluator:
         t0 = time.monotonic()
         used_tasks = [tasks[n] for n in sorted({j.task.name for j in jobs})]
         settings = {"jobs": plan.jobs, "install_timeout": plan.limits.install,
-                    "startup_timeout": plan.limits.startup, "test_timeout": plan.limits.tests}
+                    "startup_timeout": plan.limits.startup, "test_timeout": plan.limits.tests,
+                    "log_cap_mb": plan.limits.log_cap_mb}
         done: list[SampleResult] = []
 
         def save_run(status: str) -> None:

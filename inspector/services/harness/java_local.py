@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import time
+from collections import deque
 from dataclasses import replace
 from pathlib import Path
 
@@ -90,16 +91,23 @@ def place_golden_tests(workdir: Path, task_root: Path | None, log: PhaseLog) -> 
 
 
 class _Capture:
-    """Writes through to a phase log and keeps the lines, for reading Maven's output back."""
+    """Writes through to a phase log and keeps the lines, for reading Maven's output back:
+    the first and the last ``keep`` lines (the build's start and its summary), not more."""
 
-    def __init__(self, log: PhaseLog) -> None:
+    def __init__(self, log: PhaseLog, keep: int = 50_000) -> None:
         self.log = log
         self.path = log.path
+        self.keep = keep
         self.lines: list[str] = []
+        self._tail: deque[str] = deque(maxlen=keep)
 
     def write(self, text: str, stream: str = "out") -> None:
-        self.lines.append(text)
-        self.log.write(text, stream)
+        self.write_many([text], stream)
+
+    def write_many(self, texts: list[str], stream: str = "out") -> None:
+        for text in texts:
+            (self.lines if len(self.lines) < self.keep else self._tail).append(text)
+        self.log.write_many(texts, stream)
 
     def meta(self, text: str) -> None:
         self.log.meta(text)
@@ -108,7 +116,7 @@ class _Capture:
 
     @property
     def text(self) -> str:
-        return "\n".join(self.lines)
+        return "\n".join([*self.lines, *self._tail])
 
 
 class JavaSession(LocalSession):

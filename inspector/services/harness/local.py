@@ -176,7 +176,7 @@ class LocalSession:
         # The test runner's venv depends only on the task: build it at the same time, its
         # output held back and appended after the repo's install (each command's output stays
         # one contiguous section of the log).
-        section = SectionLog(log.path)
+        section = SectionLog(log.path, log.cap)
         runner: list[bool] = []
         thread = threading.Thread(target=lambda: runner.append(self._test_env(section)),
                                   name=f"test-env-{self.job.task.name}", daemon=True)

@@ -14,31 +14,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..harness.line_buffer import LineBuffer
+
 if TYPE_CHECKING:
     from docker.models.containers import Container
 
 Sink = Callable[[str, str], None]
 """``(stream, line)`` with stream ``out`` or ``err``."""
+LinesSink = Callable[[str, list[str]], None]
+"""``(stream, lines)``: the lines one chunk of output completed (cheaper for a flood)."""
 
 _WRAP = 'echo $$ > "/tmp/gi-exec-$GI_TOKEN.pid"; exec timeout -s KILL "$GI_LIMIT" "$@"'
 
 
-class _Lines:
-    def __init__(self, sink: Sink, stream: str) -> None:
-        self.sink, self.stream, self.buf = sink, stream, b""
-
-    def feed(self, chunk: bytes | None) -> None:
-        if not chunk:
-            return
-        self.buf += chunk
-        *lines, self.buf = self.buf.split(b"\n")
-        for line in lines:
-            self.sink(self.stream, line.decode("utf-8", "replace").rstrip("\r"))
-
-    def flush(self) -> None:
-        if self.buf:
-            self.sink(self.stream, self.buf.decode("utf-8", "replace"))
-            self.buf = b""
+def _lines(sink: Sink, lines_sink: LinesSink | None, stream: str) -> LineBuffer:
+    """A bounded, linear-time line splitter feeding ``stream``'s lines to ``lines_sink``
+    (a chunk's lines at once) or else to ``sink`` (one by one)."""
+    if lines_sink is not None:
+        return LineBuffer(lambda texts: lines_sink(stream, texts))
+    return LineBuffer.each(lambda text: sink(stream, text))
 
 
 @dataclass
@@ -87,8 +81,9 @@ class ExecHandle:
 
 def start_exec(container: Container, cmd: list[str], sink: Sink, *, limit: float,
                env: dict[str, str] | None = None, workdir: str = "/repo",
-               user: str = "1000:1000") -> ExecHandle:
-    """Start ``cmd`` in ``container`` with its output streamed line by line into ``sink``."""
+               user: str = "1000:1000", lines_sink: LinesSink | None = None) -> ExecHandle:
+    """Start ``cmd`` in ``container`` with its output streamed line by line into ``sink``
+    (or, given ``lines_sink``, a chunk's lines at once into that)."""
     token = secrets.token_hex(6)
     full_env = dict(env or {})
     full_env.update({"GI_TOKEN": token, "GI_LIMIT": str(max(1, int(limit)))})
@@ -96,7 +91,7 @@ def start_exec(container: Container, cmd: list[str], sink: Sink, *, limit: float
     exec_id = api.exec_create(container.id, ["setsid", "-w", "bash", "-c", _WRAP, "gi", *cmd],
                               stdout=True, stderr=True, environment=full_env, workdir=workdir,
                               user=user)["Id"]
-    out, err = _Lines(sink, "out"), _Lines(sink, "err")
+    out, err = _lines(sink, lines_sink, "out"), _lines(sink, lines_sink, "err")
     handle: ExecHandle
 
     def pump() -> None:
@@ -117,9 +112,11 @@ def start_exec(container: Container, cmd: list[str], sink: Sink, *, limit: float
 
 def run_exec(container: Container, cmd: list[str], sink: Sink, *, limit: float,
              env: dict[str, str] | None = None, cancel: threading.Event | None = None,
-             workdir: str = "/repo", user: str = "1000:1000") -> int | None:
+             workdir: str = "/repo", user: str = "1000:1000",
+             lines_sink: LinesSink | None = None) -> int | None:
     """Run ``cmd`` to the end (or until ``limit``/``cancel``); None means killed."""
-    handle = start_exec(container, cmd, sink, limit=limit, env=env, workdir=workdir, user=user)
+    handle = start_exec(container, cmd, sink, limit=limit, env=env, workdir=workdir, user=user,
+                        lines_sink=lines_sink)
     return handle.wait(limit + 10, cancel)
 
 
@@ -130,7 +127,7 @@ def follow_logs(container: Container, write: Callable[[str], None],
     Returns None when it exited by itself; otherwise the container is killed and the reason
     (``cancelled`` or ``timed out after Ns``) is returned.
     """
-    lines = _Lines(lambda _stream, text: write(text), "out")
+    lines = LineBuffer.each(write)
     done = threading.Event()
 
     def pump() -> None:

@@ -214,7 +214,8 @@ class DockerSession:
         log.meta("$ " + " ".join(cmd) + f"   (cwd: /repo in the sandbox, PORT={self.job.port})")
         try:
             self.service = start_exec(self.container, cmd, lambda s, t: log.write(t, s),
-                                            limit=self.backend.limits.lifetime, env=self._env())
+                                      limit=self.backend.limits.lifetime, env=self._env(),
+                                      lines_sink=lambda s, texts: log.write_many(texts, s))
         except Exception as exc:  # noqa: BLE001 - e.g. the pid limit is already exhausted
             msg = f"could not start: {exc}"
             log.meta(msg)
@@ -290,7 +291,8 @@ class DockerSession:
         try:
             code = run_exec(self.container, cmd, lambda s, t: log.write(t, s),
                             limit=self.job.limits.tests, env=self._env(),
-                            cancel=self.job.cancel)
+                            cancel=self.job.cancel,
+                            lines_sink=lambda s, texts: log.write_many(texts, s))
         except Exception as exc:  # noqa: BLE001 - exec refused (pid limit, container gone)
             msg = f"could not run the tests: {exc}" + self.limits_note()
             log.meta(msg)

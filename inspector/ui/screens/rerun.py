@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from textual.app import App
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+PENDING_LINES = 2000
+"""Output lines shown per refresh (10 a second) at most: a flood shows its newest lines."""
 MAX_TIMES = 100
 
 
@@ -181,7 +183,9 @@ class RerunScreen(Screen[None]):
         self.error: str | None = None
         self.runs_started = 0
         self.cancel: threading.Event | None = None
-        self._lines: deque[tuple[str, str]] = deque()
+        # what the worker streamed since the last flush; a flood keeps only the newest lines
+        self._lines: deque[tuple[str, str]] = deque(maxlen=PENDING_LINES)
+        self._skipped = 0
         self._flusher: Timer | None = None
 
     # ------------------------------------------------------------------ layout
@@ -281,6 +285,8 @@ class RerunScreen(Screen[None]):
             self.app.call_from_thread(fn, *args)  # type: ignore[arg-type]
 
     def _on_line(self, stream: str, text: str) -> None:
+        if len(self._lines) == PENDING_LINES:
+            self._skipped += 1
         self._lines.append((stream, text))
 
     @property
@@ -299,6 +305,10 @@ class RerunScreen(Screen[None]):
         if not self._lines:
             return
         out = self.query_one("#rerun-output", RichLog)
+        skipped, self._skipped = self._skipped, 0
+        if skipped:
+            out.write(Text(f"… {skipped:,} lines not shown here (too many at once; the test "
+                           "log has them)", style="italic dim"))
         while self._lines:
             stream, text = self._lines.popleft()
             clean = sanitize(text.rstrip("\n"))
