@@ -305,16 +305,22 @@ class DockerSession:
         read-only root. Also finds the repo environment's site-packages. None when all went
         well, else what failed."""
         assert self.container is not None
-        code, _, err = exec_io(self.container, ["/usr/bin/tar", "-x", "-p", "-f", "-", "-C",
-                                                WORKDIR, "--no-same-owner"],
-                               user=SERVICE_USER, stdin=repo, timeout=300)
+        # Docker copies a mount point's mode from the image into its tmpfs: set them here
+        code, _, err = exec_io(self.container, ["/usr/bin/chmod", "0700", REPORT],
+                               user=RUNNER_USER, timeout=60)
+        if code != 0:
+            return f"making {REPORT} private failed: {_text(err)}"
+        code, _, err = exec_io(self.container, [
+            "/bin/bash", "-c", f"/usr/bin/chmod 0775 {WORKDIR} && exec /usr/bin/tar -x -p -f - "
+            f"-C {WORKDIR} --no-same-owner"], user=SERVICE_USER, stdin=repo, timeout=300)
         if code != 0:
             return f"copying the repo into {WORKDIR} failed: {_text(err)}"
+        # root has no capabilities here, so the folders are made read-only after extracting
         code, out, err = exec_io(self.container, [
-            "/bin/bash", "-c", f"/usr/bin/tar -x -f - -C {GOLDEN} --no-same-owner "
-            "--delay-directory-restore && exec /usr/bin/python3 -I -S -c "
-            "'import sys; print(\"%d.%d\" % sys.version_info[:2])'"],
-            user="0:0", stdin=golden, timeout=120)
+            "/bin/bash", "-c", f"/usr/bin/tar -x -f - -C {GOLDEN} --no-same-owner && "
+            f"/usr/bin/find {GOLDEN} -type d -exec /usr/bin/chmod 0555 {{}} + && "
+            "exec /usr/bin/python3 -I -S -c 'import sys; print(\"%d.%d\" % "
+            "sys.version_info[:2])'"], user="0:0", stdin=_owner_writable(golden), timeout=120)
         if code != 0:
             return f"staging the golden tests in {GOLDEN} failed: {_text(err)}"
         self.site_packages = f"{REPO_VENV}/lib/python{out.decode().strip()}/site-packages"
@@ -588,6 +594,19 @@ def _task_config(tests_dir: Path | None) -> str | None:
         if found is None:
             return None
         return f"{GOLDEN}/{found.relative_to(tmp).as_posix()}"
+
+
+def _owner_writable(data: bytes) -> bytes:
+    """The tar with its folders writable by their owner (extracting into a 0555 folder needs
+    a capability the sandbox's root does not have)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=io.BytesIO(data)) as src, tarfile.open(fileobj=buf,
+                                                                     mode="w") as dst:
+        for info in src:
+            if info.isdir():
+                info.mode |= 0o700
+            dst.addfile(info, src.extractfile(info) if info.isfile() else None)
+    return buf.getvalue()
 
 
 def _tests_only(data: bytes, keep: Callable[[tarfile.TarInfo], bool]) -> bytes:

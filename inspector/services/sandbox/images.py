@@ -159,7 +159,9 @@ def _runner_script(has_test_reqs: bool, uv: bool = False) -> str:
         f"chown -R {SANDBOX_UID}:{SANDBOX_UID} {REPO_VENV} || exit 91",
         f"echo 'gi-runner:x:{RUNNER_UID}:{SANDBOX_UID}:golden test runner:/report:"
         "/usr/sbin/nologin' >> /etc/passwd || exit 91",
-        f"mkdir -p /golden /report {LEASE_DIR} || exit 91",
+        # mount points: Docker gives a tmpfs the mode of the folder it is mounted on
+        f"mkdir -p /golden /report {LEASE_DIR} && chmod 0755 /golden {LEASE_DIR} && "
+        f"chmod 0700 /report && chown {RUNNER_UID}:{RUNNER_UID} /report || exit 91",
         "echo '>>> test runner ready'",
     ]
     return "\n".join(lines) + "\n"
@@ -344,12 +346,26 @@ def _run_install(client: docker.DockerClient, image: str, script: str, req_dir: 
 
 def stale_sample_images(client: docker.DockerClient) -> list[str]:
     """Tags of sample and runner images built on a base image that is no longer the current
-    one, or in an older layout."""
+    one, or in another layout more than an hour ago (an inspector of another version may
+    still be about to use a fresh one)."""
     current = base_image_id(client)
     out = []
     for repo in (SAMPLE_REPO, RUNNER_REPO):
         for img in client.images.list(repo):
             labels = img.labels or {}
-            if labels.get(LABEL_BASE) != current or labels.get(LABEL_LAYOUT) != LAYOUT:
+            other_layout = labels.get(LABEL_LAYOUT) != LAYOUT and _age(img) > 3600
+            if labels.get(LABEL_BASE) != current or other_layout:
                 out += img.tags or [img.id]
     return out
+
+
+def _age(img: object) -> float:
+    """Seconds since the image was created (0 when unknown)."""
+    from datetime import datetime
+
+    created = str(getattr(img, "attrs", {}).get("Created", ""))[:19]
+    try:
+        then = datetime.strptime(created + "+0000", "%Y-%m-%dT%H:%M:%S%z").timestamp()
+    except ValueError:
+        return 0.0
+    return time.time() - then
