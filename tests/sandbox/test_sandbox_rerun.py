@@ -61,7 +61,11 @@ def test_endpoint_request_reaches_the_sandbox_over_loopback(docker_pool, forge_t
     container.reload()
     assert container.attrs["HostConfig"]["NetworkMode"] == "none"
     assert container.attrs["HostConfig"]["PidsLimit"] == 256
-    assert container.attrs["HostConfig"]["Memory"] == 768 * 2**20
+    # the processes' 768 MiB plus every tmpfs (their pages are charged to the same cgroup)
+    tmpfs = live.session.tmpfs  # type: ignore[attr-defined]
+    assert sum(tmpfs.values()) > 256 + 128
+    assert container.attrs["HostConfig"]["Memory"] == (768 + sum(tmpfs.values()) + 65) * 2**20
+    assert container.attrs["HostConfig"]["ReadonlyRootfs"] is True
 
 
 def _cli(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
