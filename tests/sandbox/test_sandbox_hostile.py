@@ -27,7 +27,7 @@ from inspector.services.harness.phase_log import PhaseLog
 from inspector.services.rerun import rerun
 from inspector.services.sandbox.cleanup import list_sandboxes
 from inspector.services.sandbox.docker_backend import DockerBackend, DockerSession
-from inspector.services.sandbox.images import ensure_sample_image
+from inspector.services.sandbox.images import LABEL_LAYOUT, LAYOUT, ensure_sample_image
 
 from .conftest import make_repo
 
@@ -305,7 +305,7 @@ def test_the_cli_refuses_another_index_and_the_opt_out_installs_it_unprivileged(
     assert "installing as uid 1000 gid 1000; CapEff: 0000000000000000 NoNewPrivs: 1" \
         in install_log, install_log
     image = next(i for i in docker_client.images.list("genesis-inspector/sample")
-                 if i.labels.get("org.genesis-inspector.layout") == "2")
+                 if i.labels.get(LABEL_LAYOUT) == LAYOUT)
     out = docker_client.containers.run(
         image.id, ["/bin/bash", "-c", "stat -c '%U' /opt/runner /opt/venv; "
                    "touch /opt/runner/x 2>&1 || true"], user="1000:1000", remove=True,

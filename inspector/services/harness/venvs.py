@@ -86,14 +86,22 @@ def _killpg(proc: subprocess.Popen[bytes]) -> None:
     proc.wait()
 
 
-def uv_binary() -> str | None:
-    """The ``uv`` executable shipped with the ``uv`` package (or on PATH), if any."""
-    try:
-        from uv import find_uv_bin
+_UV_LOCK = threading.Lock()
+_UV: list[str | None] = []
 
-        return find_uv_bin()
-    except (ImportError, FileNotFoundError):
-        return shutil.which("uv")
+
+def uv_binary() -> str | None:
+    """The ``uv`` executable shipped with the ``uv`` package (or on PATH), if any; looked up
+    once (``uv.find_uv_bin`` reads ``sysconfig``, whose lazy set-up is not thread-safe)."""
+    with _UV_LOCK:
+        if not _UV:
+            try:
+                from uv import find_uv_bin
+
+                _UV.append(find_uv_bin())
+            except (ImportError, FileNotFoundError):
+                _UV.append(shutil.which("uv"))
+        return _UV[0]
 
 
 def _uv_env() -> dict[str, str]:

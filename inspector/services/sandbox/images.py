@@ -61,7 +61,7 @@ SAMPLE_REPO = "genesis-inspector/sample"
 RUNNER_REPO = "genesis-inspector/runner"
 LABEL_BASE = "org.genesis-inspector.base-id"
 LABEL_LAYOUT = "org.genesis-inspector.layout"
-LAYOUT = "2"  # bump when what the images hold changes: older images are then stale
+LAYOUT = "3"  # bump when what the images hold changes: older images are then stale
 RUNNER_VENV = "/opt/runner"  # the golden tests' environment, root-owned
 REPO_VENV = "/opt/venv"  # the repo's environment (the service's), installed as SANDBOX_UID
 RUNNER_UID = 1001  # the test runner's user: not the service's, so the service cannot touch it
@@ -184,7 +184,10 @@ def _install_script(has_reqs: bool, has_test_reqs: bool, uv: bool = False) -> st
         lines += ["inst '-r tests/requirements.txt (golden tests)' "
                   "-r /gi-req/tests-requirements.txt || exit 90"]
     lines += [f"inst '{' '.join(TEST_PACKAGES)} (as the stock harness does)' "
-              + " ".join(TEST_PACKAGES) + " || exit 91", "exit $rc"]
+              + " ".join(TEST_PACKAGES) + " || exit 91",
+              # bytecode now: at run time the environment is read-only (and pip would have)
+              f"[ $rc = 0 ] && {REPO_VENV}/bin/python -m compileall -q -j 0 {REPO_VENV}/lib "
+              ">/dev/null 2>&1", "exit $rc"]
     return "\n".join(lines) + "\n"
 
 
