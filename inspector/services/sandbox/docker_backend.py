@@ -132,7 +132,7 @@ while True:
 
 
 MiB = 2**20
-HOME_MB, REPORT_MB, SHM_MB = 16, 32, 64  # small fixed tmpfs areas (/dev/shm: Docker's default)
+HOME_MB, REPORT_MB, SHM_MB = 32, 32, 64  # small fixed tmpfs areas (/dev/shm: Docker's default)
 GOLDEN, REPORT, WORKDIR = "/golden", "/report", "/repo"
 RUNNER_USER = f"{RUNNER_UID}:{SANDBOX_UID}"  # its own uid; the repo's group (reads /repo)
 SERVICE_USER = f"{SANDBOX_UID}:{SANDBOX_UID}"
