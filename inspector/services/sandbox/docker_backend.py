@@ -242,7 +242,7 @@ class DockerSession:
             return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, str(exc), None, image.cached,
                                 started, time.monotonic() - t0)
         self.golden_digest = tar_digest(golden)
-        self.repo_tests_digest = tar_digest(_tests_only(data, lambda m: True))
+        self.repo_tests_digest = _digest_of(data) or ""
         self.config = _task_config(tests_dir)
         lim = self.backend.limits
         self.tmpfs = {WORKDIR: _mb(tar_space(data)) + lim.disk_mb, "/tmp": lim.tmp_mb,
@@ -420,10 +420,9 @@ class DockerSession:
                                         started, time.monotonic() - t0), None, code, GOLDEN,
                            rootdir, tampering=found)
 
-        before = digest_finding(self.golden_digest, self._digest(GOLDEN), "before")
+        before = digest_finding(self.golden_digest, self._golden_before(), "before")
         if before is not None:
             return failed(before.detail, None, [before])
-        found = self._observe_tests()
         self.runs += 1
         remote = f"{REPORT}/junit-{self.runs}.xml"
         cmd = runner_command(f"{RUNNER_VENV}/bin/python", GOLDEN, WORKDIR,
@@ -439,12 +438,13 @@ class DockerSession:
                             limit=self.job.limits.tests, env=env, cancel=self.job.cancel,
                             workdir=GOLDEN, user=RUNNER_USER)
         except Exception as exc:  # noqa: BLE001 - exec refused (pid limit, container gone)
-            return failed(f"could not run the tests: {exc}" + self.limits_note(), None, found)
+            return failed(f"could not run the tests: {exc}" + self.limits_note(), None,
+                          self._observe())
         if code == 137:  # timeout -s KILL
             code = None
-        report = self._collect_report(remote)
-        after = digest_finding(self.golden_digest, self._digest(GOLDEN), "after")
-        found += self._observe_reports()
+        report, golden_now = self._collect(remote)
+        found = self._observe()
+        after = digest_finding(self.golden_digest, golden_now, "after")
         if after is not None:
             return failed(after.detail, code, [after, *found])
         if report:
@@ -457,74 +457,73 @@ class DockerSession:
                        tampering=found)
 
     # -- the run's integrity -------------------------------------------------------------
-    def _digest(self, folder: str) -> str | None:
-        """:func:`~inspector.services.harness.golden.tar_digest` of ``folder/tests`` in the
-        sandbox, leaving out what the test runner itself wrote there (None when it cannot be
-        read in full)."""
+    def _tar(self, script: str, user: str) -> tuple[bytes, bytes] | None:
+        """``(stdout, stderr)`` of a harness script that writes a tar to stdout; None when it
+        failed or wrote more than the staged folders could hold."""
         assert self.container is not None
-        limit = 4 * self.tmpfs.get(GOLDEN, 1) * MiB
+        limit = 4 * (self.tmpfs.get(GOLDEN, 1) + REPORT_MB) * MiB
         try:
-            code, out, _ = exec_io(self.container, ["/usr/bin/tar", "-c", "-f", "-", "-C",
-                                                    folder, "tests"],
-                                   user="0:0" if folder == GOLDEN else SERVICE_USER,
-                                   timeout=60, max_out=limit)
+            code, out, err = exec_io(self.container, ["/bin/bash", "-c", script], user=user,
+                                     timeout=60, max_out=limit, workdir="/")
         except Exception:  # noqa: BLE001 - the sandbox is gone or out of processes
             return None
-        if code != 0 or len(out) >= limit:
-            return None
-        try:
-            return tar_digest(_tests_only(out, lambda m: m.uid != RUNNER_UID))
-        except Exception:  # noqa: BLE001 - not a readable tar
-            return None
+        return (out, err) if code == 0 and len(out) < limit else None
 
-    def _collect_report(self, remote: str) -> bytes:
-        """The runner's report, read as the runner's user once every process of that user is
-        gone (nothing left behind by the run can rewrite it afterwards); b"" if none."""
-        assert self.container is not None
-        try:
-            code, out, _ = exec_io(self.container, [
-                "/bin/bash", "-c", f"kill -KILL -1 2>/dev/null; /usr/bin/cat {remote} && "
-                f"/usr/bin/rm -f {remote}"], user=RUNNER_USER, timeout=60,
-                max_out=REPORT_MB * MiB)
-        except Exception:  # noqa: BLE001 - the sandbox is gone
-            return b""
-        return out if code == 0 else b""
+    def _golden_before(self) -> str | None:
+        """The staged suite's digest, read as root (whom the sandboxed users cannot touch)."""
+        got = self._tar(f"exec /usr/bin/tar -c -f - {GOLDEN[1:]}/tests", "0:0")
+        return _digest_of(got[0], GOLDEN[1:]) if got else None
 
-    def _observe_tests(self) -> list[TamperFinding]:
-        """The service changed its copy of the golden tests (``/repo/tests``) since the
-        sandbox started (reported once per session)."""
-        if "tests_modified" in self._seen or self._digest(WORKDIR) == self.repo_tests_digest:
-            return []
-        self._seen.add("tests_modified")
-        return [TamperFinding(
-            "tests_modified", "tests/", "the service changed the repo's copy of the golden "
-            "tests (tests/) while it ran; the test run uses a protected copy, so this had no "
-            "effect", True)]
+    def _collect(self, remote: str) -> tuple[bytes, str | None]:
+        """The runner's report and the suite's digest, read as the runner's user once every
+        process of that user is gone (nothing the run left behind can rewrite the report
+        afterwards); the report is then removed. ``(b"", None)`` when unreadable."""
+        name = remote[1:]
+        got = self._tar("kill -KILL -1 2>/dev/null; have=; [ -f " + name + " ] && have=" + name
+                        + f"; /usr/bin/tar -c -f - {GOLDEN[1:]}/tests $have; rc=$?; "
+                        f"/usr/bin/rm -f {name}; exit $rc", RUNNER_USER)
+        if got is None:
+            return b"", None
+        report = b""
+        with contextlib.suppress(tarfile.TarError, OSError), \
+                tarfile.open(fileobj=io.BytesIO(got[0])) as tar:
+            for info in tar:
+                if info.name == name and info.isfile():
+                    f = tar.extractfile(info)
+                    report = f.read() if f else b""
+        return report, _digest_of(got[0], GOLDEN[1:])
 
-    def _observe_reports(self) -> list[TamperFinding]:
-        """The service wrote JUnit-like reports where it can write (reported once per
-        session)."""
-        assert self.container is not None
-        if "report_replaced" in self._seen:
+    def _observe(self) -> list[TamperFinding]:
+        """What the service was seen doing (each reported once per session): its copy of the
+        golden tests (``/repo/tests``) changed, JUnit-like reports written where it can write.
+        Read as the service's own user: it could only hide its own attempts, which have no
+        effect anyway."""
+        if {"tests_modified", "report_replaced"} <= self._seen:
             return []
-        try:
-            _, out, _ = exec_io(self.container, [
-                "/usr/bin/find", WORKDIR, "/tmp", "/home/sandbox", "-xdev", "-type", "f",
-                "-uid", str(SANDBOX_UID), "-name", "*.xml", "-size", "-4M", "-newermt",
-                f"@{int(self.started_wall)}", "-exec", "/usr/bin/grep", "-l", "-s",
-                "<testsuite", "{}", "+"], user=SERVICE_USER, timeout=20, max_out=65536)
-        except Exception:  # noqa: BLE001 - the sandbox is gone or out of processes
+        got = self._tar(
+            f"/usr/bin/find {WORKDIR} /tmp /home/sandbox -xdev -type f -uid {SANDBOX_UID} "
+            f"-name '*.xml' -size -4M -newermt @{int(self.started_wall)} -exec /usr/bin/grep "
+            f"-l -s '<testsuite' {{}} + >&2; exec /usr/bin/tar -c -f - {WORKDIR[1:]}/tests",
+            SERVICE_USER)
+        if got is None:
             return []
-        paths = [p for p in out.decode(errors="replace").splitlines() if p]
-        if not paths:
-            return []
-        self._seen.add("report_replaced")
-        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3
-                                        else "")
-        return [TamperFinding(
-            "report_replaced", "", f"the service wrote JUnit-like test reports ({shown}) while "
-            "it ran; the harness reads the test runner's own report, which the service "
-            "cannot reach, so they had no effect", True)]
+        found: list[TamperFinding] = []
+        copy = _digest_of(got[0], WORKDIR[1:], lambda m: m.uid != RUNNER_UID)
+        if "tests_modified" not in self._seen and copy != self.repo_tests_digest:
+            found.append(TamperFinding(
+                "tests_modified", "tests/", "the service changed the repo's copy of the golden "
+                "tests (tests/) while it ran; the test run uses a protected copy, so this had "
+                "no effect", True))
+        paths = [p for p in got[1].decode(errors="replace").splitlines() if p.startswith("/")]
+        if "report_replaced" not in self._seen and paths:
+            shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3
+                                            else "")
+            found.append(TamperFinding(
+                "report_replaced", "", f"the service wrote JUnit-like test reports ({shown}) "
+                "while it ran; the harness reads the test runner's own report, which the "
+                "service cannot reach, so they had no effect", True))
+        self._seen.update(f.kind for f in found)
+        return found
 
     def limits_note(self) -> str:
         """Which resource limit the sandbox hit, from the engine's stats and the writable
@@ -609,16 +608,29 @@ def _owner_writable(data: bytes) -> bytes:
     return buf.getvalue()
 
 
-def _tests_only(data: bytes, keep: Callable[[tarfile.TarInfo], bool]) -> bytes:
-    """The ``tests`` folder's members of a tar that ``keep`` accepts, as a tar."""
+def _digest_of(data: bytes, root: str = "",
+               keep: Callable[[tarfile.TarInfo], bool] = lambda m: True) -> str | None:
+    """:func:`~inspector.services.harness.golden.tar_digest` of the ``tests`` folder under
+    ``root`` in a tar (members ``keep`` accepts), as if it were archived on its own; None for
+    an unreadable tar."""
+    prefix = f"{root}/" if root else ""
     buf = io.BytesIO()
-    with tarfile.open(fileobj=io.BytesIO(data)) as src, tarfile.open(fileobj=buf,
-                                                                     mode="w") as dst:
-        for info in src:
-            name = info.name.removeprefix("./").rstrip("/")
-            if (name == "tests" or name.startswith("tests/")) and keep(info):
-                dst.addfile(info, src.extractfile(info) if info.isfile() else None)
-    return buf.getvalue()
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data)) as src, \
+                tarfile.open(fileobj=buf, mode="w") as dst:
+            for info in src:
+                name = info.name.removeprefix("./").rstrip("/")
+                if not name.startswith(prefix):
+                    continue
+                name = name[len(prefix):]
+                if (name == "tests" or name.startswith("tests/")) and keep(info):
+                    member = tarfile.TarInfo(name)
+                    member.type, member.size, member.linkname = info.type, info.size, \
+                        info.linkname
+                    dst.addfile(member, src.extractfile(info) if info.isfile() else None)
+        return tar_digest(buf.getvalue())
+    except (tarfile.TarError, OSError):
+        return None
 
 
 def _text(err: bytes) -> str:
