@@ -156,7 +156,7 @@ def test_a_service_rewriting_its_tests_changes_nothing_and_is_seen(docker_client
         assert _outcomes(run) == {"tests/test_service.py::test_health": "failed"}, text
         assert "test_everything" not in text
         [finding] = run.tampering
-        assert finding.kind == "tests_modified" and finding.deliberate
+        assert finding.kind == "tests_rewritten" and finding.deliberate
         # the staged suite itself is untouched, root-owned and read-only
         code, out = session.container.exec_run(
             ["/usr/bin/stat", "-c", "%U %a", "/golden/tests", "/golden/tests/test_service.py"])

@@ -498,7 +498,7 @@ class DockerSession:
         golden tests (``/repo/tests``) changed, JUnit-like reports written where it can write.
         Read as the service's own user: it could only hide its own attempts, which have no
         effect anyway."""
-        if {"tests_modified", "report_replaced"} <= self._seen:
+        if {"tests_rewritten", "report_replaced"} <= self._seen:
             return []
         got = self._tar(
             f"/usr/bin/find {WORKDIR} /tmp /home/sandbox -xdev -type f -uid {SANDBOX_UID} "
@@ -509,9 +509,9 @@ class DockerSession:
             return []
         found: list[TamperFinding] = []
         copy = _digest_of(got[0], WORKDIR[1:], lambda m: m.uid != RUNNER_UID)
-        if "tests_modified" not in self._seen and copy != self.repo_tests_digest:
+        if "tests_rewritten" not in self._seen and copy != self.repo_tests_digest:
             found.append(TamperFinding(
-                "tests_modified", "tests/", "the service changed the repo's copy of the golden "
+                "tests_rewritten", "", "the service changed the repo's copy of the golden "
                 "tests (tests/) while it ran; the test run uses a protected copy, so this had "
                 "no effect", True))
         paths = [p for p in got[1].decode(errors="replace").splitlines() if p.startswith("/")]
