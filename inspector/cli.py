@@ -199,7 +199,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from inspector.services.deployments import DeployError
 
     try:
-        backend = backend_factory(args.allow_local_exec or settings.allow_local_exec)(
+        backend = backend_factory(
+            args.allow_local_exec or settings.allow_local_exec,
+            any_source=args.allow_any_package_source or settings.allow_any_package_source)(
             args.backend)
     except DeployError as exc:
         raise CliError(str(exc)) from None
@@ -346,6 +348,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--backend", default="local", choices=["local", "docker"])
     ev.add_argument("--allow-local-exec", action="store_true",
                     help="allow running untrusted generated code as local processes")
+    ev.add_argument("--allow-any-package-source", action="store_true",
+                    help="install requirements from URLs, VCS links, local paths or other "
+                         "indexes too (default: only the configured package index)")
     ev.add_argument("--task", action="append", help="evaluate only this task (repeatable)")
     ev.add_argument("--run-id")
     ev.add_argument("--agent")

@@ -79,11 +79,21 @@ def _settings_allow_local(flag: bool) -> bool:
         raise SandboxCliError(str(exc)) from None
 
 
+def _settings_any_source(flag: bool) -> bool:
+    from inspector.config import ConfigError, load_settings
+
+    try:
+        return flag or load_settings().allow_any_package_source
+    except ConfigError as exc:
+        raise SandboxCliError(str(exc)) from None
+
+
 def _limits(args: argparse.Namespace) -> SandboxLimits:
     from inspector.services.sandbox.docker_backend import SandboxLimits
 
     return SandboxLimits(memory_mb=args.memory, pids=args.pids, cpus=args.cpus,
-                         lifetime=args.lifetime)
+                         lifetime=args.lifetime, disk_mb=args.disk, tmp_mb=args.tmp,
+                         lease=args.lease)
 
 
 def _pool(args: argparse.Namespace, allow_local: bool):  # type: ignore[no-untyped-def]
@@ -91,7 +101,8 @@ def _pool(args: argparse.Namespace, allow_local: bool):  # type: ignore[no-untyp
     from inspector.services.deployments import DeploymentPool
     from inspector.services.harness.backend import Limits
 
-    return DeploymentPool(backend_factory(allow_local, _limits(args)),
+    any_source = _settings_any_source(args.allow_any_package_source)
+    return DeploymentPool(backend_factory(allow_local, _limits(args), any_source=any_source),
                           limits=Limits(install=args.install_timeout,
                                         startup=args.startup_timeout, tests=args.test_timeout,
                                         log_cap_mb=args.log_cap_mb),
@@ -327,6 +338,14 @@ def _deploy_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cpus", type=float, default=1.0, help="sandbox CPU share")
     p.add_argument("--lifetime", type=float, default=3600.0, metavar="S",
                    help="wall clock after which the sandbox ends itself")
+    p.add_argument("--disk", type=int, default=256, metavar="MB",
+                   help="free space in the sandbox's /repo (tmpfs, besides the repo's files)")
+    p.add_argument("--tmp", type=int, default=128, metavar="MB", help="size of the sandbox's /tmp")
+    p.add_argument("--lease", type=float, default=60.0, metavar="S",
+                   help="the sandbox ends this long after the inspector stops renewing it")
+    p.add_argument("--allow-any-package-source", action="store_true",
+                   help="install requirements from URLs, VCS links, local paths or other "
+                        "indexes too (default: only the configured package index)")
     p.add_argument("--install-timeout", type=float, default=600.0)
     p.add_argument("--startup-timeout", type=float, default=15.0)
     p.add_argument("--test-timeout", type=float, default=300.0)

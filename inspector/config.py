@@ -1,7 +1,9 @@
 """User settings from ``$GENESIS_INSPECTOR_CONFIG`` or ``~/.config/genesis-inspector/config.toml``.
 
 Keys used so far: ``allow_local_exec`` (bool), ``theme`` (str), ``annotator`` (str: your name
-in label files), ``blind_labels`` (bool: hide others' labels until you labelled the item).
+in label files), ``blind_labels`` (bool: hide others' labels until you labelled the item),
+``allow_any_package_source`` (bool: install generated repos' requirements from anywhere, not
+only the configured package index).
 Environment variable ``GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC=1`` also allows local execution.
 :func:`save_setting` rewrites the file (atomically) keeping every other key; comments are not
 kept.
@@ -32,6 +34,7 @@ class Settings:
     theme: str | None = None
     annotator: str | None = None
     blind_labels: bool = False
+    allow_any_package_source: bool = False
     path: Path | None = None
 
 
@@ -66,13 +69,17 @@ def load_settings(path: Path | None = None) -> Settings:
         if not isinstance(blind, bool):
             raise ConfigError(f"{path}: 'blind_labels' must be true or false")
         settings.blind_labels = blind
+        any_source = data.get("allow_any_package_source", False)
+        if not isinstance(any_source, bool):
+            raise ConfigError(f"{path}: 'allow_any_package_source' must be true or false")
+        settings.allow_any_package_source = any_source
     if os.environ.get("GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC", "").lower() in ("1", "true", "yes"):
         settings.allow_local_exec = True
     return settings
 
 
 _KNOWN_TYPES: dict[str, type] = {"allow_local_exec": bool, "theme": str, "annotator": str,
-                                  "blind_labels": bool}
+                                  "blind_labels": bool, "allow_any_package_source": bool}
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\t": "\\t", "\n": "\\n",
             "\f": "\\f", "\r": "\\r"}

@@ -12,6 +12,7 @@ from inspector.model.repo_scope import REPO_REFUSED
 from .deployments import DeployError, Target
 from .harness.backend import Backend
 from .harness.local import LocalBackend, LocalExecNotAllowed
+from .harness.venvs import VenvCache
 from .sandbox.engine import EngineUnavailable, engine_reachable
 
 if TYPE_CHECKING:
@@ -29,14 +30,17 @@ def default_backend(allow_local: bool) -> str:
 
 
 def backend_factory(allow_local: bool, sandbox_limits: SandboxLimits | None = None,
-                    cleanup: bool = True) -> Callable[[str], Backend]:
+                    cleanup: bool = True, any_source: bool = False
+                    ) -> Callable[[str], Backend]:
     """A factory for :class:`~.deployments.DeploymentPool`. The Docker backend removes what a
-    dead inspector left behind when it is first created."""
+    dead inspector left behind when it is first created. ``any_source``: install requirements
+    from anywhere, not only the configured package index (the user's opt-out)."""
 
     def make(name: str) -> Backend:
         if name == "local":
             try:
-                return LocalBackend(allow_exec=allow_local)
+                return LocalBackend(allow_exec=allow_local,
+                                    cache=VenvCache(allow_any_source=any_source))
             except LocalExecNotAllowed as exc:
                 raise DeployError(str(exc)) from None
         if name == "docker":
@@ -50,7 +54,7 @@ def backend_factory(allow_local: bool, sandbox_limits: SandboxLimits | None = No
                 raise DeployError(str(exc)) from None
             if cleanup:
                 cleanup_leftovers(client)
-            return DockerBackend(client, sandbox_limits)
+            return DockerBackend(client, sandbox_limits, allow_any_source=any_source)
         raise DeployError(f"unknown backend {name!r} (choose docker or local)")
 
     return make

@@ -3,6 +3,9 @@
 A :class:`DeploymentPool` deploys a sample on first use (Docker sandbox or local process),
 keeps it while it is used, and tears it down on request, after ``idle_timeout`` seconds
 without use, or on :meth:`DeploymentPool.close` (the app and the CLI call it on exit).
+A Docker sandbox in the pool also holds a lease its session renews for as long as it is kept
+(:mod:`.sandbox.lease`): if this process is killed, nothing renews it and the sandbox ends by
+itself within the lease time; a sandbox found gone is redeployed on the next use.
 """
 
 from __future__ import annotations

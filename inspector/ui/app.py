@@ -158,7 +158,9 @@ class InspectorApp(SafeTextApp, App[None]):
                 from inspector.services.backends import backend_factory
                 from inspector.services.deployments import DeploymentPool
 
-                self._pool = DeploymentPool(backend_factory(self.settings.allow_local_exec))
+                self._pool = DeploymentPool(backend_factory(
+                    self.settings.allow_local_exec,
+                    any_source=self.settings.allow_any_package_source))
             return self._pool
 
     @property

@@ -61,7 +61,11 @@ def test_endpoint_request_reaches_the_sandbox_over_loopback(docker_pool, forge_t
     container.reload()
     assert container.attrs["HostConfig"]["NetworkMode"] == "none"
     assert container.attrs["HostConfig"]["PidsLimit"] == 256
-    assert container.attrs["HostConfig"]["Memory"] == 768 * 2**20
+    # the processes' 768 MiB plus every tmpfs (their pages are charged to the same cgroup)
+    tmpfs = live.session.tmpfs  # type: ignore[attr-defined]
+    assert sum(tmpfs.values()) > 256 + 128
+    assert container.attrs["HostConfig"]["Memory"] == (768 + sum(tmpfs.values()) + 65) * 2**20
+    assert container.attrs["HostConfig"]["ReadonlyRootfs"] is True
 
 
 def _cli(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
@@ -142,3 +146,48 @@ def test_image_installs_with_uv_and_pip_judges_what_uv_cannot_install(docker_cli
              "ERROR: No matching distribution found for genesis-inspector-no-such-dist"]
     at = [text.find(m) for m in marks]
     assert -1 not in at and at == sorted(at), at
+
+
+def test_a_suite_with_its_own_pytest_ini_keeps_repo_root_ids(docker_client, tmp_path) -> None:
+    """The runner starts in /golden with the task's tests/pytest.ini (rootdir tests/) and its
+    tests/conftest.py; ids stay relative to the repo root, and a re-run by id works."""
+    from inspector.model import Outcome, Task
+    from inspector.services.backends import backend_factory
+    from inspector.services.deployments import DeploymentPool, Target
+    from inspector.services.harness.backend import Limits, SampleJob
+    from inspector.services.harness.evaluate import evaluate_sample
+    from inspector.services.sandbox.docker_backend import DockerBackend
+
+    root = tmp_path / "tasks" / "repo" / "static-files"
+    (root / "tests").mkdir(parents=True)
+    (root / "tests" / "pytest.ini").write_text("[pytest]\nmarkers =\n    smoke: smoke\n")
+    (root / "tests" / "conftest.py").write_text(
+        "import os\nimport pytest\n\n\n@pytest.fixture\ndef base_url():\n"
+        "    return os.environ['API_BASE_URL']\n")
+    (root / "tests" / "test_api.py").write_text(
+        "import requests\n\n\nclass TestApi:\n    def test_root(self, base_url):\n"
+        "        assert requests.get(base_url + '/', timeout=5).status_code == 200\n\n"
+        "    def test_missing(self, base_url):\n"
+        "        assert requests.get(base_url + '/items/1', timeout=5).status_code == 200\n")
+    repo = tmp_path / "predictions" / "static-files"
+    repo.mkdir(parents=True)
+    (repo / "requirements.txt").write_text("")
+    (repo / "start.sh").write_text("exec python -m http.server \"$PORT\" --bind 127.0.0.1\n")
+    task = Task("static-files", "python", "any", 18093, "", root=root, tests_dir=root / "tests",
+                expected_tests=2)
+    job = SampleJob("run", task, 0, repo, tmp_path / "out", Limits(startup=20, tests=120))
+    recorded = evaluate_sample(DockerBackend(docker_client), job)
+    assert recorded.deployment.success, recorded.deployment.message
+    assert recorded.tests.rootdir == "tests"
+    assert {c.id: c.outcome for c in recorded.tests.cases} == {
+        "tests/test_api.py::TestApi::test_root": Outcome.PASSED,
+        "tests/test_api.py::TestApi::test_missing": Outcome.FAILED,
+    }
+    pool = DeploymentPool(backend_factory(False), work_root=tmp_path / "reruns")
+    try:
+        target = Target("run", task, 0, repo, recorded)
+        report = rerun(pool, target, resolve_tests(target, ["failures"]), "docker")
+        assert [(t, n.outcome if n else None, c) for t, _, n, c in report.results()] == [
+            ("tests/test_api.py::TestApi::test_missing", Outcome.FAILED, "same")]
+    finally:
+        pool.close()

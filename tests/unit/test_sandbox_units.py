@@ -128,3 +128,87 @@ def test_owner_labels_detect_dead_and_foreign_owners() -> None:
     assert owner_alive(f"{host}:{pid}:{int(start) + 1}") is False  # pid reused
     assert owner_alive(f"{host}:999999999:1") is False
     assert owner_alive("some-other-host:1:1") is None
+
+
+def test_golden_digest_is_the_same_from_any_archive_of_the_staged_suite(tmp_path: Path) -> None:
+    from inspector.services.harness.golden import golden_tar, stage_golden, tar_digest
+
+    tests = tmp_path / "tests"
+    (tests / "sub").mkdir(parents=True)
+    (tests / "test_a.py").write_text("def test_a():\n    pass\n")
+    (tests / "sub" / "data.json").write_text("{}")
+    (tests / "__pycache__").mkdir()
+    (tests / "__pycache__" / "x.pyc").write_bytes(b"\0")
+    expected = stage_golden(tests, tmp_path / "golden")
+    assert tar_digest(golden_tar(tests, 0)) == expected
+
+    def archive(prefix: str, root_member: str | None) -> bytes:
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            if root_member is not None:
+                tar.add(tmp_path / "golden", arcname=root_member, recursive=False)
+            tar.add(tmp_path / "golden" / "tests", arcname=f"{prefix}tests")
+        return buf.getvalue()
+
+    # docker get_archive("/golden"): members "golden", "golden/tests", ...
+    assert tar_digest(archive("golden/", "golden"), "golden/") == expected
+    # GNU tar -C /golden -cf - .: members ".", "./tests", ...
+    assert tar_digest(archive("./", "."), "") == expected
+    (tmp_path / "golden" / "tests").chmod(0o755)
+    (tmp_path / "golden" / "tests" / "test_a.py").chmod(0o644)
+    (tmp_path / "golden" / "tests" / "test_a.py").write_text("def test_a():\n    assert 1\n")
+    assert tar_digest(archive("golden/", "golden"), "golden/") != expected
+
+
+def test_repo_tar_is_group_writable_and_its_tmpfs_space_counts_pages(tmp_path: Path) -> None:
+    from inspector.services.sandbox.repo_archive import tar_space
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "big.bin").write_bytes(b"x" * 10_000)
+    (tmp_path / "app.py").write_text("x = 1\n")
+    (tmp_path / "app.py").chmod(0o600)
+    data = repo_tar(tmp_path, None)
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        modes = {m.name: m.mode & 0o777 for m in tar.getmembers()}
+    assert modes["app.py"] == 0o664 and modes["pkg"] & 0o775 == 0o775
+    # three entries: 4 KiB each, plus the file pages (1 + 3)
+    assert tar_space(data) == 3 * 4096 + 4096 + 3 * 4096
+
+
+def _watchdog(tmp_path: Path, idle: float, life: float, *cmd: str):  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    from inspector.services.sandbox.lease import WATCHDOG
+
+    lease = tmp_path / "lease"
+    return lease, subprocess.Popen([sys.executable, "-I", "-S", "-c", WATCHDOG, str(lease),
+                                    str(idle), str(life), *cmd], stdout=subprocess.PIPE,
+                                   text=True)
+
+
+def test_watchdog_ends_when_the_lease_is_not_renewed(tmp_path: Path) -> None:
+    import os
+    import time
+
+    from inspector.services.sandbox.lease import EXIT_LEASE
+
+    lease, proc = _watchdog(tmp_path, 1.5, 60)
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 4:  # renewed: stays up past its idle time
+        lease.touch()
+        os.utime(lease)
+        time.sleep(0.3)
+    assert proc.poll() is None
+    code = proc.wait(10)
+    assert code == EXIT_LEASE and time.monotonic() - t0 < 4 + 1.5 + 2
+    assert "lease not renewed" in proc.stdout.read()  # type: ignore[union-attr]
+
+
+def test_watchdog_wall_clock_and_child_exit(tmp_path: Path) -> None:
+    from inspector.services.sandbox.lease import EXIT_WALL_CLOCK
+
+    _, proc = _watchdog(tmp_path, 60, 1)
+    assert proc.wait(10) == EXIT_WALL_CLOCK
+    _, proc = _watchdog(tmp_path, 60, 60, "/bin/sh", "-c", "exit 7")
+    assert proc.wait(10) == 7

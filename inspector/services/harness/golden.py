@@ -136,8 +136,9 @@ def runner_command(python: str, golden: str, workdir: str, extra_paths: list[str
     """
     ids = list(test_ids or ["tests"])
     rootdir = str(Path(config).parent) if config else golden
-    return [python, "-I", "-c", RUNNER, workdir, *extra_paths, "--", *ids, "-v", "--tb=short",
-            "-p", "no:cacheprovider", "--continue-on-collection-errors",
+    # -u: -I ignores PYTHONUNBUFFERED, and the output is streamed line by line (re-runs)
+    return [python, "-I", "-u", "-c", RUNNER, workdir, *extra_paths, "--", *ids, "-v",
+            "--tb=short", "-p", "no:cacheprovider", "--continue-on-collection-errors",
             "-o", "junit_family=xunit1", f"--junitxml={junit}", f"--rootdir={rootdir}",
             "-c", config or EMPTY_CONFIG, f"--confcutdir={golden}"]
 
@@ -240,12 +241,18 @@ def tar_digest(data: bytes, strip: str = "") -> str:
     """:func:`tree_digest` of a tar (``docker get_archive`` of the staged folder); ``strip`` is
     the leading folder the archive names its members under (``golden/``)."""
     entries: list[tuple[str, str, bytes]] = []
+    root = strip.strip("/")
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         for info in tar.getmembers():
-            name = info.name[len(strip):] if strip and info.name.startswith(strip) else info.name
+            name = info.name
+            while name.startswith("./"):
+                name = name[2:]
+            if root and name.rstrip("/") == root:
+                continue  # the staged folder itself (get_archive names it): not in the tree
+            name = name[len(strip):] if strip and name.startswith(strip) else name
             name = name.strip("/")
             parts = name.split("/")
-            if not name or "__pycache__" in parts or ".pytest_cache" in parts \
+            if name in ("", ".") or "__pycache__" in parts or ".pytest_cache" in parts \
                     or name.endswith(".pyc"):
                 continue
             if info.issym():

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspector import paths
+from inspector.model.requirement_sources import check_requirement_sources
 
 from .phase_log import PhaseLog
 
@@ -85,14 +86,22 @@ def _killpg(proc: subprocess.Popen[bytes]) -> None:
     proc.wait()
 
 
-def uv_binary() -> str | None:
-    """The ``uv`` executable shipped with the ``uv`` package (or on PATH), if any."""
-    try:
-        from uv import find_uv_bin
+_UV_LOCK = threading.Lock()
+_UV: list[str | None] = []
 
-        return find_uv_bin()
-    except (ImportError, FileNotFoundError):
-        return shutil.which("uv")
+
+def uv_binary() -> str | None:
+    """The ``uv`` executable shipped with the ``uv`` package (or on PATH), if any; looked up
+    once (``uv.find_uv_bin`` reads ``sysconfig``, whose lazy set-up is not thread-safe)."""
+    with _UV_LOCK:
+        if not _UV:
+            try:
+                from uv import find_uv_bin
+
+                _UV.append(find_uv_bin())
+            except (ImportError, FileNotFoundError):
+                _UV.append(shutil.which("uv"))
+        return _UV[0]
 
 
 def _uv_env() -> dict[str, str]:
@@ -116,10 +125,17 @@ class VenvCache:
     pip on a cold cache. pip stays the judge: when uv cannot install the requirements the
     install is retried with pip, whose verdict (and error lines) count, as in the stock
     harness. ``installer="pip"`` (or ``GENESIS_INSTALLER=pip``) uses pip only.
+
+    Requirements are installed only from the configured package index: a line pointing pip
+    anywhere else (URL, VCS, local path, other index, ...) fails the install before anything
+    runs, and before a cached venv is reused, unless ``allow_any_source``
+    (:mod:`inspector.model.requirement_sources`).
     """
 
-    def __init__(self, root: Path | None = None, installer: str | None = None) -> None:
+    def __init__(self, root: Path | None = None, installer: str | None = None,
+                 allow_any_source: bool = False) -> None:
         self.root = root or default_cache_dir()
+        self.allow_any_source = allow_any_source
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         choice = installer or os.environ.get("GENESIS_INSTALLER", "auto")
@@ -128,7 +144,15 @@ class VenvCache:
     def get(self, requirements: str, packages_args: list[str], log: PhaseLog,
             timeout: float, cancelled: Callable[[], bool], label: str = "",
             extra_key: tuple[str, ...] = ()) -> VenvResult:
-        """A venv with the given pip arguments installed (e.g. ``['-r', 'req.txt']``)."""
+        """A venv with the given pip arguments installed (e.g. ``['-r', 'req.txt']``);
+        ``requirements`` is the text installed (checked against the package-source policy)."""
+        if not self.allow_any_source:
+            problems = check_requirement_sources(requirements)
+            if problems:
+                msg = problems[0].message()
+                for p in problems:
+                    log.meta("refused: " + p.message())
+                return VenvResult(False, self.root / "refused", False, 1, msg)
         key = requirements_key(requirements, extra_key)
         path = self.root / key
         with self._guard:

@@ -1,8 +1,9 @@
 """Finding, listing and removing sandbox containers, networks and stale images.
 
-Every object the inspector creates carries :data:`~.engine.LABEL`. On start the inspector
-removes what a dead inspector left behind (owner process gone on this host, or past its
-expiry), so a SIGKILL or a crash never leaves a service running for long.
+Every object the inspector creates carries :data:`~.engine.LABEL`. A sandbox ends (and removes
+itself) soon after its inspector stops renewing its lease (:mod:`.lease`); on start the
+inspector also removes what a dead inspector left behind (owner process gone on this host, or
+past its expiry), e.g. a stopped install container.
 """
 
 from __future__ import annotations
@@ -51,31 +52,40 @@ class SandboxInfo:
 
 
 def list_sandboxes(client: docker.DockerClient) -> list[SandboxInfo]:
-    """Every container carrying the sandbox label, running or not."""
+    """Every container carrying the sandbox label, running or not (one engine call: a
+    sandbox may remove itself while it is listed)."""
     out = []
-    for c in client.containers.list(all=True, filters={"label": LABEL}):
-        labels = c.labels or {}
+    for c in client.api.containers(all=True, filters={"label": LABEL}):
+        labels = c.get("Labels") or {}
         owner = labels.get(LABEL_OWNER, "")
         exp = labels.get(LABEL_EXPIRES)
-        image = (c.attrs.get("Config") or {}).get("Image", "")
+        created = c.get("Created")
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(created)) \
+            if isinstance(created, int) else ""
         out.append(SandboxInfo(
-            id=c.id, name=c.name, kind=labels.get(LABEL_KIND, "?"),
-            sample=labels.get(LABEL_SAMPLE, ""), status=c.status, owner=owner,
-            owner_alive=owner_alive(owner) if owner else False,
-            created=str(c.attrs.get("Created", ""))[:19], expires=float(exp) if exp else None,
-            keep=labels.get(LABEL_KEEP) == "1", image=image))
+            id=c["Id"], name=(c.get("Names") or ["?"])[0].lstrip("/"),
+            kind=labels.get(LABEL_KIND, "?"), sample=labels.get(LABEL_SAMPLE, ""),
+            status=c.get("State", "?"), owner=owner,
+            owner_alive=owner_alive(owner) if owner else False, created=stamp,
+            expires=float(exp) if exp else None, keep=labels.get(LABEL_KEEP) == "1",
+            image=c.get("Image", "")))
     return out
 
 
 def remove_container(client: docker.DockerClient, container_id: str) -> bool:
-    """Kill and remove one sandbox container; False if it was already gone."""
-    from docker.errors import NotFound
+    """Kill and remove one sandbox container; False if it was already gone or going (a
+    sandbox that ended by itself removes itself)."""
+    from docker.errors import APIError, NotFound
 
     try:
         client.containers.get(container_id).remove(force=True)
         return True
     except NotFound:
         return False
+    except APIError as exc:
+        if exc.status_code == 409 and "already in progress" in str(exc):
+            return False
+        raise
 
 
 def cleanup_leftovers(client: docker.DockerClient, *, everything: bool = False) -> list[str]:

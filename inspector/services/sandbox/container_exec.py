@@ -2,12 +2,15 @@
 
 Every command runs in its own session (``setsid -w``) under ``timeout -s KILL`` and records its
 process-group id in a pid file, so a cancel or a stop kills exactly that command's process tree.
+The harness's own tools are named by absolute path (the image's ``PATH`` starts with the repo's
+environment, whose install step could have put a ``timeout`` or ``tar`` there).
 """
 
 from __future__ import annotations
 
 import contextlib
 import secrets
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -24,7 +27,9 @@ Sink = Callable[[str, str], None]
 LinesSink = Callable[[str, list[str]], None]
 """``(stream, lines)``: the lines one chunk of output completed (cheaper for a flood)."""
 
-_WRAP = 'echo $$ > "/tmp/gi-exec-$GI_TOKEN.pid"; exec timeout -s KILL "$GI_LIMIT" "$@"'
+_WRAP = ('umask "$GI_UMASK"; echo $$ > "/tmp/gi-exec-$GI_TOKEN.pid"; '
+         'exec /usr/bin/timeout -s KILL "$GI_LIMIT" "$@"')
+SETSID, BASH = "/usr/bin/setsid", "/bin/bash"
 
 
 def _lines(sink: Sink, lines_sink: LinesSink | None, stream: str) -> LineBuffer:
@@ -44,6 +49,7 @@ class ExecHandle:
     token: str
     thread: threading.Thread
     error: str | None = None
+    user: str = "1000:1000"
 
     def running(self) -> bool:
         return self.thread.is_alive()
@@ -54,16 +60,19 @@ class ExecHandle:
 
     def pgid(self) -> int | None:
         code, out = self.container.exec_run(
-            ["cat", f"/tmp/gi-exec-{self.token}.pid"], user="0:0")
+            ["/usr/bin/cat", f"/tmp/gi-exec-{self.token}.pid"], user=self.user)
         text = out.decode(errors="replace").strip() if code == 0 else ""
         return int(text) if text.isdigit() else None
 
     def kill(self) -> None:
-        """SIGKILL the command's whole process group (best effort: the container may be gone)."""
+        """SIGKILL the command's whole process group (best effort: the container may be gone).
+
+        Sent as the command's own user: the sandbox has no capabilities, so root could not."""
         with contextlib.suppress(Exception):
             pgid = self.pgid()
             if pgid:
-                self.container.exec_run(["kill", "-KILL", "--", f"-{pgid}"], user="0:0")
+                self.container.exec_run(["/usr/bin/kill", "-KILL", "--", f"-{pgid}"],
+                                        user=self.user)
 
     def wait(self, timeout: float, cancel: threading.Event | None = None) -> int | None:
         """The exit code; None when cancelled or not finished after ``timeout`` (then killed)."""
@@ -81,14 +90,15 @@ class ExecHandle:
 
 def start_exec(container: Container, cmd: list[str], sink: Sink, *, limit: float,
                env: dict[str, str] | None = None, workdir: str = "/repo",
-               user: str = "1000:1000", lines_sink: LinesSink | None = None) -> ExecHandle:
+               user: str = "1000:1000", lines_sink: LinesSink | None = None,
+               umask: str = "022") -> ExecHandle:
     """Start ``cmd`` in ``container`` with its output streamed line by line into ``sink``
     (or, given ``lines_sink``, a chunk's lines at once into that)."""
     token = secrets.token_hex(6)
     full_env = dict(env or {})
-    full_env.update({"GI_TOKEN": token, "GI_LIMIT": str(max(1, int(limit)))})
+    full_env.update({"GI_TOKEN": token, "GI_LIMIT": str(max(1, int(limit))), "GI_UMASK": umask})
     api = container.client.api
-    exec_id = api.exec_create(container.id, ["setsid", "-w", "bash", "-c", _WRAP, "gi", *cmd],
+    exec_id = api.exec_create(container.id, [SETSID, "-w", BASH, "-c", _WRAP, "gi", *cmd],
                               stdout=True, stderr=True, environment=full_env, workdir=workdir,
                               user=user)["Id"]
     out, err = _lines(sink, lines_sink, "out"), _lines(sink, lines_sink, "err")
@@ -105,7 +115,7 @@ def start_exec(container: Container, cmd: list[str], sink: Sink, *, limit: float
         err.flush()
 
     thread = threading.Thread(target=pump, daemon=True, name=f"exec-{token}")
-    handle = ExecHandle(container, exec_id, token, thread)
+    handle = ExecHandle(container, exec_id, token, thread, user=user)
     thread.start()
     return handle
 
@@ -113,11 +123,65 @@ def start_exec(container: Container, cmd: list[str], sink: Sink, *, limit: float
 def run_exec(container: Container, cmd: list[str], sink: Sink, *, limit: float,
              env: dict[str, str] | None = None, cancel: threading.Event | None = None,
              workdir: str = "/repo", user: str = "1000:1000",
-             lines_sink: LinesSink | None = None) -> int | None:
+             lines_sink: LinesSink | None = None, umask: str = "022") -> int | None:
     """Run ``cmd`` to the end (or until ``limit``/``cancel``); None means killed."""
     handle = start_exec(container, cmd, sink, limit=limit, env=env, workdir=workdir, user=user,
-                        lines_sink=lines_sink)
+                        lines_sink=lines_sink, umask=umask)
     return handle.wait(limit + 10, cancel)
+
+
+class ExecFailed(RuntimeError):
+    """A harness command inside the sandbox could not run or did not finish in time."""
+
+
+def exec_io(container: Container, cmd: list[str], *, user: str, stdin: bytes | None = None,
+            timeout: float = 60.0, max_out: int = 64 * 2**20, workdir: str = "/"
+            ) -> tuple[int | None, bytes, bytes]:
+    """Run a harness command to the end: ``stdin`` streamed in, ``(exit code, stdout,
+    stderr)`` out (stdout cut at ``max_out`` bytes).
+
+    The way into and out of the sandbox's tmpfs folders and read-only root (``put_archive``
+    and ``get_archive`` see neither): e.g. ``tar -x`` fed through stdin.
+    """
+    from docker.utils.socket import frames_iter
+
+    api = container.client.api
+    exec_id = api.exec_create(container.id, cmd, stdin=stdin is not None, stdout=True,
+                              stderr=True, user=user, workdir=workdir)["Id"]
+    sock = api.exec_start(exec_id, socket=True)
+    raw: socket.socket = getattr(sock, "_sock", sock)
+    raw.settimeout(timeout)
+    failure: list[str] = []
+
+    def feed() -> None:
+        try:
+            if stdin:
+                view = memoryview(stdin)
+                for at in range(0, len(view), 1 << 20):
+                    raw.sendall(view[at:at + (1 << 20)])
+            raw.shutdown(socket.SHUT_WR)
+        except OSError as exc:
+            failure.append(f"{type(exc).__name__}: {exc}")
+
+    writer = threading.Thread(target=feed, daemon=True, name="exec-stdin")
+    writer.start()
+    out, err = bytearray(), bytearray()
+    try:
+        for stream, data in frames_iter(sock, tty=False):
+            if stream == 1:
+                if len(out) < max_out:
+                    out += data[:max_out - len(out)]
+            elif len(err) < 65536:
+                err += data
+    except OSError as exc:
+        raise ExecFailed(f"{cmd[0]}: {type(exc).__name__}: {exc}") from None
+    finally:
+        writer.join(timeout)
+        with contextlib.suppress(OSError):
+            raw.close()
+    info = api.exec_inspect(exec_id)
+    code = None if info.get("Running") else info.get("ExitCode")
+    return code, bytes(out), bytes(err)
 
 
 def follow_logs(container: Container, write: Callable[[str], None],

@@ -92,8 +92,8 @@ class PortForward:
 
         api = self.container.client.api
         try:
-            exec_id = api.exec_create(self.container.id, ["python3", "-c", _RELAY,
-                                                          str(self.target_port)],
+            exec_id = api.exec_create(self.container.id, ["/usr/bin/python3", "-I", "-c",
+                                                          _RELAY, str(self.target_port)],
                                       stdin=True, stdout=True, stderr=True,
                                       user="1000:1000")["Id"]
             hijacked = api.exec_start(exec_id, socket=True)

@@ -1,4 +1,6 @@
-"""The generated repo as a tar for ``put_archive``: owned by the sandbox user, golden tests in."""
+"""The generated repo as a tar for the sandbox's ``/repo``: owned by the sandbox user, readable
+and writable by its group (the golden test runner, another user, is in it: white-box tests
+import the app and may write next to it, as in a stock run), golden tests in ``tests/``."""
 
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ def repo_tar(repo: Path, tests_dir: Path | None) -> bytes:
     def owned(info: tarfile.TarInfo) -> tarfile.TarInfo:
         info.uid = info.gid = SANDBOX_UID
         info.uname = info.gname = "sandbox"
-        info.mode |= 0o600 if info.isfile() else 0o700
+        info.mode |= 0o664 if info.isfile() else 0o775
         return info
 
     with tarfile.open(fileobj=buf, mode="w") as tar:
@@ -65,3 +67,13 @@ def repo_tar(repo: Path, tests_dir: Path | None) -> bytes:
             else:
                 tar.addfile(owned(info))
     return buf.getvalue()
+
+
+def tar_space(data: bytes) -> int:
+    """Bytes the tar's files take once extracted on a tmpfs (whole pages per file and folder)."""
+    page = 4096
+    total = 0
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        for info in tar:
+            total += page + (-(-info.size // page) * page if info.isfile() else 0)
+    return total
