@@ -5,9 +5,9 @@ through a symlink, the user's home: the Files tab would list it and a re-run wou
 the sandbox. A repo is opened only when its path, symlinks resolved, lies inside
 
 * the folder the user opened (their explicit choice: ``inspector PATH``), or
-* the run's neighbourhood, where its predictions are: the folder the user opened when the run
-  lies inside it, else — for a run opened by itself — up to two folders above the run (the
-  ``<corpus>/runs/<run>`` and ``<corpus>/predictions/<run>`` layout), never reaching ``/``, a
+* the run's neighbourhood, where its predictions are: up to two folders above the run (the
+  ``<corpus>/runs/<run>`` and ``<corpus>/predictions/<run>`` layout, whether the user opened
+  the corpus, its ``runs`` folder or the run itself), never reaching ``/``, a
   top-level folder such as ``/home`` or ``/tmp``, or the user's home folder, and never above
   a repository boundary (a folder holding ``.git``).
 
@@ -58,15 +58,11 @@ def _is_dir(path: Path) -> bool:
 
 def neighbourhood(location: Path, opened: Path | None = None) -> Path | None:
     """The folder a run at ``location`` (a run folder, output folder or report file) may
-    point into: the folder the user opened when the run lies inside it, else up to
-    :data:`NEIGHBOURHOOD_UP` folders above the run (see the module docstring)."""
+    point into: up to :data:`NEIGHBOURHOOD_UP` folders above the run (see the module
+    docstring); ``opened`` is accepted for the callers' symmetry and does not narrow it."""
     loc = _resolve(location if _is_dir(location) else location.parent)
     if loc is None:
         return None
-    if opened is not None:
-        top = _resolve(opened if _is_dir(opened) else opened.parent)
-        if top is not None and top != loc and _inside(loc, top):
-            return top
     top = loc
     for _ in range(NEIGHBOURHOOD_UP):
         try:
