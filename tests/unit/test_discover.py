@@ -180,6 +180,8 @@ class TestFixtures:
         hostile = FIXTURES / "hostile"
         found.runs = [r for r in found.runs if hostile not in r.source.path.parents]
         found.issues = [i for i in found.issues if hostile not in i.path.parents]
+        if found.tasks_found is not None and hostile in found.tasks_found.path.parents:
+            found.tasks, found.tasks_found = {}, None
         return found
 
     def test_good_runs_of_both_formats_load(self, found):
