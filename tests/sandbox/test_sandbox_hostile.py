@@ -5,6 +5,7 @@ soon after its inspector is SIGKILLed."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -274,8 +275,10 @@ def test_the_cli_refuses_another_index_and_the_opt_out_installs_it_unprivileged(
                 self.end_headers()
         HTTPServer(("127.0.0.1", 18090), H).serve_forever()
     """)
+    # a comment unique to this test run: its own image is built (and removed at the end)
     (target.repo / "requirements.txt").write_text("--index-url https://pypi.org/simple\n"
-                                                  "six==1.16.0\n")
+                                                  "six==1.16.0\n"
+                                                  f"# {tmp_path.name} {time.time_ns()}\n")
     task_root = tmp_path / "tasks" / "repo" / "own-index"
     task_root.mkdir(parents=True)
     (task_root / "README.md").write_text("# Own index\n\nPort: 18090\n")
@@ -304,14 +307,17 @@ def test_the_cli_refuses_another_index_and_the_opt_out_installs_it_unprivileged(
     # the untrusted install ran as the sandbox user, with no capabilities, no new privileges
     assert "installing as uid 1000 gid 1000; CapEff: 0000000000000000 NoNewPrivs: 1" \
         in install_log, install_log
-    image = next(i for i in docker_client.images.list("genesis-inspector/sample")
-                 if i.labels.get(LABEL_LAYOUT) == LAYOUT)
-    out = docker_client.containers.run(
-        image.id, ["/bin/bash", "-c", "stat -c '%U' /opt/runner /opt/venv; "
-                   "touch /opt/runner/x 2>&1 || true"], user="1000:1000", remove=True,
-        network_mode="none").decode()
-    assert out.splitlines()[:2] == ["root", "sandbox"]
-    assert "Permission denied" in out, "the install user cannot write the runner's venv"
+    [tag] = re.findall(r"committed (genesis-inspector/sample:\w+)", install_log)
+    try:
+        assert docker_client.images.get(tag).labels[LABEL_LAYOUT] == LAYOUT
+        out = docker_client.containers.run(
+            tag, ["/bin/bash", "-c", "stat -c '%U' /opt/runner /opt/venv; "
+                  "touch /opt/runner/x 2>&1 || true"], user="1000:1000", remove=True,
+            network_mode="none").decode()
+        assert out.splitlines()[:2] == ["root", "sandbox"]
+        assert "Permission denied" in out, "the install user cannot write the runner's venv"
+    finally:
+        docker_client.images.remove(tag, force=True)
 
 
 # -- 4. a sandbox ends soon after its inspector is SIGKILLed ------------------------------
