@@ -191,3 +191,41 @@ def test_a_suite_with_its_own_pytest_ini_keeps_repo_root_ids(docker_client, tmp_
             ("tests/test_api.py::TestApi::test_missing", Outcome.FAILED, "same")]
     finally:
         pool.close()
+
+
+def test_a_golden_test_reads_the_repos_readme_next_to_its_suite(docker_client,
+                                                                tmp_path) -> None:
+    """As in a stock run (tests copied into the repo), ``tests/../README.md`` is the generated
+    repo's; the repo's Python files and conftest are not beside the suite."""
+    from inspector.model import Outcome
+    from inspector.services.harness.backend import Limits, SampleJob
+    from inspector.services.harness.evaluate import evaluate_sample
+    from inspector.services.sandbox.docker_backend import DockerBackend
+
+    from .conftest import make_repo
+
+    target = make_repo(tmp_path, "readme-reader", """
+        from http.server import BaseHTTPRequestHandler, HTTPServer
+        HTTPServer(("127.0.0.1", 18090), BaseHTTPRequestHandler).serve_forever()
+    """, test="""
+        import os
+
+        HERE = os.path.dirname(os.path.dirname(__file__))
+
+        def test_readme_sections():
+            with open(os.path.join(HERE, "README.md"), encoding="utf-8") as fh:
+                assert "## Service Information" in fh.read()
+
+        def test_no_code_beside_the_suite():
+            assert not os.path.exists(os.path.join(HERE, "conftest.py"))
+            assert not os.path.exists(os.path.join(HERE, "server.py"))
+    """)
+    (target.repo / "README.md").write_text("# Readme reader\n\n## Service Information\n")
+    (target.repo / "conftest.py").write_text("raise SystemExit('never loaded')\n")
+    job = SampleJob("run", target.task, 0, target.repo, tmp_path / "out",
+                    Limits(startup=20, tests=120))
+    result = evaluate_sample(DockerBackend(docker_client), job)
+    assert {c.id: c.outcome for c in result.tests.cases} == {
+        "tests/test_service.py::test_readme_sections": Outcome.PASSED,
+        "tests/test_service.py::test_no_code_beside_the_suite": Outcome.PASSED,
+    }, result.tests.cases

@@ -212,3 +212,25 @@ def test_watchdog_wall_clock_and_child_exit(tmp_path: Path) -> None:
     assert proc.wait(10) == EXIT_WALL_CLOCK
     _, proc = _watchdog(tmp_path, 60, 60, "/bin/sh", "-c", "exit 7")
     assert proc.wait(10) == 7
+
+
+def test_repo_data_files_are_data_never_code_or_config(tmp_path: Path) -> None:
+    from inspector.services.harness.golden import golden_tar, repo_data_files, tar_digest
+
+    for name in ("README.md", "openapi.yaml", "requirements.txt", "start.sh", ".env",
+                 "app.py", "conftest.py", "pytest.ini", "pyproject.toml", "tox.ini",
+                 "setup.cfg", "x.pth", "mod.cpython-311-x86_64-linux-gnu.so", "old.pyc"):
+        (tmp_path / name).write_text("x")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "link.md").symlink_to(tmp_path / "README.md")
+    assert repo_data_files(tmp_path) == [".env", "README.md", "openapi.yaml",
+                                         "requirements.txt", "start.sh"]
+    tests = tmp_path / "tests"
+    (tests / "test_a.py").write_text("x")
+    plain = golden_tar(tests, 0)
+    linked = golden_tar(tests, 0, {"README.md": "/repo/README.md"})
+    with tarfile.open(fileobj=io.BytesIO(linked)) as tar:
+        [link] = [m for m in tar.getmembers() if m.issym()]
+        assert (link.name, link.linkname, link.uid) == ("README.md", "/repo/README.md", 0)
+    assert tar_digest(plain) != tar_digest(linked)

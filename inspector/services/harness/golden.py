@@ -25,6 +25,7 @@ are the same as the stock harness's.
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import io
 import os
 import shutil
@@ -145,12 +146,46 @@ def runner_command(python: str, golden: str, workdir: str, extra_paths: list[str
 
 # -- staging ----------------------------------------------------------------------------------
 
-def stage_golden(tests_dir: Path, golden: Path) -> str:
-    """Copy the task's tests to ``golden/tests`` read-only; returns the suite's digest."""
+# what a golden test must never find next to its suite: importable or pytest configuration
+_NOT_DATA_NAMES = frozenset({"tests", "__pycache__", ".pytest_cache", "conftest.py",
+                             *(name for name, _ in CONFIG_FILES)})
+_NOT_DATA_SUFFIXES = (*importlib.machinery.all_suffixes(), ".pth", ".pyi", ".egg-link")
+
+
+def repo_data_files(repo: Path) -> list[str]:
+    """Names of the repo root's regular files a golden test may read as ``tests/../NAME``
+    (a ``README.md``, data), to be linked next to the staged suite: such a test then reads the
+    generated repo's file, as in a stock run, where the tests are copied into the repo.
+
+    Never a folder (a package, were the golden folder on ``sys.path``), a symlink, anything
+    Python could import (``.py``, ``.pyc``, extension modules, ``.pth``) or a pytest
+    configuration file."""
+    try:
+        entries = sorted(os.scandir(repo), key=lambda e: e.name)
+    except OSError:
+        return []
+    out = []
+    for entry in entries:
+        name = entry.name
+        if name in _NOT_DATA_NAMES or name.lower().endswith(_NOT_DATA_SUFFIXES):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False):
+                out.append(name)
+        except OSError:
+            continue
+    return out
+
+
+def stage_golden(tests_dir: Path, golden: Path, links: dict[str, str] | None = None) -> str:
+    """Copy the task's tests to ``golden/tests`` read-only, with ``links`` (name -> target,
+    see :func:`repo_data_files`) beside them; returns the suite's digest."""
     dest = golden / "tests"
     golden.mkdir(parents=True, exist_ok=True)
     shutil.copytree(tests_dir, dest, symlinks=False,
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
+    for name, target in (links or {}).items():
+        (golden / name).symlink_to(target)
     make_read_only(golden)
     return tree_digest(golden)
 
@@ -181,10 +216,16 @@ def make_writable(root: Path) -> None:
                 path.chmod(0o755)
 
 
-def golden_tar(tests_dir: Path, uid: int = 0) -> bytes:
-    """The task's tests as ``tests/...`` in a tar, owned by ``uid``, files 0444, folders 0555."""
+def golden_tar(tests_dir: Path, uid: int = 0, links: dict[str, str] | None = None) -> bytes:
+    """The task's tests as ``tests/...`` in a tar, owned by ``uid``, files 0444, folders 0555,
+    with ``links`` (name -> target, see :func:`repo_data_files`) as symlinks beside them."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w") as tar:
+        for name, target in sorted((links or {}).items()):
+            link = tarfile.TarInfo(name)
+            link.type, link.linkname, link.mode = tarfile.SYMTYPE, target, 0o777
+            link.uid = link.gid = uid
+            tar.addfile(link)
         for path in [tests_dir, *sorted(_files(tests_dir))]:
             rel = path.relative_to(tests_dir).as_posix()
             arc = "tests" if rel == "." else f"tests/{rel}"

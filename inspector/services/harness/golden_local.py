@@ -22,6 +22,7 @@ from .backend import PhaseOutcome, TestRun, pytest_rootdir, tests_outcome
 from .golden import (
     RUNNER,
     digest_finding,
+    repo_data_files,
     runner_command,
     stage_golden,
     task_config,
@@ -44,11 +45,13 @@ class GoldenSuite:
     runs: int = 0
 
 
-def stage(tests_dir: Path | None, session: Path) -> GoldenSuite:
-    """Stage the task's tests in ``session/golden`` and make ``session/report`` (0700)."""
+def stage(tests_dir: Path | None, session: Path, repo: Path | None = None) -> GoldenSuite:
+    """Stage the task's tests in ``session/golden`` (with ``repo``'s data files linked beside
+    them, see :func:`.golden.repo_data_files`) and make ``session/report`` (0700)."""
     folder = session / "golden"
     if tests_dir is not None:
-        digest = stage_golden(tests_dir, folder)
+        links = {n: str(repo / n) for n in repo_data_files(repo)} if repo is not None else None
+        digest = stage_golden(tests_dir, folder, links)
     else:
         folder.mkdir(mode=0o555)
         digest = tree_digest(folder)

@@ -149,7 +149,7 @@ class LocalSession:
         task_tests = self.job.task.tests_dir
         # the golden run uses a staged copy out of the service's reach; the copy in the repo
         # is kept as in the stock harness (apps may read it) but is not what runs
-        self.golden = stage(task_tests, self.tmp)
+        self.golden = stage(task_tests, self.tmp, self.workdir)
         if task_tests is not None:
             dest = self.workdir / "tests"
             if dest.exists() or dest.is_symlink():

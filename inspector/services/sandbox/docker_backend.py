@@ -44,7 +44,14 @@ from ..harness.backend import (
     no_entry_point,
     tests_outcome,
 )
-from ..harness.golden import digest_finding, golden_tar, runner_command, tar_digest, task_config
+from ..harness.golden import (
+    digest_finding,
+    golden_tar,
+    repo_data_files,
+    runner_command,
+    tar_digest,
+    task_config,
+)
 from ..harness.local import find_start_command
 from ..harness.phase_log import PhaseLog, now_iso
 from .container_exec import ExecHandle, exec_io, run_exec, start_exec
@@ -236,12 +243,13 @@ class DockerSession:
         tests_dir = self.job.task.tests_dir
         try:
             data = repo_tar(self.job.repo, tests_dir)
-            golden = _golden_tar(tests_dir)
+            golden = _golden_tar(tests_dir, {name: f"{WORKDIR}/{name}" for name in
+                                             repo_data_files(self.job.repo)})
         except (RepoTooLarge, OSError) as exc:
             log.meta(str(exc))
             return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, str(exc), None, image.cached,
                                 started, time.monotonic() - t0)
-        self.golden_digest = tar_digest(golden)
+        self.golden_digest = _digest_of(golden) or ""
         self.repo_tests_digest = _digest_of(data) or ""
         self.config = _task_config(tests_dir)
         lim = self.backend.limits
@@ -576,13 +584,14 @@ class DockerSession:
                 c.remove(force=True)
 
 
-def _golden_tar(tests_dir: Path | None) -> bytes:
-    """The staged suite (``tests/...``, root-owned, read-only); an empty ``tests/`` when the
-    task has none."""
+def _golden_tar(tests_dir: Path | None, links: dict[str, str]) -> bytes:
+    """The staged suite (``tests/...``, root-owned, read-only; an empty ``tests/`` when the
+    task has none) with the repo's data files linked beside it
+    (:func:`~inspector.services.harness.golden.repo_data_files`)."""
     if tests_dir is not None:
-        return golden_tar(tests_dir, 0)
+        return golden_tar(tests_dir, 0, links)
     with tempfile.TemporaryDirectory(prefix="gi-golden-") as tmp:
-        return golden_tar(Path(tmp), 0)
+        return golden_tar(Path(tmp), 0, links)
 
 
 def _task_config(tests_dir: Path | None) -> str | None:
