@@ -94,6 +94,10 @@ def test_the_three_forging_repos_never_pass_an_evaluation(docker_client, tmp_pat
     # rewrite_tests never answers; replace_report answers 500 and its fake reports are ignored
     assert not by_sample[1].deployment.success
     assert all(c.outcome.value == "failed" for c in by_sample[2].tests.cases)
+    # what was found in the repos and seen in the sandbox is on the samples, verdicts aside
+    kinds = {n: {f.kind for f in by_sample[n].tampering or ()} for n in by_sample}
+    assert "root_conftest" in kinds[0]
+    assert "report_replaced" in kinds[2]  # observed in the sandbox during the run
 
 
 def test_conftest_forge_is_kept_out_of_the_run_and_its_rerun_fails(docker_client,
