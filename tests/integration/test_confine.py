@@ -103,7 +103,10 @@ def test_bytecode_the_service_compiled_is_compiled_again_into_its_venv(mode: str
     for folder in (repo, site, prefix):
         folder.mkdir(parents=True)
     (site / "mod_x.py").write_text("VALUE = 42\n")
-    (repo / "run.sh").write_text(f"exec {sys.executable} -c 'import sys; "
+    # the base interpreter (the box shows sys.base_prefix; the test's own venv may sit in a
+    # private folder such as CI's mktemp one, which the box hides)
+    python = os.path.realpath(sys.executable)
+    (repo / "run.sh").write_text(f"exec {python} -c 'import sys; "
                                  f"sys.path.append(\"{site}\"); import mod_x'\n")
     box = confine.Box(writable=[repo, prefix], readable=[venv, Path(sys.base_prefix)])
     for folder in box.writable:
