@@ -380,5 +380,5 @@ def _no_leftovers(docker_client):  # type: ignore[no-untyped-def]
     yield
     time.sleep(0.5)
     left = [c for c in list_sandboxes(docker_client)
-            if c.id not in before and c.sample.startswith(("hostile", "holder"))]
+            if c.id not in before and c.sample.startswith(("hostile/", "holder/"))]
     assert not left, left

@@ -142,7 +142,8 @@ def test_fork_bomb_hits_the_process_limit_and_is_removed(docker_client, limited_
 
 
 def test_wall_clock_ends_the_sandbox_by_itself(docker_client, tmp_path) -> None:
-    pool = DeploymentPool(backend_factory(False, SandboxLimits(lifetime=3)),
+    # long enough to deploy on a loaded machine, short enough to wait for
+    pool = DeploymentPool(backend_factory(False, SandboxLimits(lifetime=12)),
                           work_root=tmp_path / "r", limits=Limits(startup=8))
     try:
         target = make_repo(tmp_path, "short-lived", SERVER.replace("sys.argv[1]", "'x'"))
