@@ -31,7 +31,7 @@ LABELS_FORMAT = "genesis-inspector.labels"
 LABELS_VERSION = 1
 KINDS = ("annotator", "adjudication")
 CONFIDENCES = ("low", "medium", "high")
-ANCHOR_KINDS = ("file", "log", "test")
+ANCHOR_KINDS = ("file", "log", "test", "task")
 ACTIONS = ("create", "update", "retract", "restore")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -68,7 +68,8 @@ class Anchor:
 
     ``file``: ``path`` (relative to the generated repo) and ``line``; ``log``: ``phase``
     (install/start/health/tests), ``line`` (1-based in that phase's log) and the line's
-    ``text``; ``test``: ``test`` (node id).
+    ``text``; ``test``: ``test`` (node id); ``task``: a file of the benchmark task (its README,
+    a golden test) — ``path`` relative to the task folder, ``line`` and the line's ``text``.
     """
 
     kind: str
@@ -90,6 +91,10 @@ class Anchor:
     def for_test(test_id: str) -> Anchor:
         return Anchor("test", test=test_id)
 
+    @staticmethod
+    def task_file(path: str, line: int | None = None, text: str = "") -> Anchor:
+        return Anchor("task", path=path, line=line, text=text[:300])
+
     def describe(self) -> str:
         """``app/models.py:12``, ``start log:14  ImportError: …``, ``test tests/x.py::t``."""
         if self.kind == "file":
@@ -97,6 +102,9 @@ class Anchor:
         if self.kind == "log":
             text = f"  {self.text}" if self.text else ""
             return f"{self.phase} log:{self.line}{text}"
+        if self.kind == "task":
+            where = f"{self.path}:{self.line}" if self.line else f"{self.path}"
+            return f"task {where}"
         return f"test {self.test}"
 
     def to_json(self) -> dict[str, Any]:
@@ -104,6 +112,8 @@ class Anchor:
             return {"kind": "file", "path": self.path, "line": self.line}
         if self.kind == "log":
             return {"kind": "log", "phase": self.phase, "line": self.line, "text": self.text or ""}
+        if self.kind == "task":
+            return {"kind": "task", "path": self.path, "line": self.line, "text": self.text or ""}
         return {"kind": "test", "test": self.test}
 
 
@@ -166,6 +176,7 @@ class Label:
     retracted: bool = False
     history: tuple[Edit, ...] = ()
     originals: dict[str, str] | None = None  # adjudication only: annotator -> category
+    follows: str | None = None  # key of the root item whose cause this one shares
 
     @property
     def active(self) -> bool:
@@ -181,6 +192,8 @@ class Label:
         }
         if self.originals is not None:
             out["originals"] = {k: self.originals[k] for k in sorted(self.originals)}
+        if self.follows is not None:
+            out["follows"] = self.follows
         out["history"] = [e.to_json() for e in self.history]
         return out
 
@@ -204,6 +217,8 @@ def apply_edit(old: Label | None, new: Label, by: str, at: str | None = None,
     at = at or now_iso()
     if old is None:
         changes = {n: [None, _tracked_value(new, n)] for n in _TRACKED}
+        if new.follows is not None:
+            changes["follows"] = [None, new.follows]
         edit = Edit(at, by, "create", changes, reason)
         return replace(new, created=Stamp(at, by), updated=Stamp(at, by), retracted=False,
                        history=(edit,))
@@ -212,6 +227,8 @@ def apply_edit(old: Label | None, new: Label, by: str, at: str | None = None,
         a, b = _tracked_value(old, n), _tracked_value(new, n)
         if a != b:
             changes[n] = [a, b]
+    if old.follows != new.follows:
+        changes["follows"] = [old.follows, new.follows]
     if old.retracted and not new.retracted:
         action = "restore"
     elif new.retracted and not old.retracted:
@@ -339,6 +356,10 @@ def _anchor(d: Any, path: Path, where: str) -> Anchor:
                       text=_str(d, "text", path, where, optional=True) or "")
     if kind == "test":
         return Anchor("test", test=_str(d, "test", path, where))
+    if kind == "task":
+        return Anchor("task", path=_str(d, "path", path, where),
+                      line=_int(d, "line", path, where, optional=True),
+                      text=_str(d, "text", path, where, optional=True) or "")
     raise LoadError(path, f"unknown evidence kind {kind!r} (expected one of "
                           f"{', '.join(ANCHOR_KINDS)})", f"{where}.kind")
 
@@ -418,6 +439,10 @@ def _label(d: Any, path: Path, where: str, kind: str) -> Label:
                                   "(an object of strings)", f"{where}.originals")
     elif originals is not None:
         raise LoadError(path, "only adjudication files have originals", f"{where}.originals")
+    follows = _str(d, "follows", path, where, optional=True)
+    if follows is not None and not follows.strip():
+        raise LoadError(path, "must name the root item (sample or sample::test)",
+                        f"{where}.follows")
     return Label(
         ItemRef(sample, test), category, confidence,
         _str(d, "note", path, where, optional=True) or "",
@@ -427,7 +452,8 @@ def _label(d: Any, path: Path, where: str, kind: str) -> Label:
         _stamp(d.get("updated"), path, f"{where}.updated"),
         retracted,
         tuple(_edit(e, path, f"{where}.history[{i}]") for i, e in enumerate(history)),
-        dict(originals) if originals is not None else None)
+        dict(originals) if originals is not None else None,
+        follows)
 
 
 def parse_label_file(data: Any, path: Path) -> LabelFile:
