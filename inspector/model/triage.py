@@ -82,6 +82,40 @@ class Reading:
                 "reason": self.reason}
 
 
+# Kinds of mechanical remedy a causal re-run can apply.
+INSTALL_TEST_PACKAGE = "install_test_package"  # a package the suite imports but nobody installs
+ADD_TASK_FILE = "add_task_file"  # a task file the harness does not copy (README.md, pytest.ini)
+RUN_ALONE = "run_alone"  # run the failing test alone (pollution between tests)
+RUN_AS_SCRIPT = "run_as_script"  # a script-style suite run the way its README says
+INSTALL_REPO_PACKAGE = "install_repo_package"  # a package the repo imports, missing from its reqs
+REMEDY_KINDS = (INSTALL_TEST_PACKAGE, ADD_TASK_FILE, RUN_ALONE, RUN_AS_SCRIPT,
+                INSTALL_REPO_PACKAGE)
+
+
+@dataclass(frozen=True, slots=True)
+class Remedy:
+    """A mechanical change that would remove a suspected cause: ``target`` is the package
+    (pip requirement), the task file (path relative to the task) or the test id; ``tests`` the
+    tests whose outcome decides (empty: the whole suite)."""
+
+    kind: str  # one of REMEDY_KINDS
+    target: str
+    tests: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        return {
+            INSTALL_TEST_PACKAGE: f"install {self.target} for the tests",
+            ADD_TASK_FILE: f"add the task's {self.target} the harness does not copy",
+            RUN_ALONE: f"run {self.target} alone",
+            RUN_AS_SCRIPT: f"run {self.target} as its README says",
+            INSTALL_REPO_PACKAGE: f"install {self.target} with the repo's requirements",
+        }.get(self.kind, f"{self.kind} {self.target}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "target": self.target, "tests": list(self.tests),
+                "description": self.describe()}
+
+
 @dataclass(frozen=True, slots=True)
 class Confirmation:
     """A causal re-run: the remedy applied in a fresh sandbox and what happened."""
@@ -116,7 +150,7 @@ class TestSuggestion:
     root: str | None = None  # key of the item's root; None when the item is a root
     competing: tuple[Reading, ...] = ()  # the readings weighed (best first)
     confirmation: Confirmation | None = None
-    remedy: str | None = None  # a mechanical remedy a causal re-run could try
+    remedy: Remedy | None = None  # a mechanical remedy a causal re-run could try
 
     @property
     def unsure(self) -> bool:
@@ -133,7 +167,7 @@ class TestSuggestion:
             "confidence": round(self.confidence, 3), "rule": self.rule, "reason": self.reason,
             "anchors": [a.to_json() for a in self.anchors], "root": self.root,
             "competing": [r.to_json() for r in self.competing],
-            "remedy": self.remedy,
+            "remedy": self.remedy.to_json() if self.remedy else None,
             "confirmation": self.confirmation.to_json() if self.confirmation else None,
         }
 
