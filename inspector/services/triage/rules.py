@@ -108,7 +108,8 @@ def _dist_for(module: str) -> str:
     from ..pymodules import IMPORT_ALIASES
 
     top = module.split(".")[0]
-    return IMPORT_ALIASES.get(top, top)
+    aliases = IMPORT_ALIASES.get(top, ())
+    return aliases[0] if aliases else top
 
 
 # ------------------------------------------------------------------- suite audit
