@@ -136,19 +136,13 @@ def _progress(done: int, total: int) -> None:
 
 
 def _triage(root: Path):  # type: ignore[no-untyped-def]
-    from inspector.model.errors import LoadError
+    """Every failing sample of the runs under ``root``, triaged (progress on a terminal)."""
+    from inspector.services.triage.engine import TriageContext, triage_all
 
-    try:
-        from inspector.services.triage.engine import TriageContext, triage_all
-    except ModuleNotFoundError as exc:
-        if exc.name != "inspector.services.triage.engine":
-            raise
-        raise LabelsCliError("per-test triage is not part of this build (no "
-                             "inspector/services/triage/engine.py)") from None
-    try:
-        ctx = TriageContext.load(root)
-    except (LoadError, OSError) as exc:
-        raise LabelsCliError(f"{root}: cannot load the runs: {exc}") from None
+    runs = _runs(root)
+    if not runs:
+        raise LabelsCliError(f"{root}: no runs found")
+    ctx = TriageContext.of_runs(runs)
     return triage_all(ctx, progress=_progress if sys.stderr.isatty() else None)
 
 
