@@ -288,3 +288,24 @@ def test_score_on_the_real_labels_in_a_real_process() -> None:
     assert every["per_test"]["n"] == (doc["scores"]["held_out"]["per_test"]["n"]
                                       + doc["scores"]["dev"]["per_test"]["n"])
     assert every["per_root"]["n"] <= every["per_test"]["n"]
+
+
+def test_score_with_a_corrupt_label_file_still_reports_the_rest(
+        capsys: pytest.CaptureFixture[str], labels_dir: Path) -> None:
+    ben = labels_dir / "annotators" / "ben.json"
+    ben.write_bytes(ben.read_bytes()[:300])
+    code, out, err = run(capsys, "suggest", str(SAMPLE_RUNS), "--score", "--labels",
+                         str(labels_dir), "--json")
+    assert code == 1  # the figures lack ben's labels: not a success
+    assert str(ben) in err and "Traceback" not in err
+    doc = json.loads(out)
+    assert doc["annotators"] == ["ana"] and doc["label_counts"]["items"] == 7
+
+
+def test_per_test_on_a_folder_without_runs(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    code, out, err = run(capsys, "suggest", str(tmp_path), "--per-test")
+    assert code == 1 and out == ""
+    assert err == f"inspector: error: {tmp_path}: no runs found\n"
+    code, out, err = run(capsys, "suggest", str(tmp_path / "missing"), "--per-test")
+    assert code == 2 and "no such file or folder" in err
