@@ -44,6 +44,7 @@ class RequestFact:
     line: int  # line in the test file
     body_keys: tuple[str, ...] = ()  # top-level keys of a literal json= body, when literal
     source: str = ""  # the call's source text (one line, clipped)
+    file: str | None = None  # suite-relative file of the call when not the test file (conftest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,7 @@ class Expectation:
     """The failing check of one test: what it demanded and what it got."""
 
     kind: str  # one of KINDS
-    expected: Any = None  # 201, "Bearer", "required", "data", int, …
+    expected: Any = None  # 201, "Bearer", "required", "data", "int", … (a tuple: any of them)
     actual: Any = None  # 409, "bearer", "validation failed", … (None when unknown)
     json_path: str | None = None  # "data.token_type" when the check is on a response field
     request: RequestFact | None = None  # the request whose response was checked
@@ -62,3 +63,6 @@ class Expectation:
     exception: str | None = None  # exception type when kind is EXCEPTION/CONNECTION/KEY
     function: str | None = None  # the test (or fixture) function the line is in
     negated: bool = False  # "assert x not in y" / "!="
+    op: str | None = None  # the check's operator: "==", "in", ">=", "is", … (observed on the left)
+    header: str | None = None  # the header's name when kind is HEADER
+    message: str = ""  # the assertion's own message or the exception's text (one line, clipped)
