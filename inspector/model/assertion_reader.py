@@ -43,6 +43,7 @@ from .testids import split_node_id
 MAX_MESSAGE = 50_000  # characters of the message read (from its start)
 MAX_TRACEBACK = 200_000  # characters of the traceback read (from its end)
 MAX_LITERAL = 20_000  # longer reprs are kept as text, not evaluated
+MAX_FRAMES = 60  # innermost frames kept (deeper ones are recursion)
 
 _MISSING = object()
 _CHAIN = re.compile(r"^(?:The above exception was the direct cause of the following exception:"
@@ -50,6 +51,7 @@ _CHAIN = re.compile(r"^(?:The above exception was the direct cause of the follow
 _FRAME = re.compile(r"^(?P<path>(?!E\s)[^\s:][^:\n]*?\.py):(?P<line>\d+):"
                     r"(?: in (?P<func>\S+)| (?P<exc>[A-Za-z_][\w.]*)\b.*)?\s*$")
 _NATIVE = re.compile(r'^\s*File "(?P<path>[^"]+\.py)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
+_DEF = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\(")
 _FIXTURE_AT = re.compile(r"^file (?P<path>.+?\.py), line (?P<line>\d+)\s*$")
 _EXC_HEAD = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<text>.*))?$")
 _EXC_NAME = re.compile(r"(?:Error|Exception|Exit|Failed|Warning|Interrupt|Timeout|Iteration)$")
@@ -149,6 +151,7 @@ class _Reader:
         etype, etext = _exception(text, frames)
 
         where, frame, sfile = self._locate(frames)
+        self._link_frames(frames)
         scope: sf.Scope | None = None
         stmt: ast.AST | None = None
         fline = frame.line if frame else None
@@ -173,8 +176,7 @@ class _Reader:
             fname = self.names[-1] if self.names else None
         if scope is not None and where == IN_TEST:
             where = _role(scope, self.names, self.test_file)
-        elif frame is not None and where == IN_TEST and sfile is not None \
-                and sfile.path.endswith("conftest.py"):
+        elif frame is not None and where == IN_TEST and frame.path.endswith("conftest.py"):
             where = IN_FIXTURE
 
         check, custom = self._classify(etype, etext, text, stmt, scope, frames)
@@ -190,7 +192,8 @@ class _Reader:
             line=fline,
             statement=_statement_text(stmt, sfile if scope else None),
             where=where,
-            exception=etype if check.kind in (EXCEPTION, CONNECTION, KEY) else None,
+            exception=etype if check.kind in (EXCEPTION, CONNECTION) or (
+                check.kind == KEY and etype != "AssertionError") else None,
             function=fname,
             negated=check.negated,
             op=check.op,
@@ -224,6 +227,19 @@ class _Reader:
         if root and f"/{root}/" in path:
             return root + "/" + path.rsplit(f"/{root}/", 1)[1]
         return path.lstrip("./") if not path.startswith("/") else path.rsplit("/", 1)[-1]
+
+    def _link_frames(self, frames: list[_Frame]) -> None:
+        """Tell the suite which call each suite frame made into the next one."""
+        located = []
+        for f in frames:
+            sfile = self.suite.file(f.path) if self._is_suite(f.path) else None
+            located.append(self.suite.scope_at(sfile, f.line) if sfile else None)
+        for outer, inner in zip(located, located[1:], strict=False):
+            if outer is None or inner is None:
+                continue
+            stmt = _statement_at(outer.file.tree, outer.line)
+            if stmt is not None:
+                self.suite.link_call(outer, inner, stmt)
 
     def _is_suite(self, path: str) -> bool:
         if self.suite.file(path) is not None:
@@ -332,7 +348,7 @@ class _Reader:
                                        or text.startswith("Failed")):
                 trace = self.suite.last_request_before(scope)
         if trace.call is not None and trace.call_scope is not None:
-            return self.suite.request_fact(trace.call, trace.call_scope, self.test_file)
+            return self.suite.request_fact(trace.call, trace.call_scope)
         if check.kind == CONNECTION:
             return _request_from_message(text, frames)
         return None
@@ -868,6 +884,8 @@ def _frames(lines: list[str]) -> list[_Frame]:
             marked = [j for j in range(block_start, i) if lines[j].startswith(">")]
             if marked:
                 j = marked[-1]
+                defs = [d.group(1) for d in map(_DEF.match, lines[block_start:j]) if d]
+                frame.func = frame.func or (defs[-1] if defs else None)
                 code = [" " + lines[j][1:]]
                 for k in range(j + 1, i):
                     if lines[k].startswith(("E", ">")) or not lines[k].strip():
@@ -876,7 +894,7 @@ def _frames(lines: list[str]) -> list[_Frame]:
                 frame.code = code
         frames.append(frame)
         block_start = i + 1
-    return frames
+    return frames[-MAX_FRAMES:]
 
 
 def _e_text(lines: list[str]) -> str:
@@ -887,21 +905,8 @@ def _e_text(lines: list[str]) -> str:
 
 def _statement_at(tree: ast.Module, line: int) -> ast.stmt | None:
     """The innermost statement spanning ``line``."""
-    found: ast.stmt | None = None
-    body: list[ast.stmt] = tree.body
-    while True:
-        nxt = next((s for s in body if s.lineno <= line <= (s.end_lineno or s.lineno)), None)
-        if nxt is None:
-            return found
-        found = nxt
-        children: list[ast.stmt] = []
-        for name in ("body", "orelse", "finalbody"):
-            children += [c for c in getattr(nxt, name, []) if isinstance(c, ast.stmt)]
-        for h in getattr(nxt, "handlers", []):
-            children += h.body
-        for case in getattr(nxt, "cases", []):
-            children += case.body
-        body = children
+    around = sf.statements_around(tree, line)
+    return around[-1] if around else None
 
 
 def _is_compound(node: ast.AST) -> bool:

@@ -11,6 +11,7 @@ Pure: parses the texts it is given, runs nothing.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -168,6 +169,7 @@ class Suite:
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
             self.files[path] = SuiteFile(path, tree, text)
+        self._calls: dict[int, tuple[ast.Call, Scope]] = {}  # id(function) → its call site
 
     # ------------------------------------------------------------------ finding things
 
@@ -185,23 +187,14 @@ class Suite:
 
     def scope_at(self, f: SuiteFile, line: int) -> Scope:
         """The innermost function (and its class) around ``line``."""
-        best: tuple[Func | None, ast.ClassDef | None] = (None, None)
-
-        def visit(node: ast.AST, cls: ast.ClassDef | None) -> None:
-            nonlocal best
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    start = min([child.lineno] + [d.lineno for d in child.decorator_list])
-                    if not start <= line <= (child.end_lineno or child.lineno):
-                        continue
-                    if isinstance(child, ast.ClassDef):
-                        visit(child, child)
-                    else:
-                        best = (child, cls)
-                        visit(child, cls)
-
-        visit(f.tree, None)
-        return Scope(f, best[0], best[1], line)
+        func: Func | None = None
+        cls: ast.ClassDef | None = None
+        for node in statements_around(f.tree, line):
+            if isinstance(node, ast.ClassDef):
+                cls = node
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                func = node
+        return Scope(f, func, cls, line)
 
     def function_named(self, f: SuiteFile, names: tuple[str, ...]) -> Scope | None:
         """The function ``names[-1]`` inside classes ``names[:-1]`` of ``f``."""
@@ -264,6 +257,38 @@ class Suite:
         return out
 
     # ------------------------------------------------------------------ bindings
+
+    def link_call(self, caller: Scope, callee: Scope, stmt: ast.AST) -> None:
+        """Remember that ``callee`` was called from ``stmt`` in ``caller`` (two adjacent
+        traceback frames), so that its parameters can be traced to the arguments."""
+        if callee.func is None:
+            return
+        for node in preorder(stmt):
+            if isinstance(node, ast.Call):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else (
+                    node.func.id if isinstance(node.func, ast.Name) else None)
+                if name == callee.func.name:
+                    self._calls[id(callee.func)] = (node, caller)
+                    return
+
+    def param_value(self, name: str, scope: Scope) -> tuple[ast.expr, Scope] | None:
+        """What parameter ``name`` of the function of ``scope`` received: the argument at the
+        known call site, else the value of the fixture of that name."""
+        func = scope.func
+        site = self._calls.get(id(func)) if func is not None else None
+        if site is not None and func is not None:
+            call, caller = site
+            for kw in call.keywords:
+                if kw.arg == name:
+                    return kw.value, caller
+            params = [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
+            if params and params[0] in ("self", "cls") and isinstance(call.func, ast.Attribute):
+                params = params[1:]
+            if name in params and params.index(name) < len(call.args):
+                arg = call.args[params.index(name)]
+                return None if isinstance(arg, ast.Starred) else (arg, caller)
+        fx = self.fixture(name, scope)
+        return self.returned(fx) if fx is not None else None
 
     def binding(self, name: str, scope: Scope) -> tuple[ast.expr, Scope] | str | None:
         """What ``name`` was last bound to before ``scope.line``: ``(expr, scope_of_expr)``,
@@ -428,12 +453,7 @@ class Suite:
         if isinstance(node, ast.Name):
             b = self.binding(node.id, scope)
             if b == "param":
-                fx = self.fixture(node.id, scope)
-                if fx is not None:
-                    r = self.returned(fx)
-                    if r is not None:
-                        return self.trace(r[0], r[1], nxt, budget)
-                return Trace()
+                b = self.param_value(node.id, scope)
             if isinstance(b, tuple):
                 return self.trace(b[0], b[1], nxt, budget)
             return Trace()
@@ -531,7 +551,7 @@ class Suite:
         name = dotted(node)
         return bool(name and _URLISH_NAME.search(name))
 
-    def request_fact(self, call: ast.Call, scope: Scope, test_file: str | None) -> RequestFact:
+    def request_fact(self, call: ast.Call, scope: Scope) -> RequestFact:
         """The :class:`RequestFact` of a request ``call`` evaluated in ``scope``."""
         method = self.request_method(call, scope) or "GET"
         url = self._url_arg(call)
@@ -544,7 +564,7 @@ class Suite:
             source = ""
         return RequestFact(method=method, path=path, line=call.lineno, body_keys=keys,
                            source=one_line(source, 160),
-                           file=None if scope.file.path == test_file else scope.file.path)
+                           file=scope.file.path)
 
     def url_parts(self, node: ast.AST, scope: Scope, depth: int = 0) -> list[str]:
         """The URL pieces of ``node``: text, or :data:`UNKNOWN_PART` where not static."""
@@ -568,9 +588,7 @@ class Suite:
         if isinstance(node, ast.Name):
             b = self.binding(node.id, scope)
             if b == "param":
-                fx = self.fixture(node.id, scope)
-                r = self.returned(fx) if fx else None
-                return self.url_parts(r[0], r[1], nxt) if r else [UNKNOWN_PART]
+                b = self.param_value(node.id, scope)
             if isinstance(b, tuple):
                 return self.url_parts(b[0], b[1], nxt)
             return [UNKNOWN_PART]
@@ -646,8 +664,7 @@ class Suite:
             base: tuple[str, ...] = ()
             start = 0
             if b == "param":
-                fx = self.fixture(node.id, scope)
-                r = self.returned(fx) if fx else None
+                r = self.param_value(node.id, scope)
                 base = self.dict_keys(r[0], r[1], nxt) if r else ()
             elif isinstance(b, tuple):
                 base = self.dict_keys(b[0], b[1], nxt)
@@ -690,6 +707,8 @@ class Suite:
             pass
         if isinstance(node, ast.Name):
             b = self.binding(node.id, scope)
+            if b == "param":
+                b = self.param_value(node.id, scope)
             return self.static_value(b[0], b[1], nxt) if isinstance(b, tuple) else (False, None)
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                 and node.value.id in ("self", "cls"):
@@ -734,6 +753,27 @@ def url_path(parts: list[str]) -> str:
     return text
 
 
+def statements_around(tree: ast.Module, line: int) -> list[ast.stmt]:
+    """The statements spanning ``line``, outermost first (a binary search per level)."""
+    found: list[ast.stmt] = []
+    body: list[ast.stmt] = tree.body
+    while body and len(found) < 200:
+        i = bisect.bisect_right(body, line, key=lambda n: n.lineno) - 1
+        if i < 0 or not body[i].lineno <= line <= (body[i].end_lineno or body[i].lineno):
+            break
+        node = body[i]
+        found.append(node)
+        body = []
+        for name in ("body", "orelse", "finalbody"):
+            body += [c for c in getattr(node, name, []) if isinstance(c, ast.stmt)]
+        for h in getattr(node, "handlers", []):
+            body += h.body
+        for case in getattr(node, "cases", []):
+            body += case.body
+        body.sort(key=lambda n: n.lineno)
+    return found
+
+
 def _item_keys(elt: ast.AST, target: str) -> tuple[str | int, ...] | None:
     """``n["id"]`` over items ``n`` → ``("id",)``; None when ``elt`` is not such a chain."""
     keys: list[str | int] = []
@@ -753,6 +793,12 @@ def _bound_value(node: ast.AST, name: str) -> ast.expr | None:
         for t in node.targets:
             if isinstance(t, ast.Name) and t.id == name:
                 return node.value
+            pair = isinstance(t, ast.Tuple | ast.List) \
+                and isinstance(node.value, ast.Tuple | ast.List)
+            if pair and len(t.elts) == len(node.value.elts):  # a, b = x, y
+                for target, value in zip(t.elts, node.value.elts, strict=True):
+                    if isinstance(target, ast.Name) and target.id == name:
+                        return value
     elif (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
           and node.target.id == name and node.value is not None) \
             or (isinstance(node, ast.NamedExpr) and node.target.id == name):
