@@ -63,6 +63,7 @@ _EXPECTED_GOT = re.compile(
     r"(?i)\bexpected\b(?:\s+status(?:\s+code)?)?[\s:=]*(?P<exp>'[^']*'|\"[^\"]*\"|[^\s,;]+)"
     r"[\s,;.]*(?:but\s+)?(?:got|received|was|actual(?:ly)?|found|returned)\b[\s:=]*"
     r"(?P<got>'[^']*'|\"[^\"]*\"|[^\s,;)]+)")
+_STATUS_NAME = re.compile(r"^<[\w.]+: (\d{3})>$|(?:^|[._])HTTP_(\d{3})_\w+$")
 _URL_IN_MESSAGE = re.compile(r"with url: (?P<url>\S+)")
 _CONNECTION_TYPES = frozenset({"ConnectionError", "ConnectionRefusedError", "ConnectTimeout",
                                "ConnectError", "NewConnectionError", "MaxRetryError",
@@ -179,7 +180,7 @@ class _Reader:
         elif frame is not None and where == IN_TEST and frame.path.endswith("conftest.py"):
             where = IN_FIXTURE
 
-        check, custom = self._classify(etype, etext, text, stmt, scope, frames)
+        check, custom = self._classify(etype, etext, text, stmt, scope)
         request = self._request(check, stmt, scope, frames, text)
         return Expectation(
             kind=check.kind,
@@ -254,9 +255,11 @@ class _Reader:
     def _search(self, etype: str | None, etext: str) -> tuple[sf.Scope, ast.stmt] | None:
         """Without a frame: the statement of the test function that matches the failure."""
         f = self.suite.file(self.test_file)
-        if f is None or not self.names:
+        if f is None:
             return None
         scope = self.suite.function_named(f, self.names)
+        if scope is None and self.def_line:
+            scope = self.suite.scope_at(f, self.def_line)
         if scope is None or scope.func is None:
             return None
         stmts = sorted((n for n in sf.walk_local(scope.func) if isinstance(n, ast.stmt)),
@@ -268,21 +271,22 @@ class _Reader:
                 key = _literal(etext.strip())
                 if any(isinstance(n, ast.Subscript) and sf.const_key(n.slice) == key
                        for n in ast.walk(st)) and not _is_compound(st):
-                    return replace_line(scope, st), st
+                    return _at_line(scope, st), st
             elif _is_connection(etype, etext):
                 if not _is_compound(st) and any(
                         isinstance(n, ast.Call) and self.suite.request_method(n, scope)
                         for n in ast.walk(st)):
-                    return replace_line(scope, st), st
+                    return _at_line(scope, st), st
             elif isinstance(st, ast.Assert) and expl.node is not None \
-                    and _matches(st.test, expl, self.suite, replace_line(scope, st)):
-                return replace_line(scope, st), st
+                    and _matches(st.test, expl, self.suite, _at_line(scope, st)):
+                return _at_line(scope, st), st
         return None
 
     # ------------------------------------------------------------------ classifying
 
     def _classify(self, etype: str | None, etext: str, text: str, stmt: ast.AST | None,
-                  scope: sf.Scope | None, frames: list[_Frame]) -> tuple[_Check, str]:
+                  scope: sf.Scope | None) -> tuple[_Check, str]:
+        """The check that failed and the message to keep (the test's own words)."""
         short = (etype or "").rsplit(".", 1)[-1]
         if _is_connection(etype, text):
             low = text[:4000].lower()
@@ -300,6 +304,9 @@ class _Reader:
             else:
                 check = _Check()
             _apply_message(check, custom)
+            if check.kind == STATUS:
+                check.expected = _status_code(check.expected)
+                check.actual = _status_code(check.actual)
             return check, custom
         if short == "KeyError" and stmt is not None:
             return self._key_error(etext, stmt, scope), etext
@@ -354,7 +361,8 @@ class _Reader:
         return None
 
 
-def replace_line(scope: sf.Scope, stmt: ast.stmt) -> sf.Scope:
+def _at_line(scope: sf.Scope, stmt: ast.stmt) -> sf.Scope:
+    """``scope`` seen from ``stmt`` (only assignments before it count)."""
     return sf.Scope(scope.file, scope.func, scope.cls, stmt.lineno)
 
 
@@ -489,6 +497,8 @@ class _Ctx:
             c.observed, c.trace, c.actual = obs, t, ov
             c.expected = sv if ok else xv
             c.kind = _value_kind(t, c.op)
+            if c.kind == STATUS and c.expected is _MISSING:  # status.HTTP_201_CREATED
+                c.expected = sf.dotted(other) or _MISSING
             if c.kind == TYPE:
                 c.expected = sf.dotted(other) or _class_name(c.expected)
                 c.actual = _class_name(c.actual)
@@ -674,6 +684,17 @@ def _apply_message(check: _Check, custom: str) -> None:
         check.actual = got
     if check.expected is _MISSING:
         check.expected = exp
+
+
+def _status_code(value: Any) -> Any:
+    """``<HTTPStatus.CREATED: 201>`` / ``"HTTP_201_CREATED"`` → 201 (tuples item by item)."""
+    if isinstance(value, tuple):
+        return tuple(_status_code(v) for v in value)
+    if isinstance(value, str):
+        m = _STATUS_NAME.search(value)
+        if m:
+            return int(m.group(1) or m.group(2))
+    return value
 
 
 def _message_value(text: str) -> Any:

@@ -383,3 +383,39 @@ def test_odd_input_never_raises(message: str, traceback: str, source: str | None
     e = expectation_of("tests/t.py::t", message, traceback, source, "tests/t.py")
     assert isinstance(e, Expectation)
     assert e.kind in (UNKNOWN, TRUTH, VALUE, EXCEPTION, KEY)
+
+
+STATUS_SOURCE = '''from http import HTTPStatus
+
+from fastapi import status
+
+
+def test_create(client):
+    r = client.post("/items", json={"name": "x"})
+    assert r.status_code == HTTPStatus.CREATED
+
+
+def test_delete(client):
+    r = client.delete("/items/1")
+    assert r.status_code == status.HTTP_204_NO_CONTENT
+'''
+
+
+def test_status_constants_are_read_as_codes() -> None:
+    e = expectation_of(
+        "tests/test_items.py::test_create",
+        "assert 409 == <HTTPStatus.CREATED: 201>\n"
+        " +  where 409 = <Response [409 Conflict]>.status_code",
+        "tests/test_items.py:8: in test_create\n"
+        "    assert r.status_code == HTTPStatus.CREATED\n"
+        "E   assert 409 == <HTTPStatus.CREATED: 201>\n"
+        "E    +  where 409 = <Response [409 Conflict]>.status_code",
+        STATUS_SOURCE, "tests/test_items.py")
+    check(e, kind=STATUS, expected=201, actual=409, request=("POST", "/items", 7, ("name",)))
+    # a plain AssertionError (assertion rewriting off): the code comes from the constant's name
+    e = expectation_of("tests/test_items.py::test_delete", "AssertionError",
+                       "tests/test_items.py:13: in test_delete\n"
+                       "    assert r.status_code == status.HTTP_204_NO_CONTENT\n"
+                       "E   AssertionError", STATUS_SOURCE, "tests/test_items.py")
+    check(e, kind=STATUS, expected=204, actual=None, line=13,
+          request=("DELETE", "/items/1", 12))
