@@ -127,10 +127,10 @@ def confirm(remedy: Remedy, target: Target, pool: DeploymentPool, backend: str, 
                                 f"re-run (supported: {', '.join(SUPPORTED)})")
     say = say or (lambda m: None)
     cancel = cancel or threading.Event()
-    backend_obj = pool.backend(backend)  # DeployError when unavailable: before any copy
     scratch = Path(tempfile.mkdtemp(prefix="gi-remedy-"))
     try:
         plan = _prepare(remedy, target, scratch)
+        backend_obj = pool.backend(backend)  # DeployError when unavailable
         root = log_root or log_root_for(target, pool)
         sample_dir = root / _safe(target.task.name) / str(target.sample)
         prune_deployments(sample_dir, pool.keep_reruns - 1)
@@ -234,7 +234,8 @@ def _prepare(remedy: Remedy, target: Target, scratch: Path) -> _Plan:
             files = sorted(c.id for c in recorded.values() if is_collection_error(c))
             chosen = files or None
         return _Plan(target, chosen, (remedy.target,),
-                     (f"{remedy.target} installed into the test runner's environment only",))
+                     (f"{remedy.target} goes into the test runner's environment only, not the "
+                      "repo's",))
     if remedy.kind == INSTALL_REPO_PACKAGE:
         _check_package(target, remedy.target)
         repo = _copy_repo(target, scratch)

@@ -10,8 +10,9 @@ remedy kind:
   now starts (or, for a service that did start, as for the other kinds below), False when it
   still does not start, None when the install itself fails;
 * running a test alone, adding a task file: over the selected tests that failed in the
-  recorded run, True when every one now passes, False when none does and each fails with its
-  recorded error, None otherwise (some pass, or a different error).
+  recorded run, True when some now pass and none fails with its recorded error any more (the
+  recorded failure is gone; what still fails, fails differently), False when none passes and
+  each fails with its recorded error, None otherwise.
 
 A re-run that did not finish (cancelled, timed out, not deployed for another reason) is
 inconclusive (None).
@@ -191,10 +192,14 @@ def _tests(remedy: Remedy, lead: str, recorded: dict[str, TestCase], cases: list
         return None, (f"{lead}, {passed} of {_plural(collected, 'test')} pass; none of them "
                       "failed in the recorded run")
     rec_pass = sum(1 for i in new if i in recorded and not recorded[i].outcome.is_failure)
-    sentence = (f"{lead}, {passed} of {_plural(collected, 'test')} pass ({len(fixed)} of the "
-                f"{len(deciding)} that failed in the recorded run now pass")
-    sentence += f"; {rec_pass} passed there)" if rec_pass else ")"
-    if len(fixed) == len(deciding):
+    changed = len(deciding) - len(fixed) - len(same)
+    notes = [f"{len(fixed)} of the {len(deciding)} that failed in the recorded run now pass"]
+    if changed:
+        notes.append(f"{changed} now fail{'s' if changed == 1 else ''} differently")
+    if rec_pass:
+        notes.append(f"{rec_pass} passed there")
+    sentence = f"{lead}, {passed} of {_plural(collected, 'test')} pass ({'; '.join(notes)})"
+    if fixed and not same:
         return True, sentence
     if not fixed and len(same) == len(deciding):
         return False, sentence
