@@ -356,7 +356,7 @@ def _confirm_in(remedy: Remedy, target: Target, plan: _Plan, pool: DeploymentPoo
     def watch() -> None:
         while not finished.wait(0.2):
             if cancel.is_set():
-                why.append("cancelled")
+                why.append("was cancelled")
             elif time.monotonic() > deadline:
                 why.append(f"timed out after {timeout:.0f}s")
             else:

@@ -46,7 +46,7 @@ class RemedyRun:
     cases: list[TestCase] = field(default_factory=list)
     tests_message: str = ""  # the test phase's outcome ("some tests failed", ...)
     tests_ran: bool = False
-    stopped: str = ""  # "cancelled" or "timed out after 900s", when it did not finish
+    stopped: str = ""  # "was cancelled" or "timed out after 900s", when it did not finish
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def judge(remedy: Remedy, recorded: dict[str, TestCase], recorded_deployed: bool
     """The verdict of a finished (or stopped) re-run of ``remedy``."""
     lead = _lead(remedy)
     if run.stopped:
-        return Verdict(None, f"{lead}: the re-run was {run.stopped} before it finished; "
+        return Verdict(None, f"{lead}: the re-run {run.stopped} before it finished; "
                        "nothing to compare")
     if not run.deployed:
         return _not_deployed(remedy, lead, recorded_deployed, run)
