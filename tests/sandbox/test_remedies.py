@@ -11,6 +11,7 @@ import shutil
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,8 @@ from inspector.services.sandbox.engine import (
     owner_label,
 )
 from inspector.services.triage.remedies import confirm, confirm_suggestions
+
+from .conftest import make_repo
 
 ATLAS = "repo_readme_1125_atlas_m2-large_Python"
 RELAY = "repo_readme_1125_relay_open_coder-7b_Python"
@@ -235,4 +238,38 @@ def test_cancelling_tears_the_sandbox_down(docker_client, pool: DeploymentPool,
     assert c.supports is None
     assert c.outcome == ("with pandas installed for the tests: the re-run was cancelled before "
                          "it finished; nothing to compare")
+    assert not _left_behind(docker_client, target.key)
+
+
+def test_a_root_conftest_of_the_task_is_staged_with_the_suite(
+        docker_client, pool: DeploymentPool, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A task whose tests need its root conftest.py (the stock harness copies tests/ only):
+    staged beside the golden suite, the fixture is found; the repo's own conftest never is."""
+    target = make_repo(tmp_path, "conftest-task", """
+        from http.server import BaseHTTPRequestHandler, HTTPServer
+
+        class H(BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.end_headers()
+                self.wfile.write(b"ok")
+
+        HTTPServer(("127.0.0.1", 18093), H).serve_forever()
+    """, test="""
+        import urllib.request
+
+        def test_health(service_url):
+            assert urllib.request.urlopen(service_url + "/health", timeout=5).status == 200
+    """, port=18093)
+    task_root = target.task.tests_dir.parent  # type: ignore[union-attr]
+    (task_root / "conftest.py").write_text(
+        "import pytest\n\n@pytest.fixture\ndef service_url():\n"
+        "    return 'http://127.0.0.1:18093'\n")
+    target = replace(target, task=replace(target.task, root=task_root))
+    c = confirm(Remedy(ADD_TASK_FILE, "conftest.py"), target, pool, "docker")
+    assert (c.passed, c.failed, c.collected) == (1, 0, 1), c.outcome
+    assert c.outcome == ("with the task's conftest.py added, 1 of 1 test passes; none of them "
+                         "failed in the recorded run")
+    assert c.supports is None, "nothing was recorded to compare with"
+    assert not (target.task.tests_dir / "conftest.py").exists(), "the task is never changed"  # type: ignore[operator]
     assert not _left_behind(docker_client, target.key)

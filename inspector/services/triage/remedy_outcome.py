@@ -76,6 +76,11 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _of(passed: int, collected: int) -> str:
+    """``29 of 33 tests pass``, ``1 of 1 test passes``."""
+    return f"{passed} of {_plural(collected, 'test')} pass" + ("es" if collected == 1 else "")
+
+
 def _short(text: str, limit: int = 160) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[:limit - 1] + "…"
@@ -100,8 +105,8 @@ def judge(remedy: Remedy, recorded: dict[str, TestCase], recorded_deployed: bool
         if v is not None:
             return Verdict(v[0], v[1], passed, failed, collected)
     if remedy.kind == INSTALL_REPO_PACKAGE and not recorded_deployed:
-        return Verdict(True, f"{lead}, the service starts; {passed} of "
-                       f"{_plural(collected, 'test')} pass", passed, failed, collected)
+        return Verdict(True, f"{lead}, the service starts; {_of(passed, collected)}",
+                       passed, failed, collected)
     supports, sentence = _tests(remedy, lead, recorded, run.cases)
     return Verdict(supports, sentence, passed, failed, collected)
 
@@ -189,8 +194,8 @@ def _tests(remedy: Remedy, lead: str, recorded: dict[str, TestCase], cases: list
         return None, (f"{lead}, {name} fails with a different error: "
                       f"{_short(case.first_message_line)}")
     if not deciding:
-        return None, (f"{lead}, {passed} of {_plural(collected, 'test')} pass; none of them "
-                      "failed in the recorded run")
+        return None, (f"{lead}, {_of(passed, collected)}; none of them failed in the "
+                      "recorded run")
     rec_pass = sum(1 for i in new if i in recorded and not recorded[i].outcome.is_failure)
     changed = len(deciding) - len(fixed) - len(same)
     notes = [f"{len(fixed)} of the {len(deciding)} that failed in the recorded run now pass"]
@@ -198,7 +203,7 @@ def _tests(remedy: Remedy, lead: str, recorded: dict[str, TestCase], cases: list
         notes.append(f"{changed} now fail{'s' if changed == 1 else ''} differently")
     if rec_pass:
         notes.append(f"{rec_pass} passed there")
-    sentence = f"{lead}, {passed} of {_plural(collected, 'test')} pass ({'; '.join(notes)})"
+    sentence = f"{lead}, {_of(passed, collected)} ({'; '.join(notes)})"
     if fixed and not same:
         return True, sentence
     if not fixed and len(same) == len(deciding):
