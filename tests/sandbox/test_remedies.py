@@ -273,3 +273,30 @@ def test_a_root_conftest_of_the_task_is_staged_with_the_suite(
     assert c.supports is None, "nothing was recorded to compare with"
     assert not (target.task.tests_dir / "conftest.py").exists(), "the task is never changed"  # type: ignore[operator]
     assert not _left_behind(docker_client, target.key)
+
+
+def test_a_service_loading_the_ca_bundle_at_start_starts(
+        docker_client, pool: DeploymentPool, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """What stopped Multilingual even with babel (googletrans makes an httpx client at import):
+    the sandbox's SSL_CERT_FILE / REQUESTS_CA_BUNDLE name a loadable bundle, not the install
+    containers' bind mount (an empty file in the sandbox)."""
+    target = make_repo(tmp_path, "ca-bundle", """
+        import os, ssl
+        from http.server import BaseHTTPRequestHandler, HTTPServer
+
+        for var in ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE"):
+            ssl.create_default_context().load_verify_locations(cafile=os.environ[var])
+
+        class H(BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.end_headers()
+
+        HTTPServer(("127.0.0.1", 18094), H).serve_forever()
+    """, port=18094)
+    live, _ = pool.acquire(target, "docker")
+    try:
+        assert live.deployed, (live.workdir / "logs" / "start.log").read_text()
+    finally:
+        pool.stop(target.key, "docker")
+    assert not _left_behind(docker_client, target.key)
