@@ -158,7 +158,8 @@ def confirm_suggestions(suggestions: Sequence[TestSuggestion],
     :class:`Target` of a sample id (``run/task/index``). One re-run per distinct (sample,
     remedy): suggestions sharing it share its Confirmation. A remedy that cannot be tried gets
     a Confirmation saying why (``supports`` None); a sample with no target, an unsupported
-    kind or a cancelled re-run gets none."""
+    kind or a cancelled re-run gets none. The other arguments are :func:`confirm`'s
+    (``timeout`` applies to each re-run)."""
     cancel = cancel or threading.Event()
     lookup = targets.get if isinstance(targets, Mapping) else targets
     done: dict[tuple[str, Remedy], Confirmation | None] = {}
@@ -217,6 +218,9 @@ def _prepare(remedy: Remedy, target: Target, scratch: Path) -> _Plan:
     """The plan for ``remedy``: copies made under ``scratch``; RemedyError when it cannot be
     tried."""
     recorded = recorded_cases(target)
+    if remedy.kind != RUN_ALONE and target.task.language != "python":
+        raise RemedyError(f"{target.key}: {remedy.describe()!r} applies to Python tasks only "
+                          f"(this one is {target.task.language})")
     try:
         chosen = resolve_tests(target, list(remedy.tests)) if remedy.tests else None
     except UnknownTest as exc:
@@ -338,7 +342,17 @@ def _confirm_in(remedy: Remedy, target: Target, plan: _Plan, pool: DeploymentPoo
                 backend_obj: object, backend: str, folder: Path, on_line: LineSink | None,
                 say: Say, cancel: threading.Event, timeout: float) -> Confirmation:
     note = PhaseLog(folder / REMEDY_LOG, pool.limits.log_cap)
+    try:
+        return _tell_and_run(remedy, target, plan, pool, backend_obj, backend, folder, on_line,
+                             say, cancel, timeout, note)
+    finally:
+        note.close()
 
+
+def _tell_and_run(remedy: Remedy, target: Target, plan: _Plan, pool: DeploymentPool,
+                  backend_obj: object, backend: str, folder: Path, on_line: LineSink | None,
+                  say: Say, cancel: threading.Event, timeout: float, note: PhaseLog
+                  ) -> Confirmation:
     def tell(msg: str) -> None:
         note.meta(msg)
         say(msg)
@@ -367,15 +381,14 @@ def _confirm_in(remedy: Remedy, target: Target, plan: _Plan, pool: DeploymentPoo
     watcher = threading.Thread(target=watch, daemon=True, name="remedy-deadline")
     watcher.start()
     try:
-        run, log = _run(plan, target, pool.limits, backend_obj, backend, folder, on_line,
-                        tell, stop, deadline)
+        run, log = _run(plan, pool.limits, backend_obj, backend, folder, on_line, tell, stop,
+                        deadline)
     finally:
         finished.set()
         watcher.join()
     run.stopped = why[0] if why else ""
     verdict = judge(remedy, recorded_cases(target), _recorded_deployed(target), run)
     tell(f"outcome: {verdict.outcome} (supports: {verdict.supports})")
-    note.close()
     return Confirmation(remedy.describe(), verdict.supports, verdict.outcome, verdict.passed,
                         verdict.failed, verdict.collected, backend,
                         _relative(log or note.path, _run_folder(target)))
@@ -393,7 +406,7 @@ def _relative(path: Path, run: Path | None) -> str:
     return str(path)
 
 
-def _run(plan: _Plan, original: Target, limits: Limits, backend_obj: object, backend: str,
+def _run(plan: _Plan, limits: Limits, backend_obj: object, backend: str,
          folder: Path, on_line: LineSink | None, tell: Say, stop: threading.Event,
          deadline: float) -> tuple[RemedyRun, Path | None]:
     """Deploy the plan's target, run its tests, tear everything down; the run and its most
