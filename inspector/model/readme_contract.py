@@ -17,18 +17,16 @@ from .contract_types import (
     CASE,
     ERROR,
     EXACT,
-    REQUEST,
     RESPONSE,
     SPELLING,
     EndpointContract,
     FieldSpec,
     Mention,
+    SpecCheck,
     match_kind,
 )
 from .readme_check import check
-from .readme_fields import FieldReader, role_of
-from .readme_json import parse_json
-from .readme_layout import Block, Layout, code_spans, is_rule_row, table_cells
+from .readme_layout import Layout
 from .readme_mentions import (
     clip,
     header_mentions,
@@ -36,16 +34,13 @@ from .readme_mentions import (
     literal_tokens,
     status_mentions,
 )
-from .readme_sections import METHODS, Sections, match_path
+from .readme_schemas import collect_fields
+from .readme_sections import Sections, fitting
 from .spec_endpoints import declared_base, extract_spec_endpoints
 
-__all__ = ["EndpointContract", "FieldSpec", "Mention", "ReadmeContract", "check"]
+__all__ = ["EndpointContract", "FieldSpec", "Mention", "ReadmeContract", "SpecCheck", "check"]
 
 RESPONSE_ROLES = (RESPONSE, ERROR, "")
-_HTTP_FIRST = re.compile(rf"^\s*(?:{'|'.join(METHODS)})\s+/\S*\s+HTTP/", re.M)
-_NAME_LABEL = re.compile(
-    r"\b(?:interface|operation|api|endpoint)?\s*(?:name|id)\b\W{0,4}:\W{0,4}`?([A-Za-z][\w-]{3,})",
-    re.I)
 _HEADER_FAMILIES = {
     "access-control": re.compile(r"^(CORS|Access-Control-.*)$", re.I),
     "content-type": re.compile(r"^Content-Type$", re.I),
@@ -97,7 +92,7 @@ class ReadmeContract:
         base, base_line = declared_base(text)
         secs = Sections(lay, extract_spec_endpoints(text), base)
         eps = secs.build()
-        fields = _Fields(lay, eps).collect()
+        fields = collect_fields(lay, eps)
         literals = [Mention(f.line, f.text, v) for f in fields for v in f.values]
         literals += [Mention(no, clip(lay.line(no)), tok) for no, tok in literal_tokens(lay)]
         literals.sort(key=lambda m: m.line)
@@ -116,15 +111,8 @@ class ReadmeContract:
 
     def endpoints_at(self, path: str, method: str = "") -> list[EndpointContract]:
         """Endpoints whose template fits ``path`` (best fit first)."""
-        got = []
-        for e in self.endpoints:
-            if method and e.method != method.upper():
-                continue
-            s = match_path(e.path, path, tuple(list(p) for p in self.prefixes))
-            if s is not None:
-                got.append((s, e))
-        got.sort(key=lambda x: -x[0])
-        return [e for _, e in got]
+        prefixes = tuple(list(p) for p in self.prefixes)
+        return [e for _, e in fitting(self.endpoints, method, path, prefixes)]
 
     def endpoint(self, key: str) -> EndpointContract | None:
         return next((e for e in self.endpoints if e.key == key), None)
@@ -197,170 +185,42 @@ class ReadmeContract:
 
     # -- literals, headers, limits ------------------------------------------------------------
 
-    def literal_mentions(self, text: str, whole: bool = False) -> list[Mention]:
-        """Literals the README gives that contain ``text`` (equal to it with ``whole``); each
-        mention's ``match`` says EXACT (case-sensitive), CASE or SPELLING."""
+    def literal_mentions(self, text: str, whole: bool = False,
+                         endpoint: EndpointContract | None = None) -> list[Mention]:
+        """Literals the README gives that contain ``text`` (equal to it with ``whole``), exact
+        matches first; each mention's ``match`` says EXACT (case-sensitive), CASE or SPELLING.
+        With ``endpoint``: only those in its lines."""
         out: list[Mention] = []
         seen: set[tuple[int, str]] = set()
         for m in self.literals:
             kind = match_kind(m.what, text, whole)
-            if kind and (m.line, m.what) not in seen:
+            if kind and (m.line, m.what) not in seen and (endpoint is None
+                                                           or endpoint.covers(m.line)):
                 seen.add((m.line, m.what))
                 out.append(replace(m, match=kind))
         order = {EXACT: 0, CASE: 1, SPELLING: 2}
         return sorted(out, key=lambda m: (order[m.match], m.line))
 
-    def header_mentions(self, name: str) -> list[Mention]:
-        """Lines naming header ``name`` (case-insensitive); CORS counts for Access-Control-*."""
+    def header_mentions(self, name: str, endpoint: EndpointContract | None = None
+                        ) -> list[Mention]:
+        """Lines naming header ``name`` (case-insensitive); CORS counts for Access-Control-*.
+        With ``endpoint``: only those in its lines."""
         out = [m for m in self.headers if m.what.casefold() == name.casefold()]
         for pattern in _HEADER_FAMILIES.values():
             if pattern.match(name):
                 out += [m for m in self.headers if pattern.match(m.what) and m not in out]
-        return sorted(out, key=lambda m: m.line)
+        return sorted((m for m in out if endpoint is None or endpoint.covers(m.line)),
+                      key=lambda m: m.line)
 
-    def limit_mentions(self, word: str = "") -> list[Mention]:
-        return [m for m in self.limits if word.casefold() in m.text.casefold()]
+    def limit_mentions(self, word: str = "", endpoint: EndpointContract | None = None
+                       ) -> list[Mention]:
+        """Sizes, ranges, defaults ('max 100 characters', 'minLength": 3', 'default 20')
+        whose line contains ``word``; with ``endpoint``: only those in its lines."""
+        return [m for m in self.limits if word.casefold() in m.text.casefold()
+                and (endpoint is None or endpoint.covers(m.line))]
 
     def cite(self, line: int) -> str:
         return f"{self.name}:{line}"
 
     def text_of(self, line: int) -> str:
         return clip(self.lines[line - 1]) if 1 <= line <= len(self.lines) else ""
-
-
-class _Fields:
-    """Collects the fields of one README and assigns them to endpoints."""
-
-    def __init__(self, lay: Layout, eps: list[EndpointContract]) -> None:
-        self.lay = lay
-        self.eps = eps
-        self.reader = FieldReader(lay.lines)
-        self.out: list[FieldSpec] = []
-        self.names = {e.key: self._names(e) for e in eps}
-
-    def _names(self, e: EndpointContract) -> set[str]:
-        got = set()
-        for no in range(e.start, e.end + 1):
-            for m in _NAME_LABEL.finditer(self.lay.line(no)):
-                if m.group(1).upper() not in METHODS:
-                    got.add(m.group(1))
-        return got
-
-    def _owners(self, line: int, label: str) -> tuple[str, ...]:
-        owners = tuple(e.key for e in self.eps if e.covers(line))
-        if not owners and label:
-            owners = tuple(k for k, names in self.names.items()
-                           if any(re.search(rf"\b{re.escape(n)}\b", label) for n in names))
-        return owners
-
-    def _take(self, label: str) -> None:
-        """Move the fields just read to the output, each owned by the endpoints covering its
-        line (or named by ``label``)."""
-        self.out += [replace(f, endpoints=self._owners(f.line, label)) for f in self.reader.fields]
-        self.reader.fields = []
-
-    def collect(self) -> list[FieldSpec]:
-        for block in self.lay.blocks:
-            self._block(block)
-        for no in range(1, len(self.lay.lines) + 1):
-            if not self.lay.in_code(no):
-                self._line(no)
-        self._tables()
-        return sorted(self.out, key=lambda f: f.line)
-
-    def _block_role(self, block: Block) -> tuple[str, str, bool, bool]:
-        """(role, label, example, schema) of a block: an example's literals are examples, a
-        block labelled as a schema states its literals."""
-        lay = self.lay
-        near, label = lay.label(block)
-        example = bool(re.search(r"\bexamples?\b", label, re.I))
-        role = role_of(lay.line(near)) or role_of(label)
-        schema = bool(re.search(r"\bschema\b|\bformat\b", label, re.I)) and not example
-        if not role and re.search(r"\berror", lay.section_title(block.start), re.I):
-            role = ERROR
-        prev = lay.block_before(block)
-        if not label and prev is not None and (_HTTP_FIRST.search(prev.body) or "curl" in
-                                                prev.body):
-            role, example = RESPONSE, True  # the response shown after an example request
-        if re.search(r"\bexamples?\b", lay.section_title(block.start), re.I):
-            example, schema = True, False
-        return role, label, example, schema
-
-    def _block(self, block: Block) -> None:
-        role, label, example, schema = self._block_role(block)
-        body = block.body
-        if block.is_json:
-            node = parse_json(body, block.first)
-            if node is not None:
-                self.reader.read_tree(node, role, example, schema)
-        elif _HTTP_FIRST.search(body) or re.search(r"^\s*(\$\s*)?curl\b", body, re.M):
-            brace = body.find("{")
-            if brace >= 0:  # the request body of an example request
-                node = parse_json(body[brace:], block.first + body[:brace].count("\n"))
-                if node is not None:
-                    self.reader.read_tree(node, REQUEST, example=True)
-        else:
-            for i, raw in enumerate(body.splitlines()):
-                self.reader.read_field_line(block.first + i, raw, role or REQUEST)
-        self._take(label)
-
-    def _line(self, no: int) -> None:
-        lay = self.lay
-        raw = lay.line(no)
-        table = raw.lstrip().startswith("|")
-        for off, span in code_spans(raw):
-            s = span.strip()
-            if not (s.startswith("{") or re.match(r"\[\s*[{\"]", s)):
-                continue
-            node = parse_json(s, no)
-            if node is None:
-                continue
-            prefix = re.sub(r"`[^`]*`", " ", raw[:off])
-            role = self._table_role(no) if table else role_of(prefix)
-            if not role and not table and lay.is_item(no):
-                role = role_of(lay.parent(no)[1])
-            self.reader.read_tree(node, role)
-            self._take("")
-        if lay.is_item(no) and not table:
-            role = role_of(self._context(no))
-            if self.reader.read_field_line(no, raw, role):
-                self._take("")
-
-    def _context(self, no: int) -> str:
-        """The text a list item's field belongs to: its parent item, or the label above."""
-        lay = self.lay
-        up, text = lay.parent(no)
-        if up and lay.is_item(up):
-            return text
-        n = no - 1
-        while n > 0 and (lay.is_item(n) or not lay.line(n).strip()) and no - n < 30:
-            n -= 1
-        return lay.line(n) if n > 0 and not lay.in_code(n) else ""
-
-    def _table_role(self, no: int) -> str:
-        lay = self.lay
-        n = no
-        while n > 1 and lay.line(n - 1).lstrip().startswith("|"):
-            n -= 1
-        head = " ".join(table_cells(lay.line(n)))
-        if re.search(r"\berror", lay.section_title(no), re.I) or re.search(r"\bstatus\b", head,
-                                                                            re.I):
-            return ERROR
-        return role_of(head)
-
-    def _tables(self) -> None:
-        lay = self.lay
-        rows: list[tuple[int, list[str]]] = []
-        for no in range(1, len(lay.lines) + 2):
-            raw = lay.line(no)
-            if raw.lstrip().startswith("|") and not lay.in_code(no):
-                if not is_rule_row(raw):
-                    rows.append((no, table_cells(raw)))
-                continue
-            if rows:
-                title = lay.section_title(rows[0][0])
-                role = role_of(title) or role_of(lay.line(rows[0][0] - 2))
-                self.reader.read_table(rows, role)
-                self._take(title)
-                rows = []
-

@@ -78,6 +78,21 @@ def match_path(template: str, path: str, prefixes: tuple[list[str], ...] = ()) -
     return best
 
 
+def fitting(eps: list[EndpointContract] | tuple[EndpointContract, ...], method: str, path: str,
+            prefixes: tuple[list[str], ...] = ()) -> list[tuple[int, EndpointContract]]:
+    """Endpoints whose template fits ``path`` as (score, endpoint), best first (README order
+    among equals); ``method`` '' matches any method."""
+    got = []
+    for e in eps:
+        if method and e.method != method.upper():
+            continue
+        s = match_path(e.path, path, prefixes)
+        if s is not None:
+            got.append((s, e))
+    got.sort(key=lambda x: -x[0])
+    return got
+
+
 def mentions_in(lay: Layout, no: int) -> list[tuple[str, str]]:
     """(method, path) pairs a README line names."""
     raw = lay.line(no)
@@ -149,26 +164,12 @@ class Sections:
             end -= 1
         return end
 
-    def find(self, eps: list[EndpointContract], method: str, path: str
-             ) -> list[tuple[int, EndpointContract]]:
-        """Endpoints whose template fits ``path`` (any method when ``method`` is empty),
-        best first, as (score, endpoint)."""
-        got = []
-        for e in eps:
-            if method and e.method != method.upper():
-                continue
-            s = match_path(e.path, path, self.prefixes)
-            if s is not None:
-                got.append((s, e))
-        got.sort(key=lambda x: -x[0])
-        return got
-
     def _with_extras(self, eps: list[EndpointContract]) -> list[EndpointContract]:
         lay = self.lay
         extra: dict[str, list[tuple[int, int]]] = {e.key: [] for e in eps}
         for no in range(1, len(lay.lines) + 1):
             for method, path in mentions_in(lay, no):
-                hits = self.find(eps, method, path)
+                hits = fitting(eps, method, path, self.prefixes)
                 if not hits:
                     continue
                 best = [e for s, e in hits if s == hits[0][0]]
