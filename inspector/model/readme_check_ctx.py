@@ -48,12 +48,14 @@ class Ctx:
     # -- helpers ------------------------------------------------------------------------------
 
     def cite(self, mentions: list[Mention] | tuple[Mention, ...]) -> str:
+        """'README.md:12, 40' for the mentions' lines (at most four)."""
         lines = sorted({m.line for m in mentions})
         if not lines:
             return self.c.name
         return f"{self.c.name}:{', '.join(str(n) for n in lines[:4])}"
 
     def where(self, ep: EndpointContract | None = None) -> str:
+        """'POST /x (section lines 14-41)'."""
         ep = ep or self.ep
         return f"{ep.key} (section lines {ep.start}-{ep.end})" if ep else "the README"
 
@@ -96,6 +98,8 @@ class Ctx:
 
     def best(self, paths: list[str], roles: tuple[str, ...] | None = RESPONSE_SIDE
               ) -> tuple[FieldSpec, int, str] | None:
+        """The best (field, level, scope) for any of ``paths`` (see
+        :meth:`~.readme_contract.ReadmeContract.field_matches`)."""
         got = [m for p in paths for m in self.c.field_matches(p, self.ep, roles)]
         rank = {"endpoint": 0, "global": 1, "other": 2}
         got.sort(key=lambda x: (rank[x[2]], -x[1]))
