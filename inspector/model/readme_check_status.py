@@ -39,7 +39,7 @@ def codes_of(value: Any) -> list[str]:
     if isinstance(value, int):
         return [str(value)]
     if isinstance(value, str):
-        return re.findall(r"\b[1-5]\d\d\b", value)
+        return re.findall(r"(?<!\d)[1-5]\d\d(?!\d)", value)  # '201', 'HTTP_201_CREATED'
     if isinstance(value, list | tuple | set | frozenset | range):
         return [c for v in value for c in codes_of(v)]
     return []

@@ -312,6 +312,15 @@ def test_status_verdicts(task: str, exp: Expectation, verdict: str, cited: list[
     assert f"README.md:{cited[0]}" in r.reason or "section lines" in r.reason
 
 
+def test_status_alternatives_and_named_constants() -> None:
+    ci = contract("micronaut-ci-status")
+    r = check(Expectation(STATUS, (200, 201), 500, request=req("POST", "/projects")), ci)
+    assert r.verdict == SPECIFIED and lines(r.mentions) == [30]  # "(201 Created)"
+    r = check(Expectation(STATUS, "status.HTTP_201_CREATED", 200,
+                          request=req("POST", "/projects")), ci)
+    assert r.verdict == SPECIFIED and "201" in r.reason
+
+
 def test_status_on_undocumented_endpoints() -> None:
     c = contract("UserManagement_2")
     r = check(Expectation(STATUS, 200, 405, request=req("PATCH", "/api/v1/users/1")), c)
@@ -350,6 +359,9 @@ def test_value_literals_enums_and_examples() -> None:
     r = check(Expectation(VALUE, "ok", "healthy", json_path="status",
                           request=req("GET", "/health")), flask)
     assert r.verdict == SPECIFIED and lines(r.mentions) == [24]
+    r = check(Expectation(VALUE, ("UP", "OK"), "DOWN", json_path="status",
+                          request=req("GET", "/api/system/health")), chat)  # any of them
+    assert r.verdict == SPECIFIED and lines(r.mentions) == [227]
     pan = contract("WebPan")  # "size": 1024 is an example, not a promise
     r = check(Expectation(VALUE, 2048, 1024, json_path="size",
                           request=req("GET", "/api/v1/files/f1/info")), pan)
