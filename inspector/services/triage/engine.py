@@ -128,8 +128,17 @@ def suggest_root(item: FailureItem, sample: SampleResult, ctx: TriageContext
     anchors = tuple(a for r in ordered if category is None or r.category == category
                     for a in r.anchors)
     return TestSuggestion(item, category, confidence, lead.rule if category else "unsure",
-                          reason, _dedupe(anchors), None, tuple(ordered),
+                          one_line(reason), _dedupe(anchors), None, tuple(ordered),
                           remedy=_remedy(ev, category))
+
+
+MAX_REASON = 1200
+
+
+def one_line(text: str, limit: int = MAX_REASON) -> str:
+    """A reason on one line (quoted values may hold newlines), clipped."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
 def _remedy(ev: rules.ItemEvidence, category: str | None) -> Remedy | None:
@@ -151,8 +160,8 @@ def _dedupe(anchors: tuple) -> tuple:  # type: ignore[type-arg]
 def follower(member: FailureItem, root: TestSuggestion, group: RootGroup) -> TestSuggestion:
     """A group member's suggestion: its root's, saying so."""
     return replace(root, item=member, root=group.root.key,
-                   reason=f"follows {group.root.test_id or 'the sample'}: {group.why}. "
-                          f"{root.reason}", remedy=root.remedy, confirmation=None)
+                   reason=one_line(f"follows {group.root.test_id or 'the sample'}: "
+                                   f"{group.why}. {root.reason}"), remedy=root.remedy, confirmation=None)
 
 
 _REMEDY_CATEGORY = {INSTALL_REPO_PACKAGE: "dependency"}
@@ -186,11 +195,11 @@ def with_confirmation(suggestion: TestSuggestion, confirmation: Confirmation,
         reason = "unsure — " + " | ".join(f"{r.category} ({r.rule}): {r.reason}"
                                           for r in ordered[:3] if not r.rule.startswith("~"))
         return replace(suggestion, category=None, confidence=confidence, rule="unsure",
-                       reason=reason, competing=tuple(ordered), confirmation=confirmation)
+                       reason=one_line(reason), competing=tuple(ordered), confirmation=confirmation)
     reason = lead.reason if extra is None or lead is extra else (
         f"{lead.reason} [{extra.reason}]")
     return replace(suggestion, category=category, confidence=confidence, rule=lead.rule,
-                   reason=reason, competing=tuple(ordered), confirmation=confirmation)
+                   reason=one_line(reason), competing=tuple(ordered), confirmation=confirmation)
 
 
 def confirm_in(triage: SampleTriage, key: str, confirmation: Confirmation) -> SampleTriage:

@@ -75,10 +75,14 @@ def _test_anchor(exp: ff.Expectation) -> tuple[Anchor, ...]:
     return ()
 
 
+def _clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def _demand(exp: ff.Expectation) -> str:
     where = f" ({exp.test_file}:{exp.line})" if exp.test_file and exp.line else ""
     req = f" of {exp.request.method} {exp.request.path}" if exp.request else ""
-    got = f", got {exp.actual!r}" if exp.actual is not None else ""
+    got = f", got {_clip(repr(exp.actual))}" if exp.actual is not None else ""
     what = {ff.STATUS: "status", ff.KEY: "field", ff.VALUE: "value", ff.CONTAINS: "text",
             ff.HEADER: "header", ff.TYPE: "type", ff.LENGTH: "length"}.get(exp.kind, exp.kind)
     path = f" {exp.json_path}" if exp.json_path and exp.kind != ff.KEY else ""
