@@ -161,7 +161,8 @@ def follower(member: FailureItem, root: TestSuggestion, group: RootGroup) -> Tes
     """A group member's suggestion: its root's, saying so."""
     return replace(root, item=member, root=group.root.key,
                    reason=one_line(f"follows {group.root.test_id or 'the sample'}: "
-                                   f"{group.why}. {root.reason}"), remedy=root.remedy, confirmation=None)
+                                   f"{group.why}. {root.reason}"),
+                   remedy=root.remedy, confirmation=None)
 
 
 _REMEDY_CATEGORY = {INSTALL_REPO_PACKAGE: "dependency"}
