@@ -189,6 +189,10 @@ def with_confirmation(suggestion: TestSuggestion, confirmation: Confirmation,
         return replace(suggestion, confirmation=confirmation)
     extra = confirmation_reading(suggestion.remedy, confirmation)
     readings = list(suggestion.competing) + ([extra] if extra else [])
+    if extra is not None and extra.weight > 0:
+        # the failure went away with the remedy alone: the other readings explain less
+        readings += [Reading(c, -0.6, "~explained-by-rerun", "the remedy alone removed it")
+                     for c in {r.category for r in suggestion.competing} - {extra.category}]
     category, confidence, ordered = decide(readings, threshold)
     lead = next((r for r in ordered if r.category == category and not r.rule.startswith("~")),
                 None)
