@@ -16,7 +16,9 @@ from pathlib import Path
 
 from inspector.model import Run, SampleResult, Task, discover_runs
 from inspector.model.triage import (
+    ADD_TASK_FILE,
     INSTALL_REPO_PACKAGE,
+    INSTALL_TEST_PACKAGE,
     RUN_ALONE,
     UNSURE_BELOW,
     Confirmation,
@@ -141,12 +143,9 @@ def one_line(text: str, limit: int = MAX_REASON) -> str:
     return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
-def _remedy(ev: rules.ItemEvidence, category: str | None) -> Remedy | None:
-    if ev.remedies:
-        return ev.remedies[0]
-    if ev.item.test_id is not None and ev.case is not None and category in (None, "not-model"):
-        return Remedy(RUN_ALONE, ev.item.test_id, (ev.item.test_id,))
-    return None
+def _remedy(ev: rules.ItemEvidence, category: str | None) -> Remedy | None:  # noqa: ARG001
+    """The remedy of the first reading that proposed one: it tests that reading's cause."""
+    return ev.remedies[0] if ev.remedies else None
 
 
 def _dedupe(anchors: tuple) -> tuple:  # type: ignore[type-arg]
@@ -167,6 +166,14 @@ def follower(member: FailureItem, root: TestSuggestion, group: RootGroup) -> Tes
 
 _REMEDY_CATEGORY = {INSTALL_REPO_PACKAGE: "dependency"}
 """The category a remedy's success confirms (every other remedy confirms ``not-model``)."""
+TESTED_BY = {
+    RUN_ALONE: ("spec/shared-state", "spec/conflict-shared-state"),
+    INSTALL_TEST_PACKAGE: ("suite/missing-test-dependency", "evidence/"),
+    ADD_TASK_FILE: ("suite/harness-convention",),
+    INSTALL_REPO_PACKAGE: ("evidence/",),
+}
+"""The readings whose cause a remedy tests: a re-run that does not remove the failure takes
+them away (and only them: a test failing alone still asserts what the README never says)."""
 
 
 def confirmation_reading(remedy: Remedy, confirmation: Confirmation) -> Reading | None:
@@ -177,7 +184,7 @@ def confirmation_reading(remedy: Remedy, confirmation: Confirmation) -> Reading 
         return Reading(category, 0.9, f"confirmed/{remedy.kind}",
                        f"confirmed by a re-run: {confirmation.outcome}")
     if confirmation.supports is False:
-        return Reading(category, -0.6, f"~refuted/{remedy.kind}",
+        return Reading(category, 0.0, f"~refuted/{remedy.kind}",
                        f"a re-run did not confirm it: {confirmation.outcome}")
     return None
 
@@ -188,7 +195,11 @@ def with_confirmation(suggestion: TestSuggestion, confirmation: Confirmation,
     if suggestion.remedy is None:
         return replace(suggestion, confirmation=confirmation)
     extra = confirmation_reading(suggestion.remedy, confirmation)
-    readings = list(suggestion.competing) + ([extra] if extra else [])
+    readings = list(suggestion.competing)
+    if confirmation.supports is False:
+        tested = TESTED_BY.get(suggestion.remedy.kind, ())
+        readings = [r for r in readings if not r.rule.startswith(tested)]
+    readings += [extra] if extra else []
     if extra is not None and extra.weight > 0:
         # the failure went away with the remedy alone: the other readings explain less
         readings += [Reading(c, -0.6, "~explained-by-rerun", "the remedy alone removed it")
