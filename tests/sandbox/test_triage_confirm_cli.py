@@ -49,7 +49,8 @@ def test_confirm_installs_the_missing_package_and_confirms_dependency(
     assert confirmation is not None and confirmation["supports"] is True, confirmation
     assert "the service starts" in confirmation["outcome"]
     assert root_row["category"] == "dependency"
-    assert root_row["rule"] == "confirmed/install_repo_package"
+    assert root_row["rule"].startswith("evidence/")  # the reading the re-run confirmed
+    assert "babel" in root_row["reason"]
     assert "confirmed by a re-run" in root_row["reason"]
     # the followers take the confirmed decision; only one remedy ran (--confirm-max 1)
     followers = [r for r in ml if r["root"] == root_row["sample"]]

@@ -205,8 +205,8 @@ def with_confirmation(suggestion: TestSuggestion, confirmation: Confirmation,
         readings += [Reading(c, -0.6, "~explained-by-rerun", "the remedy alone removed it")
                      for c in {r.category for r in suggestion.competing} - {extra.category}]
     category, confidence, ordered = decide(readings, threshold)
-    lead = next((r for r in ordered if r.category == category and not r.rule.startswith("~")),
-                None)
+    proposing = [r for r in ordered if r.category == category and not r.rule.startswith("~")]
+    lead = next((r for r in proposing if r is not extra), proposing[0] if proposing else None)
     if category is None or lead is None:
         reason = "unsure — " + " | ".join(f"{r.category} ({r.rule}): {r.reason}"
                                           for r in ordered[:3] if not r.rule.startswith("~"))
