@@ -285,7 +285,8 @@ class InspectorApp(SafeTextApp, App[None]):
         if isinstance(self.screen, SampleScreen):
             self.pop_screen()
         self.push_screen(SampleScreen(entry, test_id=message.test_id, file=message.file,
-                                      line=message.line))
+                                      line=message.line, root=message.root,
+                                      phase=message.phase))
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
