@@ -62,15 +62,26 @@ def cmd_agreement(args: argparse.Namespace) -> int:
     store, taxonomy, loaded = _load(args.path, args.labels)
     if not loaded.labels.files:
         raise LabelsCliError(f"{store.root}: no label files (expected annotators/<name>.json)")
-    report = agreement(loaded.labels.ratings(), list(taxonomy.ids))
+    if args.per_root:
+        from inspector.model.label_roots import root_ratings
+
+        ratings = root_ratings(loaded.labels)
+    else:
+        ratings = loaded.labels.ratings()
+    report = agreement(ratings, list(taxonomy.ids))
     if args.json:
         doc = {"labels": str(store.root), "taxonomy": taxonomy.id, **report.to_json()}
+        if args.per_root:
+            doc["unit"] = "per_root"
         print_json(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         print(f"Labels: {store.root}  (taxonomy: {taxonomy.name})")
+        if args.per_root:
+            print("Per root: items every annotator marked as following another item's cause "
+                  "are left out.")
         print(format_agreement(report, {c.id: c.name for c in taxonomy.categories}))
         adjudicated = [i for i in loaded.labels.disagreements()
-                       if loaded.labels.adjudicated(i) is not None]
+                       if loaded.labels.adjudicated(i) is not None and i.key in ratings]
         if report.disagreements:
             print(f"Adjudicated: {len(adjudicated)} of {len(report.disagreements)} "
                   "disagreements (the app's disagreement queue sets the rest).")
@@ -91,6 +102,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     rows, outside = export_rows(loaded.labels, sample_index(runs))
     meta = {"runs": sorted(r.id for r in runs), "labels": str(store.root),
             "annotators": loaded.labels.annotators}
+    if args.per_root:
+        from inspector.model.label_roots import is_final_root
+        from inspector.model.labels import ItemRef
+
+        rows = [r for r in rows if is_final_root(loaded.labels, ItemRef(r.sample, r.test))]
+        outside = [i for i in outside if is_final_root(loaded.labels, i)]
+        meta["unit"] = "per_root"
     text = render(rows, taxonomy, args.format, meta)
     if outside:
         print(f"inspector: note: {len(outside)} labelled item(s) belong to runs outside "
@@ -111,6 +129,56 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 1 if loaded.problems else 0
 
 
+def _progress(done: int, total: int) -> None:
+    """``triaging 12/40 samples`` on a terminal's stderr, overwritten in place."""
+    end = "\n" if done >= total else ""
+    print(f"\rtriaging {done}/{total} samples", end=end, file=sys.stderr, flush=True)
+
+
+def _triage(root: Path):  # type: ignore[no-untyped-def]
+    """Every failing sample of the runs under ``root``, triaged (progress on a terminal)."""
+    from inspector.services.triage.engine import TriageContext, triage_all
+
+    runs = _runs(root)
+    if not runs:
+        raise LabelsCliError(f"{root}: no runs found")
+    ctx = TriageContext.of_runs(runs)
+    return triage_all(ctx, progress=_progress if sys.stderr.isatty() else None)
+
+
+def cmd_suggest_per_test(args: argparse.Namespace, root: Path) -> int:
+    from inspector.services.triage.listing import format_per_test, suggestion_rows
+
+    triages = _triage(root)
+    if args.json:
+        print_json(json.dumps(suggestion_rows(triages), indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(format_per_test(triages))
+    return 0
+
+
+def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
+    from inspector.model.errors import LoadError
+    from inspector.services.triage.score import load_split, score_triage
+    from inspector.services.triage.score_text import format_score
+
+    store, taxonomy, loaded = _load(str(root), args.labels)
+    if not loaded.labels.files and loaded.labels.adjudication is None:
+        raise LabelsCliError(f"{store.root}: no label files (expected annotators/<name>.json)")
+    try:
+        split = load_split(store.root)
+    except LoadError as exc:
+        raise LabelsCliError(str(exc)) from None
+    report = score_triage(_triage(root), loaded.labels, list(taxonomy.ids), split)
+    if args.json:
+        doc = {"labels": str(store.root), "runs": str(root), "taxonomy": taxonomy.id,
+               "annotators": loaded.labels.annotators, **report.to_json()}
+        print_json(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(format_score(report, store.root, root, loaded.labels.annotators))
+    return 1 if loaded.problems else 0
+
+
 def cmd_suggest(args: argparse.Namespace) -> int:
     from inspector.model.verdict import Verdict, verdict_of
     from inspector.services.label_report import sample_index, suggestion_accuracy
@@ -118,6 +186,10 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     root = Path(args.path) if args.path else paths.sample_runs()
     if not root.exists():
         raise LabelsCliError(f"{root}: no such file or folder")
+    if args.per_test:
+        return cmd_suggest_per_test(args, root)
+    if args.score:
+        return cmd_suggest_score(args, root)
     store, taxonomy, loaded = _load(str(root), args.labels)
     index = sample_index(_runs(root))
     rows = []
@@ -183,15 +255,25 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     ag.add_argument("path", nargs="?", help="runs folder or labels folder (default: bundled "
                                             "sample_runs)")
     ag.add_argument("--json", action="store_true", help="machine-readable output")
+    ag.add_argument("--per-root", action="store_true",
+                    help="only items labelled as a root (a group's followers left out)")
     ex = lsub.add_parser("export", help="the paper's failure-category table, plus per-run and "
                                         "per-agent breakdowns")
     ex.add_argument("run_dir", help="a run folder, or a folder of runs")
     ex.add_argument("--format", default="md", choices=["md", "csv", "json", "latex"])
     ex.add_argument("-o", "--output", help="write to this file instead of stdout")
+    ex.add_argument("--per-root", action="store_true",
+                    help="only items whose final label is a root (no follows)")
     sg = lsub.add_parser("suggest", help="the suggested category of every failing sample, and "
                                          "how often it matches the labels")
     sg.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
     sg.add_argument("--json", action="store_true")
+    mode = sg.add_mutually_exclusive_group()
+    mode.add_argument("--per-test", action="store_true",
+                      help="one suggestion per failure item (test or sample), with its root")
+    mode.add_argument("--score", action="store_true",
+                      help="score the per-test suggestions against the labels, per test and "
+                           "per root (held-out, dev and all with the labels' split.json)")
     ck = lsub.add_parser("check", help="validate every label file and the taxonomy")
     ck.add_argument("path", nargs="?", help="runs folder or labels folder")
     for p in (ag, ex, sg, ck):

@@ -1,0 +1,74 @@
+"""Cross-sample evidence: how every sample of every run under one folder did on each golden test.
+
+The same test failing the same way for several agents (or samples) raises the likelihood that
+the test, not the agent, is at fault; a test that some sample passes can be passed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from inspector.model import Outcome, Run
+
+from ..rerun import normalise_error
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """One sample's outcome on one test."""
+
+    sample: str
+    agent: str
+    outcome: Outcome
+    error: str  # normalised first error line ("" for a pass)
+
+
+@dataclass(frozen=True, slots=True)
+class TestHistory:
+    """Every recorded outcome of one golden test of one task, across samples."""
+
+    __test__ = False
+
+    task: str
+    test_id: str
+    seen: tuple[Seen, ...]
+
+    def others(self, sample: str) -> list[Seen]:
+        return [s for s in self.seen if s.sample != sample]
+
+    def passes(self, sample: str) -> list[Seen]:
+        return [s for s in self.others(sample) if s.outcome is Outcome.PASSED]
+
+    def same_failure(self, sample: str, error: str) -> list[Seen]:
+        norm = normalise_error(error)
+        return [s for s in self.others(sample)
+                if s.outcome.is_failure and s.error == norm]
+
+    def other_failures(self, sample: str, error: str) -> list[Seen]:
+        norm = normalise_error(error)
+        return [s for s in self.others(sample)
+                if s.outcome.is_failure and s.error != norm]
+
+
+class CorpusIndex:
+    """Outcomes by (task, test) over the runs given (runs with per-test results only)."""
+
+    def __init__(self, runs: Iterable[Run]) -> None:
+        table: dict[tuple[str, str], list[Seen]] = defaultdict(list)
+        self.samples: dict[str, int] = defaultdict(int)  # task -> samples with test results
+        for run in runs:
+            for s in run.samples:
+                if not s.tests.has_cases:
+                    continue
+                self.samples[s.task] += 1
+                for c in s.tests.cases:
+                    error = normalise_error(c.first_message_line) if c.outcome.is_failure else ""
+                    table[(s.task, c.id)].append(
+                        Seen(s.sample_id, run.agent or run.id, c.outcome, error))
+        self._table = {k: tuple(v) for k, v in table.items()}
+
+    def history(self, task: str, test_id: str) -> TestHistory:
+        key = (task, test_id)
+        return TestHistory(task, test_id, self._table.get(key, ()))

@@ -1,0 +1,240 @@
+"""Rule families: each reads one kind of evidence about a root failure item and returns weighed
+:class:`~inspector.model.triage.Reading` s (possibly none). :mod:`.combine` decides.
+
+* ``evidence/*`` — the exception-reading rules of :mod:`..label_suggest` (install errors,
+  missing modules, cross-module names, framework wiring, ports, harness errors), on the item's
+  own message and traceback (and the deployment's logs for a sample-level item);
+* ``suite/*`` — what the static audit of the golden suite found that matches this failure (a
+  task file the harness does not copy, a test dependency nobody installs, an undocumented URL);
+* ``test-bug/*`` — the test's own code fails before it checks anything (a name it never
+  imports);
+* ``spec/*`` — the failing assertion against the README's contract (:mod:`.spec_rules`);
+* ``~cross-sample/*`` — how the other samples of the corpus did on the same test.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from inspector.model import SampleResult, Task, TestCase
+from inspector.model.labels import Anchor
+from inspector.model.triage import (
+    ADD_TASK_FILE,
+    DEPLOY_FAILED,
+    INSTALL_REPO_PACKAGE,
+    INSTALL_TEST_PACKAGE,
+    FailureItem,
+    Reading,
+    Remedy,
+)
+
+from ..label_suggest import suggest
+from ..suite_audit import HARNESS_CONVENTION, MISSING_DEPENDENCY, SuiteAudit, SuiteIssue
+from .corpus import CorpusIndex
+
+NOT_MODEL = "not-model"
+
+EVIDENCE_WEIGHTS = {"not-model": 0.9, "dependency": 0.85, "cross-file": 0.85,
+                    "architectural": 0.8, "other": 0.6}
+"""Weight of an exception-reading rule's category: these rules quote the decisive line."""
+
+_NAME_ERROR = re.compile(r"NameError: name '(?P<name>\w+)' is not defined")
+_NO_MODULE = re.compile(r"No module named '(?P<name>[\w.]+)'")
+_FILE_NOT_FOUND = re.compile(
+    r"(?:FileNotFoundError|No such file or directory)[^']*'(?P<path>[^']+)'")
+
+
+@dataclass
+class ItemEvidence:
+    """What the rules read about one root item."""
+
+    sample: SampleResult
+    task: Task | None
+    item: FailureItem
+    case: TestCase | None
+    audit: SuiteAudit | None
+    corpus: CorpusIndex | None
+    remedies: list[Remedy] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        if self.case is None:
+            return self.item.message
+        return f"{self.case.message}\n{self.case.traceback}"
+
+    def suite_source(self, rel: str) -> str | None:
+        if self.task is None or self.task.root is None:
+            return None
+        path = self.task.root / rel
+        try:
+            if path.is_file() and path.stat().st_size < 1_000_000:
+                return path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        return None
+
+
+# ------------------------------------------------------------------- evidence (exceptions)
+
+def evidence_readings(ev: ItemEvidence) -> list[Reading]:
+    """The exception-reading rules of :func:`..label_suggest.suggest` on this item."""
+    readme = ev.task.readme if ev.task else None
+    found = suggest(ev.sample, ev.item.test_id, task_readme=readme, audit=ev.audit)
+    if found is None:
+        return []
+    if ev.item.test_id is not None and ev.sample.deployment.success and _about_deployment(found):
+        return []  # a deployment rule cannot explain a test of a service that came up
+    weight = EVIDENCE_WEIGHTS.get(found.category, 0.6)
+    _remedy_from_evidence(ev, found.category, found.rule, found.reason)
+    return [Reading(found.category, weight, f"evidence/{found.rule}", found.reason,
+                    found.evidence)]
+
+
+def _about_deployment(found: object) -> bool:
+    anchors = getattr(found, "evidence", ())
+    return bool(anchors) and all(a.kind == "log" and a.phase in ("install", "start", "health")
+                                 for a in anchors)
+
+
+def _remedy_from_evidence(ev: ItemEvidence, category: str, rule: str, reason: str) -> None:
+    m = _NO_MODULE.search(reason)
+    if category == "dependency" and m and ev.item.kind == DEPLOY_FAILED:
+        ev.remedies.append(Remedy(INSTALL_REPO_PACKAGE, _dist_for(m["name"])))
+
+
+def _dist_for(module: str) -> str:
+    from ..pymodules import IMPORT_ALIASES
+
+    top = module.split(".")[0]
+    aliases = IMPORT_ALIASES.get(top, ())
+    return aliases[0] if aliases else top
+
+
+# ------------------------------------------------------------------- suite audit
+
+def suite_readings(ev: ItemEvidence) -> list[Reading]:
+    """Audit findings that explain this failure."""
+    if ev.audit is None:
+        return []
+    out: list[Reading] = []
+    text = ev.text
+    test_file = (ev.item.test_id or "").split("::")[0] or None
+    for issue in ev.audit.defects:
+        why = _issue_explains(issue, ev, text, test_file)
+        if why is None:
+            continue
+        weight, detail = why
+        anchors = tuple(Anchor.task_file(e.file, e.line, e.text) for e in issue.evidence[:3])
+        out.append(Reading(NOT_MODEL, weight, f"suite/{issue.cause.replace(' ', '-')}",
+                           f"{detail}: {issue.explain()}", anchors))
+        if issue.cause == MISSING_DEPENDENCY and issue.modules:
+            ev.remedies.append(Remedy(INSTALL_TEST_PACKAGE, _dist_for(issue.modules[0])))
+        elif issue.cause == HARNESS_CONVENTION and issue.files and _read_file(issue):
+            ev.remedies.append(Remedy(ADD_TASK_FILE, _read_file(issue) or ""))
+    return out
+
+
+def _read_file(issue: SuiteIssue) -> str | None:
+    m = re.search(r"read the task's (\S+?),", issue.summary)
+    return m.group(1) if m else None
+
+
+def _issue_explains(issue: SuiteIssue, ev: ItemEvidence, text: str, test_file: str | None
+                    ) -> tuple[float, str] | None:
+    m = _NO_MODULE.search(text)
+    if m and issue.modules and (m["name"] in issue.modules
+                                or m["name"].split(".")[0] in issue.modules):
+        return 0.9, f"the test fails importing {m['name']}, which the audit explains"
+    read = _read_file(issue)
+    if read and test_file and test_file in issue.files:
+        f = _FILE_NOT_FOUND.search(text)
+        if f and f["path"].endswith(read):
+            return 0.9, f"the test cannot open {read}"
+        if read.lower() in text.lower() or ev.case is not None:
+            return 0.75, f"the test checks {read}, a task file"
+    if ev.item.test_id is None and issue.files and any(
+            f in text or f.split("/")[-1] in text for f in issue.files):
+        return 0.85, "the suite's failure comes from a file the audit names"
+    if ev.item.test_id is None and "skipped" in text and "unreachable" in issue.cause:
+        return 0.8, "every test was skipped by a fixture that waits for an undocumented URL"
+    return None
+
+
+# ------------------------------------------------------------------- the test's own bugs
+
+def test_bug_readings(ev: ItemEvidence) -> list[Reading]:
+    """The test's own code raises before checking the service: a name it never defines."""
+    if ev.case is None:
+        return []
+    m = _NAME_ERROR.search(ev.text)
+    if not m:
+        return []
+    test_file = ev.item.test_id.split("::")[0] if ev.item.test_id else None
+    source = ev.suite_source(test_file) if test_file else None
+    if source is None:
+        return []
+    name = m["name"]
+    if _defines(source, name):
+        return []
+    line = _first_use(source, name)
+    anchors = (Anchor.task_file(test_file, line[0], line[1]),) if line and test_file else ()
+    where = f"{test_file}:{line[0]}" if line else test_file
+    return [Reading(NOT_MODEL, 0.9, "test-bug/undefined-name",
+                    f"the golden test uses {name!r} ({where}) but never imports or defines it "
+                    "— no implementation can make it pass", anchors)]
+
+
+def _defines(source: str, name: str) -> bool:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return True  # cannot tell: do not accuse the test
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if any((a.asname or a.name.split(".")[0]) == name for a in node.names):
+                return True
+        elif isinstance(node, ast.ClassDef):
+            if node.name == name:
+                return True
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+            if node.name == name or any(a.arg == name for a in args):
+                return True
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id == name:
+            return True
+    return False
+
+
+def _first_use(source: str, name: str) -> tuple[int, str] | None:
+    pat = re.compile(rf"\b{re.escape(name)}\b")
+    for i, line in enumerate(source.splitlines(), 1):
+        if pat.search(line) and not line.lstrip().startswith("#"):
+            return i, line.strip()
+    return None
+
+
+# ------------------------------------------------------------------- cross-sample
+
+def cross_sample_readings(ev: ItemEvidence) -> list[Reading]:
+    """The same test across the corpus's other samples."""
+    if ev.corpus is None or ev.item.test_id is None or ev.case is None:
+        return []
+    history = ev.corpus.history(ev.sample.task, ev.item.test_id)
+    others = history.others(ev.sample.sample_id)
+    if not others:
+        return []
+    passes = history.passes(ev.sample.sample_id)
+    same = history.same_failure(ev.sample.sample_id, ev.case.first_message_line)
+    agents = sorted({s.agent for s in same})
+    if passes:
+        names = ", ".join(sorted({s.agent for s in passes}))
+        return [Reading(NOT_MODEL, -0.35, "~cross-sample/passed-elsewhere",
+                        f"{len(passes)} of {len(others)} other sample(s) pass this test "
+                        f"({names}): it can be passed")]
+    if same and len(same) == len(others):
+        return [Reading(NOT_MODEL, 0.3 + 0.1 * min(len(same), 3), "cross-sample/fails-alike",
+                        f"every other sample ({len(same)}: {', '.join(agents)}) fails it the "
+                        "same way and none passes")]
+    return []

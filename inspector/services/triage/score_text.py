@@ -1,0 +1,137 @@
+"""The score report (:class:`~.score.ScoreReport`) as plain text for a terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from .score import NONE, ScoreReport, UnitScore
+
+NA = "n/a"
+SPLIT_TITLES = {"held_out": "held-out", "dev": "dev", "all": "all"}
+UNIT_TITLES = {"per_test": "per test", "per_root": "per root"}
+LIST_LIMIT = 25
+
+
+def _pct(x: float | None) -> str:
+    return NA if x is None else f"{x * 100:.1f}%"
+
+
+def _num(x: float | None) -> str:
+    return NA if x is None else f"{x:.3f}"
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  "
+          ) -> list[str]:
+    """Rows under a header; first column left-aligned, the others right-aligned."""
+    widths = [max(len(str(c)) for c in col) for col in zip(headers, *rows, strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [c.ljust(w) if i == 0 else c.rjust(w)
+                 for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
+        return (indent + "  ".join(parts)).rstrip()
+
+    return [line(headers), *(line(r) for r in rows)]
+
+
+def _summary_row(split: str, unit: str, s: UnitScore) -> list[str]:
+    nm = s.not_model
+    return [f"{SPLIT_TITLES[split]} {UNIT_TITLES[unit]}", str(s.n), str(s.covered),
+            _pct(s.coverage), _pct(s.accuracy_covered), _pct(s.accuracy_all),
+            _num(s.kappa_covered), _num(s.kappa_with_abstention),
+            _pct(nm.precision), _pct(nm.recall)]
+
+
+def _details(s: UnitScore) -> list[str]:
+    out = ["  Confusion (rows: label, columns: suggestion)"]
+    out += table(["", *s.columns], [[r, *(str(v) for v in row)]
+                                   for r, row in zip(s.rows, s.matrix, strict=True)], "    ")
+    out.append("  Per category (recall counts abstentions as misses)")
+    out += table(["category", "label", "suggested", "right", "precision", "recall", "F1"],
+                 [[c.category, str(c.reference), str(c.suggested), str(c.tp),
+                   _pct(c.precision), _pct(c.recall), _num(c.f1)] for c in s.categories],
+                 "    ")
+    nm, md = s.not_model, s.model
+    out.append(f"  not-model vs a model category: not-model precision {_pct(nm.precision)} "
+               f"({nm.tp} of {nm.suggested}), recall {_pct(nm.recall)} ({nm.tp} of "
+               f"{nm.reference}); model precision {_pct(md.precision)}, recall "
+               f"{_pct(md.recall)}; binary kappa (covered) {_num(s.binary_kappa)}")
+    out.append("  Reliability (covered units)")
+    out += table(["confidence", "n", "right", "accuracy", "mean conf"],
+                 [[f"{b.low:.2f}-{b.high:.2f}", str(b.n), str(b.correct), _pct(b.accuracy),
+                   _num(b.mean_confidence)] for b in s.reliability], "    ")
+    out.append(f"  Abstained: {s.abstained} ({s.unsure} unsure; the best competing reading "
+               f"was the label's category on {s.unsure_top_right})")
+    if s.rules:
+        out.append("  Rules (fired on covered units / right)")
+        out += table(["rule", "fired", "right"],
+                     [[r, str(f), str(c)] for r, (f, c) in sorted(s.rules.items())], "    ")
+    return out
+
+
+def format_score(report: ScoreReport, labels_dir: Path, runs_dir: Path,
+                 annotators: Sequence[str]) -> str:
+    """The whole report: summary, details per split and unit, misses, and every labelled
+    item that could not be scored."""
+    statuses = ", ".join(f"{n} {s}" for s, n in sorted(report.statuses.items()))
+    total = sum(report.statuses.values())
+    lines = [f"Labels: {labels_dir} (annotators: {', '.join(annotators) or 'none'}; "
+             f"{total} labelled items" + (f": {statuses}" if statuses else "") + ")",
+             f"Runs: {runs_dir}"]
+    if report.split is not None:
+        lines.append(f"Split: {report.split.path}; held-out tasks: "
+                     f"{', '.join(report.split.held_out_tasks) or 'none'}.")
+        lines.append("Held-out figures are on tasks never used to write or tune a rule; dev "
+                     "figures are on the tasks the rules were tuned on.")
+    else:
+        lines.append(f"Split: none ({labels_dir / 'split.json'} not found); every figure is "
+                     "on all labelled tasks, including any the rules were tuned on.")
+    lines += ["", "Summary (accuracy(all) counts abstentions as wrong; kappa +none treats no "
+                  "suggestion as its own class)"]
+    rows = []
+    scores = {}
+    for split in report.splits():
+        for unit in ("per_root", "per_test"):
+            s = scores[(split, unit)] = report.score(split, unit)
+            rows.append(_summary_row(split, unit, s))
+    lines += table(["", "n", "covered", "coverage", "acc(covered)", "acc(all)", "kappa",
+                    "kappa +none", "nm prec", "nm recall"], rows)
+    for split in report.splits():
+        g = report.grouping(split)
+        lines += ["", f"== {SPLIT_TITLES[split]} ==",
+                  f"  Grouping: the engine also calls {g.engine_also_root} of "
+                  f"{g.label_roots} labelled roots a root; it ties {g.same_root} of "
+                  f"{g.label_followers} labelled followers to the labelled root"]
+        for unit in ("per_root", "per_test"):
+            lines += ["", f" {SPLIT_TITLES[split]}, {UNIT_TITLES[unit]}:"]
+            lines += _details(scores[(split, unit)])
+    misses = scores[("all", "per_test")].misses
+    lines += ["", f"Misses ({len(misses)}, per test; * = a labelled root)"]
+    for m in misses:
+        tag = "[held-out] " if m.split == "held_out" else ""
+        star = "*" if m.is_root else " "
+        said = (f"suggested {m.suggested} [{m.rule}, {m.confidence:.2f}]"
+                if m.suggested is not None else
+                (f"unsure (best reading {m.top_reading})" if m.unsure else
+                 f"no suggestion [{m.rule or '-'}]"))
+        lines.append(f" {star}{tag}{m.key}: label {m.reference}, {said}")
+    if not misses:
+        lines.append("  none")
+    lines += ["", f"Unmatched labels ({len(report.unmatched)}: labelled, but the triage has "
+                  "no failure item for them)"]
+    lines += [f"  {u.key}: label {u.reference or 'unresolved'}; {u.reason}"
+              for u in report.unmatched] or ["  none"]
+    lines += ["", f"Unresolved labels ({len(report.unresolved)}: annotators disagree, not "
+                  "adjudicated; not scored)"]
+    lines += [f"  {k}: " + ", ".join(f"{a}={c}" for a, c in r.items())
+              for k, r, _ in report.unresolved] or ["  none"]
+    lines += ["", f"Unlabelled failure items of labelled samples ({len(report.unlabelled)})"]
+    lines += [f"  {k}" for k in report.unlabelled[:LIST_LIMIT]] or ["  none"]
+    if len(report.unlabelled) > LIST_LIMIT:
+        lines.append(f"  … {len(report.unlabelled) - LIST_LIMIT} more (--json lists all)")
+    if report.dangling_follows:
+        lines += ["", f"Labels following an item nobody labelled ({len(report.dangling_follows)})"]
+        lines += [f"  {k} follows {f}" for k, f in report.dangling_follows]
+    lines += ["", f"{NA}: undefined (nothing to divide by, or kappa's chance agreement already "
+                  f"perfect); '{NONE}' = no suggestion"]
+    return "\n".join(lines) + "\n"
