@@ -10,23 +10,19 @@ blocks labelling.
 
 from __future__ import annotations
 
+import importlib.util
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from inspector.model.results import SampleResult
 from inspector.model.task import Task
-from inspector.model.triage import (
-    DEPLOY_FAILED,
-    ITEM_KINDS,
-    TEST,
-    FailureItem,
-    RootGroup,
-    SampleTriage,
-)
+from inspector.model.triage import Confirmation, Remedy, RootGroup, SampleTriage
 
-from .failures import sample_failures
+from .deployments import DeployError, DeploymentPool, Target
+from .triage.engine import TriageContext, triage_sample
+from .triage.items import failure_items
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,17 +34,10 @@ class TriageOutcome:
 
 
 def ungrouped_triage(result: SampleResult, task: Task | None = None) -> SampleTriage:
-    """Every recorded failure item of ``result`` as a root of its own, sample-level items
-    first, without suggestions (what the queue lists when the engine cannot triage)."""
-    items: list[FailureItem] = []
-    for row in sample_failures(result, task):
-        kind = TEST if row.test_id is not None else row.outcome
-        if kind not in ITEM_KINDS:
-            continue  # counts-only rows and tampering findings are no items of their own
-        items.append(FailureItem(result.sample_id, row.test_id, kind, row.message, row.file,
-                                 row.line))
-    items.sort(key=lambda i: (i.kind == TEST, i.kind != DEPLOY_FAILED))
-    return SampleTriage(result.sample_id, tuple(RootGroup(i, ()) for i in items))
+    """Every failure item of ``result`` as a root of its own, without suggestions (what the
+    queue lists when the engine cannot triage the sample)."""
+    return SampleTriage(result.sample_id,
+                        tuple(RootGroup(i, ()) for i in failure_items(result, task)))
 
 
 class QueueTriage:
@@ -56,12 +45,10 @@ class QueueTriage:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._ctx: Any = None
+        self._ctx: TriageContext | None = None
         self._lock = threading.Lock()
 
-    def _context(self) -> Any:
-        from inspector.services.triage.engine import TriageContext
-
+    def _context(self) -> TriageContext:
         with self._lock:
             if self._ctx is None:
                 self._ctx = TriageContext.load(self.root)
@@ -71,10 +58,36 @@ class QueueTriage:
         """``result``'s items, groups and suggestions (blocking, ~100 ms: call it from a
         worker)."""
         try:
-            from inspector.services.triage.engine import triage_sample
-
             return TriageOutcome(triage_sample(result, self._context()))
         except Exception as exc:  # noqa: BLE001 - a rule bug must never block labelling
             return TriageOutcome(ungrouped_triage(result, task),
                                  f"per-test suggestions unavailable: {type(exc).__name__}: "
                                  f"{exc}")
+
+
+class RemedyRunner:
+    """Causal re-runs for the queue: a remedy tried on a fresh deployment of a sample
+    (:func:`inspector.services.triage.remedies.confirm`; Docker, minutes: call it from a
+    worker, with ``cancel``)."""
+
+    def __init__(self, pool: Callable[[], DeploymentPool]) -> None:
+        self._pool = pool
+
+    @staticmethod
+    def available() -> bool:
+        """Whether this build has causal re-runs."""
+        return importlib.util.find_spec("inspector.services.triage.remedies") is not None
+
+    def __call__(self, remedy: Remedy, result: SampleResult, task: Task | None, backend: str,
+                 *, on_line: Callable[[str, str], None] | None = None,
+                 say: Callable[[str], None] | None = None,
+                 cancel: threading.Event | None = None) -> Confirmation:
+        """Try ``remedy`` on ``result``'s repo; raises :class:`DeployError` (no repo, no
+        task, no backend) or the remedy's error when it cannot be tried."""
+        from .triage.remedies import confirm
+
+        if task is None:
+            raise DeployError(f"{result.sample_id}: the task (README and golden tests) is not "
+                              "available, so nothing can be re-run")
+        return confirm(remedy, Target.from_result(result, task), self._pool(), backend,
+                       on_line=on_line, say=say, cancel=cancel)

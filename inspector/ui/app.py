@@ -249,7 +249,11 @@ class InspectorApp(SafeTextApp, App[None]):
             self.notify("Labelling is off: " + "; ".join(self.label_problems),
                         severity="error", timeout=10)
             return
-        self.push_screen(LabelScreen(entries, start))
+        from inspector.services.label_triage import QueueTriage, RemedyRunner
+
+        runner = RemedyRunner(self.deployments) if RemedyRunner.available() else None
+        self.push_screen(LabelScreen(entries, start, session=self.labels,
+                                     triage=QueueTriage(self.root), confirm=runner))
 
     @work(thread=True, exclusive=True, group="catalog", exit_on_error=False)
     def refresh_catalog(self) -> None:

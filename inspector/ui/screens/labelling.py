@@ -25,6 +25,7 @@ from textual.events import Key
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, ProgressBar, Static
+from textual.worker import get_current_worker
 
 from inspector.model.entries import SampleEntry
 from inspector.model.errors import LoadError
@@ -47,8 +48,8 @@ if TYPE_CHECKING:
     from inspector.model.triage import Remedy
 
 ConfirmFn = Callable[..., Confirmation]
-"""Runs a remedy against a sample in a sandbox: ``confirm(remedy, result, task, backend,
-on_line=..., cancel=...)`` (see :func:`inspector.services.label_triage.confirm_remedy`)."""
+"""Tries a remedy on a fresh deployment of a sample: ``confirm(remedy, result, task, backend,
+on_line=..., say=..., cancel=...)`` (:class:`~inspector.services.label_triage.RemedyRunner`)."""
 
 
 @dataclass
@@ -182,6 +183,7 @@ class LabelScreen(Screen[None]):
         self.queue.set_entries(self.entries)
         self.queue.go_to(self.index)
         self.show(self.index)
+        self.prefetch(self.index)
         self.queue.focus()
         if not self.session.writable:
             self.notify("Your label file cannot be read, so nothing will be written to it: "
@@ -266,17 +268,33 @@ class LabelScreen(Screen[None]):
 
     @work(thread=True, group="label-load")
     def load(self, index: int) -> None:
-        """Read and triage the sample, compute its evidence candidates; prefetch the next."""
+        """Read and triage the sample and the next, compute their evidence candidates."""
         for i in (index, index + 1):
+            self._load_into(i)
+
+    @work(thread=True, exclusive=True, group="label-prefetch")
+    def prefetch(self, start: int) -> None:
+        """Triage the rest of the queue in the background (from ``start`` on, wrapping), so
+        every sample row shows its items and the progress counts them."""
+        worker = get_current_worker()
+        n = len(self.entries)
+        for step in range(n):
+            if worker.is_cancelled:
+                return
+            self._load_into((start + step) % n)
+
+    def _load_into(self, i: int) -> None:
+        """Load sample ``i`` unless it is loaded or being loaded; hand it to the UI."""
+        with self._inflight_lock:
+            if i in self.loaded or i in self._inflight or not 0 <= i < len(self.entries):
+                return
+            self._inflight.add(i)
+        try:
+            loaded = self._load_one(self.entries[i])
+        finally:
             with self._inflight_lock:
-                if i in self.loaded or i in self._inflight or not 0 <= i < len(self.entries):
-                    continue
-                self._inflight.add(i)
-            try:
-                loaded = self._load_one(self.entries[i])
-            finally:
-                with self._inflight_lock:
-                    self._inflight.discard(i)
+                self._inflight.discard(i)
+        with contextlib.suppress(RuntimeError):  # the app has gone
             self.app.call_from_thread(self._loaded, i, loaded)
 
     def _load_one(self, entry: SampleEntry) -> Loaded:
@@ -309,7 +327,7 @@ class LabelScreen(Screen[None]):
         if not self.is_attached:
             return
         if loaded.triage is not None:
-            self.queue.set_triage(index, loaded.triage)
+            self.queue.set_triage(index, loaded.triage, expand=index == self.index)
             self._update_progress()
         if index == self.index:
             if self._descend == index and self.row.item is None:
@@ -392,7 +410,7 @@ class LabelScreen(Screen[None]):
             t.append(f"{sanitize(item_name(row.item))} (the sample's own failure)")
         else:
             t.append(f"test {sanitize(row.item.test_id)}")
-        group = self._group()
+        group = row.group
         if row.is_member and group is not None:
             mine = self.session.mine(row.ref)
             t.append("\n  in the group of ", style="dim")
@@ -531,7 +549,7 @@ class LabelScreen(Screen[None]):
         row = self.row
         note = self.query_one("#note", Input).value.strip()
         name = self.session.taxonomy.name_of(category)
-        group = self._group()
+        group = row.group  # the sample row labels the sample alone, as before per-test items
         ts = self._test_suggestion()
         suggestion: Suggestion | dict[str, str] | None = (
             suggestion_json(ts) if ts is not None else
@@ -805,7 +823,7 @@ class LabelScreen(Screen[None]):
             assert self.confirm_fn is not None
             backend = app.resolve_backend()  # type: ignore[attr-defined]
             result = self.confirm_fn(remedy, sample, task, backend, on_line=self._on_line,
-                                     cancel=cancel)
+                                     say=self._on_line, cancel=cancel)
         except Exception as exc:  # noqa: BLE001 - shown, never crashes the app
             error = f"{type(exc).__name__}: {exc}"
         finally:

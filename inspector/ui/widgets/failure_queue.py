@@ -132,8 +132,8 @@ class FailureQueue(Tree[QueueRow]):
                           allow_expand=False)
             for i, e in enumerate(self.entries)]
 
-    def set_triage(self, index: int, triage: SampleTriage) -> None:
-        """Show the items of sample ``index`` under its row (expanded)."""
+    def set_triage(self, index: int, triage: SampleTriage, expand: bool = False) -> None:
+        """Put the items of sample ``index`` under its row (opened when ``expand``)."""
         node = self._samples[index]
         self.triages[index] = triage
         node.remove_children()
@@ -146,7 +146,8 @@ class FailureQueue(Tree[QueueRow]):
                 row = QueueRow(index, sid, group, member)
                 root.add_leaf(self._item_label(row), data=row)
         node.allow_expand = bool(triage.groups)
-        node.expand()
+        if expand:
+            node.expand()
         node.set_label(self._sample_label(index))
 
     def sample_text(self, index: int) -> str:
@@ -170,6 +171,8 @@ class FailureQueue(Tree[QueueRow]):
         """Put the cursor on sample ``index``'s row, or on the row of ``ref`` in it (opening
         its group when ``ref`` is a member)."""
         node = self._samples[index]
+        if node.allow_expand and not node.is_expanded:
+            node.expand()
         if ref is not None:
             found = self._find(node, ref)
             if found is not None:

@@ -77,8 +77,8 @@ class SuggestionPanel(Vertical):
             t.append(f"\nThe sample's own failure ({sanitize(item_name(own.root))})",
                      style="bold")
             if own.members:
-                t.append(f" is the root of {len(own.members)} more: a key here labels them "
-                         "all", style="dim")
+                t.append(f" roots {len(own.members)} more: label it on its row (↓) to label "
+                         "them all", style="dim")
         if items:
             t.append(f"\n{items} failure item{'s' if items != 1 else ''} in {groups} "
                      f"group{'s' if groups != 1 else ''}: ↓ labels them one by one",
