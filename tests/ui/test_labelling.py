@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, Static
 from textual.worker import WorkerCancelled
 
 from inspector.model.labels import ItemRef

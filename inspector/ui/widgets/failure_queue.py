@@ -181,6 +181,7 @@ class FailureQueue(Tree[QueueRow]):
                     found.parent.expand()
                 node = found
         if self.cursor_node is not node:
+            self.get_node_at_line(0)  # lays out the lines now: an opened node has no line yet
             self.move_cursor(node)
 
     def refresh_sample(self, index: int) -> None:

@@ -104,7 +104,11 @@ class SuggestionPanel(Vertical):
             if s.competing:
                 t.append(" — the evidence supports more than one reading:", style="dim")
         if s is not None:
-            for r in s.competing:
+            others = list(s.competing) if s.category is None else \
+                [r for r in s.competing if r.category != s.category]
+            if others and s.category is not None:
+                t.append("\n  other readings:", style="dim")
+            for r in others:
                 t.append("\n  ")
                 t.append_text(taxonomy_category_text(self.taxonomy, r.category))
                 t.append(f"  {r.weight:.2f}", style="bold")
