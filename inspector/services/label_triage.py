@@ -1,5 +1,7 @@
-"""Per-test triage for the labelling queue: the failure items of a sample, their root groups
-and suggestions, from the triage engine (:mod:`inspector.services.triage.engine`).
+"""What the labelling queue loads per sample: the failure items, their root groups and
+suggestions from the triage engine (:mod:`inspector.services.triage.engine`), the whole
+sample's suggestion and evidence (:func:`load_queue_sample`), and causal re-runs
+(:class:`RemedyRunner`).
 
 :class:`QueueTriage` loads the engine's context once (lazily, on the first sample: call it
 from a worker) and triages one sample at a time. When the engine fails on a sample, the
@@ -13,13 +15,17 @@ from __future__ import annotations
 import importlib.util
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from inspector.model.entries import SampleEntry
+from inspector.model.errors import LoadError
+from inspector.model.labels import Anchor, Suggestion
 from inspector.model.results import SampleResult
 from inspector.model.task import Task
 from inspector.model.triage import Confirmation, Remedy, RootGroup, SampleTriage
 
+from .catalog import Catalog
 from .deployments import DeployError, DeploymentPool, Target
 from .triage.engine import TriageContext, triage_sample
 from .triage.items import failure_items
@@ -91,3 +97,43 @@ class RemedyRunner:
                               "available, so nothing can be re-run")
         return confirm(remedy, Target.from_result(result, task), self._pool(), backend,
                        on_line=on_line, say=say, cancel=cancel)
+
+
+@dataclass
+class QueueSample:
+    """One queue sample's evidence and triage, as the labelling screen shows them."""
+
+    sample: SampleResult | None
+    suggestion: Suggestion | None  # the whole sample's (rules of :mod:`.label_suggest`)
+    candidates: list[Anchor]  # evidence for the whole sample
+    triage: SampleTriage | None = None
+    task: Task | None = None
+    logs: list[Anchor] = field(default_factory=list)  # telling log lines of the sample
+    error: str = ""
+
+
+def load_queue_sample(catalog: Catalog, entry: SampleEntry,
+                      triage: QueueTriage | None) -> QueueSample:
+    """Read ``entry``'s result and task, triage it, suggest a category for the whole sample
+    and collect its evidence (blocking: call it from a worker). A load error or a rule bug
+    is reported in ``error``, never raised."""
+    from .label_evidence import evidence_candidates, log_evidence
+    from .label_suggest import suggest
+    from .suite_audit import audit_task
+
+    try:
+        sample = catalog.load_sample(entry)
+    except LoadError as exc:
+        return QueueSample(None, None, [], error=str(exc))
+    task = catalog.task(entry.task, catalog.run(entry.run_key))
+    outcome = (triage.triage(sample, task) if triage is not None else
+               TriageOutcome(ungrouped_triage(sample, task)))
+    logs = log_evidence(sample)
+    try:
+        suggestion = suggest(sample, task_readme=task.readme if task is not None else None,
+                             audit=audit_task(task) if task is not None else None)
+    except Exception as exc:  # noqa: BLE001 - a rule bug must never block labelling
+        return QueueSample(sample, None, evidence_candidates(sample), outcome.triage, task,
+                           logs, f"suggestion failed: {exc}")
+    return QueueSample(sample, suggestion, evidence_candidates(sample, suggestion),
+                       outcome.triage, task, logs, outcome.error)

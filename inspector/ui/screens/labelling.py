@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -23,7 +22,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, ProgressBar, Static
 from textual.worker import get_current_worker
 
@@ -32,16 +30,18 @@ from inspector.model.errors import LoadError
 from inspector.model.labels import CONFIDENCES, Anchor, ItemRef, Label, Suggestion
 from inspector.model.results import SampleResult
 from inspector.model.task import Task
-from inspector.model.triage import Confirmation, RootGroup, SampleTriage, TestSuggestion
+from inspector.model.triage import Confirmation, RootGroup, TestSuggestion
 from inspector.model.verdict import Verdict
 from inspector.services.label_session import KEEP, LabelSession
-from inspector.services.label_triage import QueueTriage, TriageOutcome
+from inspector.services.label_triage import QueueSample, QueueTriage, load_queue_sample
 from inspector.ui.label_text import item_name, taxonomy_category_text
 from inspector.ui.messages import LabelsChanged, OpenSample
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.screens.replay import PromptScreen
 from inspector.ui.widgets.evidence_list import EvidenceList
 from inspector.ui.widgets.failure_queue import FailureQueue, QueueRow
+from inspector.ui.widgets.item_header import ItemHeader
+from inspector.ui.widgets.label_summary import LabelSummary
 from inspector.ui.widgets.suggestion_panel import SuggestionPanel, confirmation_text
 
 if TYPE_CHECKING:
@@ -50,19 +50,6 @@ if TYPE_CHECKING:
 ConfirmFn = Callable[..., Confirmation]
 """Tries a remedy on a fresh deployment of a sample: ``confirm(remedy, result, task, backend,
 on_line=..., say=..., cancel=...)`` (:class:`~inspector.services.label_triage.RemedyRunner`)."""
-
-
-@dataclass
-class Loaded:
-    """A queue sample's evidence and triage, loaded off the event loop."""
-
-    sample: SampleResult | None
-    suggestion: Suggestion | None
-    candidates: list[Anchor]
-    triage: SampleTriage | None = None
-    task: Task | None = None
-    logs: list[Anchor] = field(default_factory=list)  # telling log lines of the sample
-    error: str = ""
 
 
 def category_text(session: LabelSession, category: str | None, *, key: bool = False) -> Text:
@@ -113,7 +100,6 @@ class LabelScreen(Screen[None]):
     LabelScreen #item { width: 1fr; height: 1fr; padding: 0 1; }
     LabelScreen #item > Static { height: auto; margin-bottom: 1; }
     LabelScreen #evidence { height: auto; max-height: 12; border: round $panel-lighten-2; }
-    LabelScreen #note { margin-bottom: 1; }
     LabelScreen #legend { dock: bottom; height: auto; padding: 0 1;
         border-top: solid $panel-lighten-2; }
     """
@@ -127,7 +113,7 @@ class LabelScreen(Screen[None]):
         self.index = self.entries.index(current) if current in self.entries else 0
         self.visited: list[int] = []
         self.confidence = "medium"
-        self.loaded: dict[int, Loaded] = {}
+        self.loaded: dict[int, QueueSample] = {}
         self.row = QueueRow(self.index, self.entries[self.index].sample_id) \
             if self.entries else QueueRow(0, "")
         self._session = session
@@ -136,12 +122,9 @@ class LabelScreen(Screen[None]):
         self.confirmations: dict[str, Confirmation] = {}  # item key -> this session's re-run
         self.confirm_cancel: threading.Event | None = None
         self.confirming_key: str | None = None
-        self._confirm_line = ""
-        self._confirm_timer: Timer | None = None
         self._descend: int | None = None  # sample whose first unlabelled root to go to
         self._inflight: set[int] = set()
         self._inflight_lock = threading.Lock()
-        self._note_item: ItemRef | None = None
 
     @property
     def session(self) -> LabelSession:
@@ -158,16 +141,12 @@ class LabelScreen(Screen[None]):
             yield FailureQueue(self.session.taxonomy, self.session.mine, id="queue")
             with Vertical(id="item-col"):
                 with VerticalScroll(id="item"):
-                    yield Static("", id="item-head")
-                    yield Static("", id="scope")
+                    yield ItemHeader(id="item-header")
                     yield SuggestionPanel(self.session.taxonomy, id="suggestion-panel")
                     yield Static("Evidence  (a attaches/detaches, Enter opens)",
                                  id="evidence-title")
                     yield EvidenceList(id="evidence")
-                    yield Static("", id="mine")
-                    yield Input(placeholder="note — e to edit, Enter saves, Esc leaves",
-                                id="note")
-                    yield Static("", id="others")
+                    yield LabelSummary(self.session.taxonomy, id="labels")
                 yield Static("", id="legend")
         yield Footer()
 
@@ -177,8 +156,7 @@ class LabelScreen(Screen[None]):
                           f"{' · blind' if self.session.blind else ''}")
         self.query_one("#legend", Static).update(self._legend())
         if not self.entries:
-            self.query_one("#item-head", Static).update(
-                "No failing samples here: nothing to label. Esc goes back.")
+            self.header.say("No failing samples here: nothing to label. Esc goes back.")
             return
         self.queue.set_entries(self.entries)
         self.queue.go_to(self.index)
@@ -199,6 +177,10 @@ class LabelScreen(Screen[None]):
     @property
     def queue(self) -> FailureQueue:
         return self.query_one("#queue", FailureQueue)
+
+    @property
+    def header(self) -> ItemHeader:
+        return self.query_one("#item-header", ItemHeader)
 
     @property
     def panel(self) -> SuggestionPanel:
@@ -255,8 +237,7 @@ class LabelScreen(Screen[None]):
         if index in self.loaded:
             self._render_item()
         else:
-            self.query_one("#item-head", Static).update(
-                plain(f"Loading {self.entries[index].sample_id}…"))
+            self.header.say(f"Loading {self.entries[index].sample_id}…")
         self.load(index)
 
     def _row_for(self, index: int, ref: ItemRef | None) -> QueueRow:
@@ -290,39 +271,15 @@ class LabelScreen(Screen[None]):
                 return
             self._inflight.add(i)
         try:
-            loaded = self._load_one(self.entries[i])
+            loaded = load_queue_sample(self.app.catalog,  # type: ignore[attr-defined]
+                                       self.entries[i], self.triage)
         finally:
             with self._inflight_lock:
                 self._inflight.discard(i)
         with contextlib.suppress(RuntimeError):  # the app has gone
             self.app.call_from_thread(self._loaded, i, loaded)
 
-    def _load_one(self, entry: SampleEntry) -> Loaded:
-        from inspector.services.label_evidence import evidence_candidates, log_evidence
-        from inspector.services.label_suggest import suggest
-        from inspector.services.label_triage import ungrouped_triage
-        from inspector.services.suite_audit import audit_task
-
-        catalog = self.app.catalog  # type: ignore[attr-defined]
-        try:
-            sample = catalog.load_sample(entry)
-        except LoadError as exc:
-            return Loaded(None, None, [], error=str(exc))
-        task = catalog.task(entry.task, catalog.run(entry.run_key))
-        outcome = (self.triage.triage(sample, task) if self.triage is not None else
-                   TriageOutcome(ungrouped_triage(sample, task)))
-        logs = log_evidence(sample)
-        readme = task.readme if task is not None else None
-        try:
-            suggestion = suggest(sample, task_readme=readme,
-                                 audit=audit_task(task) if task is not None else None)
-        except Exception as exc:  # a rule bug must never block labelling
-            return Loaded(sample, None, evidence_candidates(sample), outcome.triage, task,
-                          logs, f"suggestion failed: {exc}")
-        return Loaded(sample, suggestion, evidence_candidates(sample, suggestion),
-                      outcome.triage, task, logs, outcome.error)
-
-    def _loaded(self, index: int, loaded: Loaded) -> None:
+    def _loaded(self, index: int, loaded: QueueSample) -> None:
         self.loaded[index] = loaded
         if not self.is_attached:
             return
@@ -373,23 +330,8 @@ class LabelScreen(Screen[None]):
         return loaded.triage.for_item(self.item.key)
 
     def _render_item(self) -> None:
-        e = self.entry
         loaded = self.loaded.get(self.index)
-        head = Text()
-        head.append(sanitize(f"{e.agent} · {e.model} · {e.task} #{e.sample}"), style="bold")
-        head.append(sanitize(f"   {e.language}{' · ' + e.framework if e.framework else ''}\n"),
-                    style="dim")
-        head.append(sanitize(f"{e.sample_id}\n"), style="dim")
-        what = e.verdict.value.replace("_", " ")
-        if e.failed_phase:
-            what += f" in {e.failed_phase}"
-        head.append(sanitize(f"{what}: "), style="bold red")
-        head.append(sanitize(e.message or "—"))
-        if e.total:
-            head.append(f"   tests {e.passed}/{e.total} passed", style="dim")
-        if loaded is not None and loaded.error:
-            head.append(f"\n{sanitize(loaded.error)}", style="yellow")
-        self.query_one("#item-head", Static).update(head)
+        self.header.show(self.entry, loaded.error if loaded is not None else "")
         self._render_scope()
         self._render_suggestion()
         self._render_evidence()
@@ -402,33 +344,8 @@ class LabelScreen(Screen[None]):
         return [r for r in self.queue.rows(self.index) if r.item is not None and not r.is_member]
 
     def _render_scope(self) -> None:
-        t = Text("Labelling: ", style="bold")
-        row = self.row
-        if row.item is None:
-            t.append("the whole sample")
-        elif row.item.test_id is None:
-            t.append(f"{sanitize(item_name(row.item))} (the sample's own failure)")
-        else:
-            t.append(f"test {sanitize(row.item.test_id)}")
-        group = row.group
-        if row.is_member and group is not None:
-            mine = self.session.mine(row.ref)
-            t.append("\n  in the group of ", style="dim")
-            t.append(sanitize(item_name(group.root)))
-            if mine is not None and mine.follows == group.root.key:
-                t.append("  ↳ follows the root's label", style="bold")
-            elif mine is not None:
-                t.append("  ● own label (overrides the group; f follows again)", style="bold")
-            else:
-                t.append("  · follows once the root is labelled", style="dim")
-        elif group is not None and group.members:
-            t.append(f"\n  root of {len(group.members)} more like it: a key labels them all",
-                     style="dim")
-        roots = self._failing_items()
-        if roots:
-            t.append(f"   (t: {len(roots)} failure item{'s' if len(roots) != 1 else ''} can "
-                     "be labelled one by one)", style="dim")
-        self.query_one("#scope", Static).update(t)
+        self.header.show_scope(self.row, self.session.mine(self.row.ref),
+                               len(self._failing_items()))
 
     def _render_suggestion(self) -> None:
         loaded = self.loaded.get(self.index)
@@ -471,47 +388,10 @@ class LabelScreen(Screen[None]):
 
     def _render_labels(self) -> None:
         item = self.item
-        mine = self.session.mine(item)
-        t = Text("Your label: ", style="bold")
-        if mine is None:
-            t.append("none yet", style="dim")
-            t.append(f"   confidence {self.confidence} (c)", style="dim")
-        else:
-            t.append_text(category_text(self.session, mine.category))
-            if mine.follows is not None:
-                t.append(f"  ↳ follows {sanitize(mine.follows.rsplit('::', 1)[-1])}",
-                         style="bold")
-            t.append(f"   confidence {sanitize(mine.confidence)} (c)   ", style="dim")
-            t.append(f"{len(mine.history)} edit{'s' if len(mine.history) != 1 else ''}, last "
-                     f"{sanitize(mine.updated.at)}", style="dim")
-            n = len(self.session.followers(item))
-            if n:
-                t.append(f"\n  {n} item{'s' if n != 1 else ''} follow this label", style="dim")
-        self.query_one("#mine", Static).update(t)
-        note = self.query_one("#note", Input)
-        if self._note_item != item:
-            note.value = sanitize(mine.note) if mine else ""
-            self._note_item = item
-        others = self.session.others(item)
-        o = Text("Others: ", style="bold")
-        if not self.session.visible(item):
-            o.append("hidden until you label this item (blind mode)", style="italic dim")
-        elif not others:
-            o.append("no other labels", style="dim")
-        for name, lb in others.items():
-            o.append(f"\n  {sanitize(name)}: ")
-            o.append_text(category_text(self.session, lb.category))
-            o.append(f"  ({sanitize(lb.confidence)})", style="dim")
-            if lb.follows:
-                o.append("  ↳ follows", style="dim")
-            if lb.note:
-                o.append(f"  {sanitize(lb.note)[:160]}", style="italic")
-        adj = self.session.adjudicated(item)
-        if adj is not None:
-            o.append("\nAdjudicated: ", style="bold")
-            o.append_text(category_text(self.session, adj.category))
-            o.append(f"  by {sanitize(adj.updated.by)}", style="dim")
-        self.query_one("#others", Static).update(o)
+        self.query_one("#labels", LabelSummary).show(
+            item, self.session.mine(item), self.confidence, len(self.session.followers(item)),
+            self.session.visible(item), self.session.others(item),
+            self.session.adjudicated(item))
 
     # ------------------------------------------------------------------ keys
 
@@ -547,7 +427,7 @@ class LabelScreen(Screen[None]):
     def _save(self, item: ItemRef, category: str, reason: str, advance: bool) -> None:
         loaded = self.loaded.get(self.index)
         row = self.row
-        note = self.query_one("#note", Input).value.strip()
+        note = self.query_one("#labels", LabelSummary).note
         name = self.session.taxonomy.name_of(category)
         group = row.group  # the sample row labels the sample alone, as before per-test items
         ts = self._test_suggestion()
@@ -806,10 +686,8 @@ class LabelScreen(Screen[None]):
         self.confirm_cancel = cancel
         self.confirming_key = self.item.key
         self.app.track_cancel(cancel)  # type: ignore[attr-defined]
-        self._confirm_line = ""
         what = f"{remedy.describe()} — {item_name(self.row.item) if self.row.item else 'sample'}"
         self.panel.confirming(f"confirming: {what}")
-        self._confirm_timer = self.set_interval(0.25, self._confirm_tick)
         self._confirm(cancel, remedy, loaded.sample, loaded.task, self.item.key)
 
     @work(thread=True, exclusive=True, group="confirm", exit_on_error=False)
@@ -822,8 +700,8 @@ class LabelScreen(Screen[None]):
         try:
             assert self.confirm_fn is not None
             backend = app.resolve_backend()  # type: ignore[attr-defined]
-            result = self.confirm_fn(remedy, sample, task, backend, on_line=self._on_line,
-                                     say=self._on_line, cancel=cancel)
+            result = self.confirm_fn(remedy, sample, task, backend, on_line=self.panel.feed,
+                                     say=self.panel.feed, cancel=cancel)
         except Exception as exc:  # noqa: BLE001 - shown, never crashes the app
             error = f"{type(exc).__name__}: {exc}"
         finally:
@@ -831,25 +709,11 @@ class LabelScreen(Screen[None]):
         with contextlib.suppress(RuntimeError):  # the app has gone
             app.call_from_thread(self._confirmed, cancel, key, result, error)
 
-    def _on_line(self, *parts: str) -> None:
-        """An output line of the re-run (on the worker thread): the newest is shown."""
-        text = parts[-1] if parts else ""
-        if text.strip():
-            self._confirm_line = text.strip()[:200]
-
-    def _confirm_tick(self) -> None:
-        if self.confirm_cancel is not None and not self.confirm_cancel.is_set() and \
-                self._confirm_line:
-            self.panel.progress.say(self._confirm_line)
-
     def _confirmed(self, cancel: threading.Event, key: str, result: Confirmation | None,
                    error: str | None) -> None:
         if self.confirm_cancel is cancel:
             self.confirm_cancel = None
             self.confirming_key = None
-        if self._confirm_timer is not None:
-            self._confirm_timer.stop()
-            self._confirm_timer = None
         if not self.is_attached:
             return
         short = key.split("/", 1)[-1]
@@ -871,7 +735,7 @@ class LabelScreen(Screen[None]):
             return False
         if not self.confirm_cancel.is_set():
             self.confirm_cancel.set()
-            self.panel.progress.say("cancelling…")
+            self.panel.cancelling()
         else:
             self.notify("Still cancelling: waiting for the sandbox to stop.", timeout=3)
         return True

@@ -8,6 +8,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.timer import Timer
 from textual.widgets import Static
 
 from inspector.model.labels import Suggestion
@@ -49,6 +50,8 @@ class SuggestionPanel(Vertical):
                  classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.taxonomy = taxonomy
+        self._latest = ""  # the newest line of a running confirmation (set from its thread)
+        self._ticker: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="suggestion")
@@ -147,11 +150,34 @@ class SuggestionPanel(Vertical):
         return self.query_one("#confirm-progress", ProgressLine)
 
     def confirming(self, message: str) -> None:
-        """Show the confirmation progress line, running."""
+        """Show the confirmation progress line, running; :meth:`feed` gives it the newest
+        output line."""
+        self._latest = ""
         line = self.progress
         line.add_class("running")
         line.start(message)
+        if self._ticker is None:
+            self._ticker = self.set_interval(0.25, self._tick)
+
+    def feed(self, *parts: str) -> None:
+        """The re-run's newest output line or step (``(stream, text)`` or ``(text,)``); safe
+        to call from the worker thread: the line shows at the next tick."""
+        text = parts[-1].strip() if parts else ""
+        if text:
+            self._latest = text[:200]
+
+    def cancelling(self) -> None:
+        self._latest = ""
+        self.progress.say("cancelling…")
 
     def confirmed(self, final: Text | str) -> None:
         """Stop the progress line with ``final`` (kept visible)."""
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
         self.progress.stop(final)
+
+    def _tick(self) -> None:
+        if self._latest:
+            self.progress.say(self._latest)
+            self._latest = ""
