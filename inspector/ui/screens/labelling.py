@@ -210,6 +210,8 @@ class LabelScreen(Screen[None]):
     @on(FailureQueue.RowChanged, "#queue")
     def _row_changed(self, event: FailureQueue.RowChanged) -> None:
         row = event.row
+        if row != self.queue.row:
+            return  # stale: the cursor moved on since (a group opened above it, a jump)
         if row.index != self.index:
             self.visited.append(self.index)
             self.row = row
@@ -228,6 +230,8 @@ class LabelScreen(Screen[None]):
 
     def show(self, index: int, move: bool = True, ref: ItemRef | None = None) -> None:
         """Show sample ``index``: its row (``ref``'s row in it), its evidence and labels."""
+        if move and index != self.index:
+            self.queue.fold(self.index)  # a jump leaves the queue as short as it was
         self.index = index
         self.confidence = "medium"
         if move:

@@ -184,6 +184,11 @@ class FailureQueue(Tree[QueueRow]):
             self.get_node_at_line(0)  # lays out the lines now: an opened node has no line yet
             self.move_cursor(node)
 
+    def fold(self, index: int) -> None:
+        """Close sample ``index``'s row (its items stay, hidden)."""
+        if 0 <= index < len(self._samples):
+            self._samples[index].collapse()
+
     def refresh_sample(self, index: int) -> None:
         """Redraw sample ``index``'s rows (its labels changed)."""
         node = self._samples[index]
