@@ -101,11 +101,12 @@ class SuggestionPanel(Vertical):
             t.append_text(taxonomy_category_text(self.taxonomy, s.category))
             t.append(f"  {s.confidence:.0%} confident", style="bold")
             t.append("   g takes it", style="dim")
-        else:
+        elif s.unsure:
             t.append("unsure", style="bold yellow")
             t.append(f"  ({s.confidence:.0%})" if s.confidence else "", style="dim")
-            if s.competing:
-                t.append(" — the evidence supports more than one reading:", style="dim")
+            t.append(" — no reading is strong enough; the readings weighed:", style="dim")
+        else:
+            t.append("none", style="dim")
         if s is not None:
             others = list(s.competing) if s.category is None else \
                 [r for r in s.competing if r.category != s.category]
