@@ -41,9 +41,10 @@ class RequestFact:
 
     method: str  # GET, POST, … (upper case)
     path: str  # URL path as far as it is known statically ("/api/v1/users/{}" for f-strings)
-    line: int  # line in the test file
+    line: int  # line in ``file`` (0 when only the error message named the request)
     body_keys: tuple[str, ...] = ()  # top-level keys of a literal json= body, when literal
     source: str = ""  # the call's source text (one line, clipped)
+    file: str | None = None  # suite-relative file the call is in (a conftest for a fixture)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +52,17 @@ class Expectation:
     """The failing check of one test: what it demanded and what it got."""
 
     kind: str  # one of KINDS
-    expected: Any = None  # 201, "Bearer", "required", "data", int, …
+    expected: Any = None  # 201, "Bearer", "required", "data", "int", … (a tuple: any of them)
     actual: Any = None  # 409, "bearer", "validation failed", … (None when unknown)
     json_path: str | None = None  # "data.token_type" when the check is on a response field
     request: RequestFact | None = None  # the request whose response was checked
-    test_file: str | None = None  # suite-relative path ("tests/test_user_api.py")
+    test_file: str | None = None  # suite-relative file of the failing line ("tests/conftest.py")
     line: int | None = None  # the failing line in test_file
     statement: str = ""  # the failing statement's source (one line, clipped)
     where: str = IN_TEST  # IN_TEST / IN_FIXTURE / IN_HELPER / IN_LIBRARY / IN_REPO
     exception: str | None = None  # exception type when kind is EXCEPTION/CONNECTION/KEY
     function: str | None = None  # the test (or fixture) function the line is in
     negated: bool = False  # "assert x not in y" / "!="
+    op: str | None = None  # the check's operator: "==", "in", ">=", "is", … (observed on the left)
+    header: str | None = None  # the header's name when kind is HEADER
+    message: str = ""  # the assertion's own message or the exception's text (one line, clipped)

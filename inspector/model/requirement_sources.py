@@ -132,3 +132,23 @@ def check_requirement_sources(text: str) -> list[SourceProblem]:
         if reason is not None:
             problems.append(SourceProblem(number, line, reason))
     return problems
+
+
+def plain_requirement_problem(packages: tuple[str, ...] | list[str]) -> str | None:
+    """What is wrong with a list of packages to install on their own (a remedy's ``pandas``,
+    ``Babel>=2.12``): each must be one plain requirement from the configured index, no option,
+    URL, path or marker; None when all are."""
+    for pkg in packages:
+        text = pkg.strip()
+        reason = None
+        if not text or any(c.isspace() or c in "#;\\" for c in text):
+            reason = "is not a single package name with an optional version"
+        elif text.startswith("-"):
+            reason = "is an option, not a package"
+        else:
+            reason = _spec_problem(text)
+        if reason is not None:
+            shown = text if len(text) <= 80 else text[:77] + "..."
+            return (f"package `{shown}` {reason}; only a plain package from the configured "
+                    "package index can be installed (e.g. `pandas` or `Babel>=2.12`)")
+    return None

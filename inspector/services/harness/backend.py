@@ -78,6 +78,9 @@ class SampleJob:
     out_dir: Path  # the sample folder in the run (logs/, junit.xml, result.json)
     limits: Limits = field(default_factory=Limits)
     cancel: threading.Event = field(default_factory=threading.Event)
+    # extra packages for the golden test runner's environment only, never the repo's (a
+    # causal re-run's remedy: plain names from the configured index); none in an evaluation
+    test_packages: tuple[str, ...] = ()
 
     @property
     def port(self) -> int:

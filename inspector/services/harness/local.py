@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from inspector.model import Phase, PhaseStatus
+from inspector.model.requirement_sources import plain_requirement_problem
 from inspector.model.tampering import TamperFinding
 
 from . import bytecode, confine
@@ -213,6 +214,13 @@ class LocalSession:
             extra = treq.read_text(encoding="utf-8", errors="replace")
             text += "\n" + extra
             args += ["-r", str(treq)]
+        if self.job.test_packages:  # a remedy's: the runner's venv only, plain names
+            bad = plain_requirement_problem(self.job.test_packages)
+            if bad:
+                log.meta("refused: " + bad)
+                return False
+            text += "\n" + "\n".join(self.job.test_packages)
+            args += list(self.job.test_packages)
         result = self.backend.cache.get(text, args, log, self.job.limits.install,
                                         self._cancelled, "(test runner) ", ("tests",))
         self.test_venv = result.path if result.ok else None

@@ -44,6 +44,35 @@ class PortLock:
         self.waited = time.monotonic() - t0
         return self
 
+    def try_enter(self, stop: threading.Event, timeout: float) -> bool:
+        """Like entering the context, but give up when ``stop`` is set or after ``timeout``
+        seconds (False: not held, nothing to release)."""
+        t0 = time.monotonic()
+        deadline = t0 + max(0.0, timeout)
+        while not self._tlock.acquire(timeout=0.2):
+            if stop.is_set() or time.monotonic() > deadline:
+                return False
+        fd: int | None = None
+        try:
+            fd = os.open(_lock_dir() / f"{self.port}.lock", os.O_CREAT | os.O_RDWR, 0o644)
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if stop.wait(0.2) or time.monotonic() > deadline:
+                        raise TimeoutError from None
+        except BaseException as exc:
+            if fd is not None:
+                os.close(fd)
+            self._tlock.release()
+            if isinstance(exc, TimeoutError):
+                return False
+            raise
+        self._fd = fd
+        self.waited = time.monotonic() - t0
+        return True
+
     def __exit__(self, *exc: object) -> None:
         if self._fd is not None:
             fcntl.flock(self._fd, fcntl.LOCK_UN)

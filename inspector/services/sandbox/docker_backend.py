@@ -139,6 +139,8 @@ while True:
 
 
 MiB = 2**20
+IMAGE_CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"  # the base image's ca-certificates
+_CA_VARS = ("SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "PIP_CERT")
 HOME_MB, REPORT_MB, SHM_MB = 32, 32, 64  # small fixed tmpfs areas (/dev/shm: Docker's default)
 GOLDEN, REPORT, WORKDIR = "/golden", "/report", "/repo"
 RUNNER_USER = f"{RUNNER_UID}:{SANDBOX_UID}"  # its own uid; the repo's group (reads /repo)
@@ -213,6 +215,10 @@ class DockerSession:
     def _env(self) -> dict[str, str]:
         port = self.job.port
         env = {"PORT": str(port), "HOST": "127.0.0.1", "SERVICE_PORT": str(port)}
+        # the images keep the CA settings of the install containers that built them, which
+        # name a bind mount only those have (an empty file here: an SSL context made at start,
+        # e.g. an httpx client, failed to load it); the image's own bundle, as stock defaults
+        env.update(dict.fromkeys(_CA_VARS, IMAGE_CA_BUNDLE))
         env.update(base_url_env(self.job.task, port))
         return env
 
@@ -230,7 +236,7 @@ class DockerSession:
         try:
             image = ensure_sample_image(client, self.job.repo, self.job.task.tests_dir, log,
                                         self.job.cancel, self.job.limits.install,
-                                        self.backend.allow_any_source)
+                                        self.backend.allow_any_source, self.job.test_packages)
         except BaseImageMissing as exc:
             log.meta(str(exc))
             return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, str(exc), None, False,

@@ -43,7 +43,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector import paths
-from inspector.model.requirement_sources import check_requirement_sources
+from inspector.model.requirement_sources import (
+    check_requirement_sources,
+    plain_requirement_problem,
+)
 
 from ..harness.local import STOCK_BUNDLE, TEST_PACKAGES
 from ..harness.phase_log import PhaseLog
@@ -82,20 +85,23 @@ class ImageResult:
     seconds: float = 0.0
 
 
-def requirements_hash(base_id: str, requirements: str | None, test_requirements: str | None
-                      ) -> str:
-    """What a sample image depends on: the base image, the layout and both requirements
-    files."""
+def requirements_hash(base_id: str, requirements: str | None, test_requirements: str | None,
+                      test_packages: tuple[str, ...] = ()) -> str:
+    """What a sample image depends on: the base image, the layout, both requirements files
+    and the extra packages of its test runner (none in an evaluation)."""
     h = hashlib.sha256(f"{base_id}|layout {LAYOUT}".encode())
     for part in (requirements, test_requirements):
         h.update(b"\0" + (b"-" if part is None else part.encode()))
+    if test_packages:  # the hash of every image without extras stays what it was
+        h.update(b"\0runner extras\0" + "\0".join(test_packages).encode())
     return h.hexdigest()[:24]
 
 
-def runner_hash(base_id: str, test_requirements: str | None) -> str:
-    """What a runner image depends on: the base image, the layout and the task's test
-    requirements."""
-    return requirements_hash(base_id, "runner", test_requirements)
+def runner_hash(base_id: str, test_requirements: str | None,
+                test_packages: tuple[str, ...] = ()) -> str:
+    """What a runner image depends on: the base image, the layout, the task's test
+    requirements and the extra packages asked for."""
+    return requirements_hash(base_id, "runner", test_requirements, test_packages)
 
 
 def _read(path: Path) -> str | None:
@@ -145,15 +151,22 @@ def _installer_lines(python: str, uv: bool) -> list[str]:
     return lines
 
 
-def _runner_script(has_test_reqs: bool, uv: bool = False) -> str:
+def _runner_script(has_test_reqs: bool, uv: bool = False,
+                   test_packages: tuple[str, ...] = ()) -> str:
     """The runner image's script (root, trusted input only): ``/opt/runner`` from the base
     image's pytest environment plus the task's test requirements, byte-compiled, root-owned;
-    ``/opt/venv`` handed to the sandbox user for the repo's own install; the runner's user."""
+    ``/opt/venv`` handed to the sandbox user for the repo's own install; the runner's user.
+
+    ``test_packages`` (a causal re-run's remedy, checked plain names from the index) go into
+    ``/opt/runner`` only, from wheels only: no package build script runs as root."""
     lines = _installer_lines(f"{RUNNER_VENV}/bin/python", uv)
     lines += [f"cp -a {REPO_VENV} {RUNNER_VENV} || exit 91"]
     if has_test_reqs:
         lines += ["inst '-r tests/requirements.txt (test runner)' "
                   "-r /gi-req/tests-requirements.txt || exit 90"]
+    if test_packages:
+        lines += ["inst '" + " ".join(test_packages) + " (remedy: test runner only, wheels "
+                  "only)' --only-binary :all: -r /gi-req/runner-extras.txt || exit 92"]
     lines += [
         f"{RUNNER_VENV}/bin/python -m compileall -q {RUNNER_VENV}/lib >/dev/null 2>&1 || true",
         f"chown -R {SANDBOX_UID}:{SANDBOX_UID} {REPO_VENV} || exit 91",
@@ -210,10 +223,14 @@ def _uv_mount() -> tuple[list[docker.types.Mount], dict[str, str]]:
 
 def ensure_sample_image(client: docker.DockerClient, repo: Path, tests_dir: Path | None,
                         log: PhaseLog, cancel: threading.Event, timeout: float = 600.0,
-                        allow_any_source: bool = False) -> ImageResult:
+                        allow_any_source: bool = False, test_packages: tuple[str, ...] = ()
+                        ) -> ImageResult:
     """The image for ``repo``'s requirements (on the task's runner image), built if missing;
     installer output goes to ``log``. Requirements pointing anywhere but the configured index
-    fail here, before any cached image is reused, unless ``allow_any_source``."""
+    fail here, before any cached image is reused, unless ``allow_any_source``.
+
+    ``test_packages``: extra packages for the test runner's environment only (a causal
+    re-run's remedy); each must be a plain requirement from the configured index, always."""
     t0 = time.monotonic()
     base_id = base_image_id(client)
     if base_id is None:
@@ -228,11 +245,18 @@ def ensure_sample_image(client: docker.DockerClient, repo: Path, tests_dir: Path
                 log.meta("refused: " + p.message())
             return ImageResult(False, "", False, 1, problems[0].message(),
                                time.monotonic() - t0)
-    runner = _ensure_runner_image(client, base_id, test_reqs, log, cancel, timeout)
+    bad = plain_requirement_problem(test_packages)
+    if bad:
+        log.meta("refused: " + bad)
+        return ImageResult(False, "", False, 1, bad, time.monotonic() - t0)
+    runner = _ensure_runner_image(client, base_id, test_reqs, log, cancel, timeout,
+                                  test_packages)
     if not runner.ok:
-        runner.message = f"building the test runner failed (harness problem): {runner.message}"
+        if runner.exit_code != 92:  # 92: the extra packages, not the harness, failed
+            runner.message = ("building the test runner failed (harness problem): "
+                              f"{runner.message}")
         return runner
-    key = requirements_hash(base_id, reqs, test_reqs)
+    key = requirements_hash(base_id, reqs, test_reqs, test_packages)
     tag = f"{SAMPLE_REPO}:{key}"
     with _file_lock(f"image-{key}"):
         if _exists(client, tag):
@@ -249,10 +273,10 @@ def ensure_sample_image(client: docker.DockerClient, repo: Path, tests_dir: Path
 
 
 def _ensure_runner_image(client: docker.DockerClient, base_id: str, test_reqs: str | None,
-                         log: PhaseLog, cancel: threading.Event, timeout: float
-                         ) -> ImageResult:
+                         log: PhaseLog, cancel: threading.Event, timeout: float,
+                         test_packages: tuple[str, ...] = ()) -> ImageResult:
     t0 = time.monotonic()
-    key = runner_hash(base_id, test_reqs)
+    key = runner_hash(base_id, test_reqs, test_packages)
     tag = f"{RUNNER_REPO}:{key}"
     with _file_lock(f"runner-{key}"):
         if _exists(client, tag):
@@ -260,9 +284,11 @@ def _ensure_runner_image(client: docker.DockerClient, base_id: str, test_reqs: s
                                time.monotonic() - t0)
         log.meta(f"building the test runner image {tag} from {BASE_IMAGE}: {RUNNER_VENV}, "
                  "root-owned, out of the repo's reach")
-        script = _runner_script(test_reqs is not None, _uv_mount()[0] != [])
+        script = _runner_script(test_reqs is not None, _uv_mount()[0] != [], test_packages)
+        extras = "".join(f"{p}\n" for p in test_packages) or None
         code, message = _build(client, BASE_IMAGE, script,
-                               {"tests-requirements.txt": test_reqs}, "0:0", ["CHOWN"], tag,
+                               {"tests-requirements.txt": test_reqs,
+                                "runner-extras.txt": extras}, "0:0", ["CHOWN"], tag,
                                "runner-image", key, base_id, log, cancel, timeout)
         return ImageResult(code == 0, tag, False, code, message, time.monotonic() - t0)
 
@@ -330,7 +356,8 @@ def _run_install(client: docker.DockerClient, image: str, script: str, req_dir: 
         if code != 0:
             err = next((t for t in reversed(log.tail) if "ERROR" in t), "")
             what = {90: "installing the golden tests' requirements failed (harness problem)",
-                    91: "installing the test runner failed (harness problem)"}.get(
+                    91: "installing the test runner failed (harness problem)",
+                    92: "installing the extra test packages failed"}.get(
                 code, f"pip install failed (exit {code})")
             return code, f"{what}: {err}" if err else what
         repo, _, version = tag.partition(":")
