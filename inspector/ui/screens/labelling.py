@@ -355,6 +355,8 @@ class LabelScreen(Screen[None]):
         loaded = self.loaded.get(self.index)
         group = self._group()
         conf = self.confirmations.get(self.item.key)
+        if conf is None and self.row.is_member and self.row.root_ref is not None:
+            conf = self.confirmations.get(self.row.root_ref.key)  # the group's re-run
         if self.row.item is None:
             triage = loaded.triage if loaded else None
             groups = triage.groups if triage else ()
@@ -721,17 +723,18 @@ class LabelScreen(Screen[None]):
         if not self.is_attached:
             return
         short = key.split("/", 1)[-1]
-        if result is not None:
+        if cancel.is_set():
+            self.panel.confirmed(plain(f"Re-run of {short} cancelled: nothing to compare."))
+        elif result is not None:
             self.confirmations[key] = result
-            final = Text(f"{short}: ", style="dim")
-            final.append_text(confirmation_text(result))
+            final = confirmation_text(result).split("\n")[0]
+            final.truncate(len(final.plain.split(":", 1)[0]) + 1)
+            final.append(f" re-run of {sanitize(short)} done (shown with its suggestion)",
+                         style="dim")
             self.panel.confirmed(final)
-        elif cancel.is_set():
-            self.panel.confirmed(plain(f"Confirmation of {short} cancelled."))
         else:
-            self.panel.confirmed(plain(f"Confirmation of {short} failed: {error}"))
-        if self.item.key == key:
-            self._render_suggestion()
+            self.panel.confirmed(plain(f"Re-run of {short} failed: {error}"))
+        self._render_suggestion()
 
     def cancel_confirmation(self) -> bool:
         """Cancel a running confirmation; ``False`` when none runs."""
