@@ -135,21 +135,85 @@ def _progress(done: int, total: int) -> None:
     print(f"\rtriaging {done}/{total} samples", end=end, file=sys.stderr, flush=True)
 
 
-def _triage(root: Path):  # type: ignore[no-untyped-def]
-    """Every failing sample of the runs under ``root``, triaged (progress on a terminal)."""
+def _triage(root: Path, args: argparse.Namespace | None = None):  # type: ignore[no-untyped-def]
+    """Every failing sample of the runs under ``root``, triaged (progress on a terminal);
+    with ``--confirm``, the root suggestions that carry a remedy are re-decided with a causal
+    re-run's outcome."""
     from inspector.services.triage.engine import TriageContext, triage_all
 
     runs = _runs(root)
     if not runs:
         raise LabelsCliError(f"{root}: no runs found")
     ctx = TriageContext.of_runs(runs)
-    return triage_all(ctx, progress=_progress if sys.stderr.isatty() else None)
+    triages = triage_all(ctx, progress=_progress if sys.stderr.isatty() else None)
+    if args is not None and getattr(args, "confirm", False):
+        triages = _confirm(args, ctx, triages)
+    return triages
+
+
+def _confirm(args: argparse.Namespace, ctx, triages):  # type: ignore[no-untyped-def]
+    """Try the remedies of up to ``--confirm-max`` root suggestions in the sandbox."""
+    import time
+
+    from inspector.cli_sandbox import (
+        _backend_name,
+        _cancel_on_sigint,
+        _pool,
+        _settings_allow_local,
+    )
+    from inspector.services.deployments import DeployError, Target
+    from inspector.services.triage.engine import confirm_in
+    from inspector.services.triage.remedies import SUPPORTED, confirm_suggestions
+
+    roots = [s for t in triages for s in t.suggestions
+             if s.is_root and s.remedy is not None and s.remedy.kind in SUPPORTED]
+    roots = roots[:args.confirm_max]
+    if not roots:
+        print("no suggestion has a remedy to confirm", file=sys.stderr)
+        return triages
+    results = {s.sample_id: s for run in ctx.runs for s in run.samples}
+    allow_local = _settings_allow_local(args.allow_local_exec)
+    backend = _backend_name(args, allow_local)
+    t0 = time.monotonic()
+
+    def say(msg: str) -> None:
+        if not args.quiet:
+            print(f"[{time.monotonic() - t0:5.1f}s] {msg}", file=sys.stderr, flush=True)
+
+    def target(sample_id: str) -> Target | None:
+        result = results.get(sample_id)
+        task = ctx.task_of(result) if result is not None else None
+        if result is None or task is None:
+            return None
+        try:
+            return Target.from_result(result, task)
+        except DeployError as exc:
+            say(f"{sample_id}: {exc}")
+            return None
+
+    say(f"confirming {len(roots)} suggestion(s) with a remedy on {backend}")
+    pool = _pool(args, allow_local)
+    try:
+        with _cancel_on_sigint() as cancel:
+            confirmed = confirm_suggestions(roots, target, pool, backend, say=say,
+                                            cancel=cancel)
+    except DeployError as exc:
+        raise LabelsCliError(str(exc)) from None
+    finally:
+        pool.close()
+    by_sample = {t.sample: t for t in triages}
+    for s in confirmed:
+        if s.confirmation is not None:
+            say(f"{s.item.key}: {s.confirmation.outcome}")
+            by_sample[s.item.sample] = confirm_in(by_sample[s.item.sample], s.item.key,
+                                                  s.confirmation)
+    return [by_sample[t.sample] for t in triages]
 
 
 def cmd_suggest_per_test(args: argparse.Namespace, root: Path) -> int:
     from inspector.services.triage.listing import format_per_test, suggestion_rows
 
-    triages = _triage(root)
+    triages = _triage(root, args)
     if args.json:
         print_json(json.dumps(suggestion_rows(triages), indent=2, ensure_ascii=False))
     else:
@@ -169,7 +233,7 @@ def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
         split = load_split(store.root)
     except LoadError as exc:
         raise LabelsCliError(str(exc)) from None
-    report = score_triage(_triage(root), loaded.labels, list(taxonomy.ids), split)
+    report = score_triage(_triage(root, args), loaded.labels, list(taxonomy.ids), split)
     if args.json:
         doc = {"labels": str(store.root), "runs": str(root), "taxonomy": taxonomy.id,
                "annotators": loaded.labels.annotators, **report.to_json()}
@@ -186,6 +250,8 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     root = Path(args.path) if args.path else paths.sample_runs()
     if not root.exists():
         raise LabelsCliError(f"{root}: no such file or folder")
+    if args.confirm and not (args.per_test or args.score):
+        raise LabelsCliError("--confirm needs --per-test or --score")
     if args.per_test:
         return cmd_suggest_per_test(args, root)
     if args.score:
@@ -274,6 +340,18 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     mode.add_argument("--score", action="store_true",
                       help="score the per-test suggestions against the labels, per test and "
                            "per root (held-out, dev and all with the labels' split.json)")
+    confirm = sg.add_argument_group(
+        "causal confirmation", "with --per-test or --score: try each root suggestion's remedy "
+        "(install the missing test or repo package, add the task file the harness does not "
+        "copy, run the test alone) on a fresh sandbox deployment and decide again with the "
+        "outcome; the recorded run never changes")
+    confirm.add_argument("--confirm", action="store_true",
+                         help="run the remedies (Docker, or local with --allow-local-exec)")
+    confirm.add_argument("--confirm-max", type=int, default=10, metavar="N",
+                         help="at most N remedies, in listing order (default 10)")
+    from inspector.cli_sandbox import sandbox_options
+
+    sandbox_options(confirm)  # type: ignore[arg-type]
     ck = lsub.add_parser("check", help="validate every label file and the taxonomy")
     ck.add_argument("path", nargs="?", help="runs folder or labels folder")
     for p in (ag, ex, sg, ck):

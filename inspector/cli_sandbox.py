@@ -323,12 +323,17 @@ def cmd_sandbox(args: argparse.Namespace) -> int:
 
 
 def _deploy_options(p: argparse.ArgumentParser) -> None:
-    from inspector.services.log_caps import DEFAULT_KEEP_RERUNS, DEFAULT_LOG_CAP_MB
-
     p.add_argument("run_dir", help="runs folder, run folder or RepoGenesis output folder")
     p.add_argument("task", help="task name")
     p.add_argument("--sample", type=int, default=0, help="sample number (default 0)")
     p.add_argument("--run", help="part of the run id, when several runs hold TASK")
+    sandbox_options(p)
+
+
+def sandbox_options(p: argparse.ArgumentParser) -> None:
+    """The backend and sandbox options of every command that deploys a sample."""
+    from inspector.services.log_caps import DEFAULT_KEEP_RERUNS, DEFAULT_LOG_CAP_MB
+
     p.add_argument("--backend", choices=["docker", "local"],
                    help="default: docker when an engine is reachable")
     p.add_argument("--allow-local-exec", action="store_true",

@@ -382,3 +382,9 @@ def stock_only(spec: list[Endpoint] | tuple[Endpoint, ...],
     seen = {e.stock_key for e in spec}
     return [s for s in stock if s.key not in seen and not any(
         e.source == "stock" and e.method == s.method and _same(s, (e.path,)) for e in spec)]
+
+
+def declared_base(readme: str) -> tuple[str, int]:
+    """The base path ``readme`` declares ("Base Path: /api/v1", "all APIs are prefixed with
+    /api") and its line; ``('', 0)`` when none (``''`` with a line: declared as none or '/')."""
+    return next(iter(_Reader(readme).bases), ("", 0))

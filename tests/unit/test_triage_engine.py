@@ -107,3 +107,78 @@ def test_noisy_or_and_abstention() -> None:
     # evidence against a category scales it down; a modifier alone proposes nothing
     assert support([a, Reading("not-model", -0.5, "~p", "")])["not-model"] == pytest.approx(0.3)
     assert decide([Reading("other", 0.9, "~m", "")])[0] is None
+
+
+ATLAS = "repo_readme_1125_atlas_m2-large_Python"
+UM2 = "UserManagement_2"
+
+
+def _suggestion(ctx: TriageContext, run: str, task: str, test_name: str):  # type: ignore[no-untyped-def]
+    triage = triage_sample(_sample(ctx, run, task), ctx)
+    return next(s for s in triage.suggestions
+                if s.item.test_id and s.item.test_id.endswith("::" + test_name))
+
+
+def test_a_valid_request_refused_is_the_models_failure(ctx: TriageContext) -> None:
+    s = _suggestion(ctx, ATLAS, UM2, "test_update_user_info_empty_body")
+    assert s.category == "other" and s.rule == "spec/valid-request-refused"
+    # the README lines that make the empty update valid, and the failing test line
+    assert "README.md:111-112" in s.reason and "400" in s.reason
+    assert any(a.kind == "task" and a.path == "README.md" and a.line == 111 for a in s.anchors)
+    assert any(a.kind == "task" and a.path == "tests/test_edge_cases.py" for a in s.anchors)
+
+
+def test_a_status_code_the_readme_never_gives_is_the_benchmarks(ctx: TriageContext) -> None:
+    s = _suggestion(ctx, DASH, UM2, "test_update_user_info_duplicate_email")
+    assert s.category == "not-model" and s.rule == "spec/readme-silent"
+    assert "never lists a status code for PUT /api/v1/users/{user_id}" in s.reason
+    rules = {r.rule for r in s.competing}
+    # the same test fails alike for every agent; another task's suite wants 409 for a duplicate
+    assert "cross-sample/fails-alike" in rules
+    disagree = next(r for r in s.competing if r.rule == "~conventions/suites-disagree")
+    assert "inventory-api" in disagree.reason and "409" in disagree.reason
+
+
+def test_a_word_the_readme_never_gives_in_an_error_message(ctx: TriageContext) -> None:
+    s = _suggestion(ctx, DASH, UM2, "test_register_username_too_long")
+    assert s.category == "not-model" and s.rule == "spec/readme-silent"
+    assert "'username'" in s.reason and "validation failed" in s.reason
+
+
+def test_a_conflict_on_a_fresh_registration_suspects_shared_state(ctx: TriageContext) -> None:
+    s = _suggestion(ctx, DASH, UM2, "test_user_registration_success")
+    assert s.category == "not-model"
+    rules = {r.rule for r in s.competing}
+    assert {"spec/conflict-shared-state", "spec/shared-state"} <= rules
+    assert s.remedy is not None and s.remedy.kind == "run_alone"
+    assert s.remedy.target.endswith("test_user_registration_success")
+
+
+def test_a_server_error_from_an_online_api_the_readme_prescribes(ctx: TriageContext) -> None:
+    s = _suggestion(ctx, DASH, "Multilingual", "test_translate_long_text")
+    offline = next(r for r in s.competing if r.rule == "spec/offline-prescribed-api")
+    assert offline.category == "not-model" and "googletrans" in offline.reason
+    assert any(a.path == "README.md" and a.line == 18 for a in offline.anchors)
+    server = next(r for r in s.competing if r.rule == "spec/server-error")
+    assert server.weight < offline.weight  # the offline sandbox explains the 500
+
+
+def test_a_confirmation_decides_again(ctx: TriageContext) -> None:
+    from inspector.model.triage import Confirmation
+    from inspector.services.triage.engine import confirm_in
+
+    triage = triage_sample(_sample(ctx, DASH, UM2), ctx)
+    key = next(s.item.key for s in triage.suggestions
+               if s.item.test_id and s.item.test_id.endswith("test_get_user_info_nonexistent_user"))
+    before = triage.for_item(key)
+    assert before is not None and before.category is None  # unsure: other vs shared state
+    passed = Confirmation("run it alone", True, "alone on a fresh deployment it passes", 1, 0, 1)
+    after = confirm_in(triage, key, passed)
+    root = after.for_item(key)
+    assert root is not None and root.category == "not-model" and root.confirmation is passed
+    assert "confirmed by a re-run" in root.reason
+    followers = [s for s in after.suggestions if s.root == key]
+    assert followers and all(f.category == "not-model" for f in followers)
+    failed = Confirmation("run it alone", False, "alone it fails the same way", 0, 1, 1)
+    refuted = confirm_in(triage, key, failed).for_item(key)
+    assert refuted is not None and refuted.category == "other"

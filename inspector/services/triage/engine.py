@@ -16,7 +16,10 @@ from pathlib import Path
 
 from inspector.model import Run, SampleResult, Task, discover_runs
 from inspector.model.triage import (
+    INSTALL_REPO_PACKAGE,
     RUN_ALONE,
+    UNSURE_BELOW,
+    Confirmation,
     FailureItem,
     Reading,
     Remedy,
@@ -28,6 +31,7 @@ from inspector.model.triage import (
 from ..suite_audit import SuiteAudit, audit_task
 from . import rules, spec_rules
 from .combine import decide
+from .conventions import ConventionIndex
 from .corpus import CorpusIndex
 from .items import failure_items
 from .roots import group_roots
@@ -51,6 +55,7 @@ class TriageContext:
     runs: list[Run]
     tasks: dict[str, Task] = field(default_factory=dict)
     corpus: CorpusIndex | None = None
+    conventions: ConventionIndex | None = None
     _audits: dict[str, SuiteAudit] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -65,7 +70,7 @@ class TriageContext:
         for run in runs:
             for name, task in run.tasks.items():
                 tasks.setdefault(name, task)
-        return cls(list(runs), tasks, CorpusIndex(runs))
+        return cls(list(runs), tasks, CorpusIndex(runs), ConventionIndex(tasks))
 
     def task_of(self, sample: SampleResult) -> Task | None:
         for run in self.runs:
@@ -100,7 +105,7 @@ def suggest_root(item: FailureItem, sample: SampleResult, ctx: TriageContext
     """The suggestion for one root item, from every rule family."""
     task = ctx.task_of(sample)
     ev = rules.ItemEvidence(sample, task, item, _case(sample, item.test_id), ctx.audit(task),
-                            ctx.corpus)
+                            ctx.corpus, ctx.conventions)
     readings: list[Reading] = []
     for _, family in FAMILIES:
         try:
@@ -123,8 +128,17 @@ def suggest_root(item: FailureItem, sample: SampleResult, ctx: TriageContext
     anchors = tuple(a for r in ordered if category is None or r.category == category
                     for a in r.anchors)
     return TestSuggestion(item, category, confidence, lead.rule if category else "unsure",
-                          reason, _dedupe(anchors), None, tuple(ordered),
+                          one_line(reason), _dedupe(anchors), None, tuple(ordered),
                           remedy=_remedy(ev, category))
+
+
+MAX_REASON = 1200
+
+
+def one_line(text: str, limit: int = MAX_REASON) -> str:
+    """A reason on one line (quoted values may hold newlines), clipped."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
 def _remedy(ev: rules.ItemEvidence, category: str | None) -> Remedy | None:
@@ -146,8 +160,74 @@ def _dedupe(anchors: tuple) -> tuple:  # type: ignore[type-arg]
 def follower(member: FailureItem, root: TestSuggestion, group: RootGroup) -> TestSuggestion:
     """A group member's suggestion: its root's, saying so."""
     return replace(root, item=member, root=group.root.key,
-                   reason=f"follows {group.root.test_id or 'the sample'}: {group.why}. "
-                          f"{root.reason}", remedy=root.remedy, confirmation=None)
+                   reason=one_line(f"follows {group.root.test_id or 'the sample'}: "
+                                   f"{group.why}. {root.reason}"),
+                   remedy=root.remedy, confirmation=None)
+
+
+_REMEDY_CATEGORY = {INSTALL_REPO_PACKAGE: "dependency"}
+"""The category a remedy's success confirms (every other remedy confirms ``not-model``)."""
+
+
+def confirmation_reading(remedy: Remedy, confirmation: Confirmation) -> Reading | None:
+    """What a causal re-run says: the remedy removed the failure (strong evidence for the
+    cause it targets), or did not (evidence against it); nothing when inconclusive."""
+    category = _REMEDY_CATEGORY.get(remedy.kind, "not-model")
+    if confirmation.supports is True:
+        return Reading(category, 0.9, f"confirmed/{remedy.kind}",
+                       f"confirmed by a re-run: {confirmation.outcome}")
+    if confirmation.supports is False:
+        return Reading(category, -0.6, f"~refuted/{remedy.kind}",
+                       f"a re-run did not confirm it: {confirmation.outcome}")
+    return None
+
+
+def with_confirmation(suggestion: TestSuggestion, confirmation: Confirmation,
+                      threshold: float = UNSURE_BELOW) -> TestSuggestion:
+    """``suggestion`` decided again with a causal re-run's outcome as one more reading."""
+    if suggestion.remedy is None:
+        return replace(suggestion, confirmation=confirmation)
+    extra = confirmation_reading(suggestion.remedy, confirmation)
+    readings = list(suggestion.competing) + ([extra] if extra else [])
+    if extra is not None and extra.weight > 0:
+        # the failure went away with the remedy alone: the other readings explain less
+        readings += [Reading(c, -0.6, "~explained-by-rerun", "the remedy alone removed it")
+                     for c in {r.category for r in suggestion.competing} - {extra.category}]
+    category, confidence, ordered = decide(readings, threshold)
+    lead = next((r for r in ordered if r.category == category and not r.rule.startswith("~")),
+                None)
+    if category is None or lead is None:
+        reason = "unsure — " + " | ".join(f"{r.category} ({r.rule}): {r.reason}"
+                                          for r in ordered[:3] if not r.rule.startswith("~"))
+        return replace(suggestion, category=None, confidence=confidence, rule="unsure",
+                       reason=one_line(reason), competing=tuple(ordered), confirmation=confirmation)
+    reason = lead.reason if extra is None or lead is extra else (
+        f"{lead.reason} [{extra.reason}]")
+    return replace(suggestion, category=category, confidence=confidence, rule=lead.rule,
+                   reason=one_line(reason), competing=tuple(ordered), confirmation=confirmation)
+
+
+def confirm_in(triage: SampleTriage, key: str, confirmation: Confirmation) -> SampleTriage:
+    """``triage`` with the item ``key``'s root re-decided with ``confirmation``; the root's
+    followers follow the new decision."""
+    target = triage.for_item(key)
+    if target is None:
+        return triage
+    root_key = target.root or target.item.key
+    root = triage.for_item(root_key)
+    if root is None:
+        return triage
+    new_root = with_confirmation(root, confirmation)
+    group = next((g for g in triage.groups if g.root.key == root_key), None)
+    out: list[TestSuggestion] = []
+    for s in triage.suggestions:
+        if s.item.key == root_key:
+            out.append(new_root)
+        elif s.root == root_key and group is not None:
+            out.append(follower(s.item, new_root, group))
+        else:
+            out.append(s)
+    return replace(triage, suggestions=tuple(out))
 
 
 def triage_sample(sample: SampleResult, ctx: TriageContext) -> SampleTriage:

@@ -32,6 +32,7 @@ from inspector.model.triage import (
 
 from ..label_suggest import suggest
 from ..suite_audit import HARNESS_CONVENTION, MISSING_DEPENDENCY, SuiteAudit, SuiteIssue
+from .conventions import ConventionIndex
 from .corpus import CorpusIndex
 
 NOT_MODEL = "not-model"
@@ -56,6 +57,7 @@ class ItemEvidence:
     case: TestCase | None
     audit: SuiteAudit | None
     corpus: CorpusIndex | None
+    conventions: ConventionIndex | None = None
     remedies: list[Remedy] = field(default_factory=list)
 
     @property
@@ -63,6 +65,22 @@ class ItemEvidence:
         if self.case is None:
             return self.item.message
         return f"{self.case.message}\n{self.case.traceback}"
+
+    def suite_sources(self) -> dict[str, str]:
+        """Every golden test file of the task (suite-relative path -> text)."""
+        if self.task is None or self.task.root is None:
+            return {}
+        tests = self.task.root / "tests"
+        out: dict[str, str] = {}
+        try:
+            files = sorted(tests.rglob("test_*.py"))[:200] if tests.is_dir() else []
+        except OSError:
+            return {}
+        for path in files:
+            text = self.suite_source(path.relative_to(self.task.root).as_posix())
+            if text is not None:
+                out[path.relative_to(self.task.root).as_posix()] = text
+        return out
 
     def suite_source(self, rel: str) -> str | None:
         if self.task is None or self.task.root is None:
@@ -230,7 +248,7 @@ def cross_sample_readings(ev: ItemEvidence) -> list[Reading]:
     agents = sorted({s.agent for s in same})
     if passes:
         names = ", ".join(sorted({s.agent for s in passes}))
-        return [Reading(NOT_MODEL, -0.35, "~cross-sample/passed-elsewhere",
+        return [Reading(NOT_MODEL, -0.2, "~cross-sample/passed-elsewhere",
                         f"{len(passes)} of {len(others)} other sample(s) pass this test "
                         f"({names}): it can be passed")]
     if same and len(same) == len(others):
