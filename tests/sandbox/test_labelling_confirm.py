@@ -73,7 +73,7 @@ async def test_the_confirmation_runs_in_a_worker_and_shows_with_the_suggestion(
         await pilot.pause()
         assert _running(app), "the re-run is a worker"
         assert screen.panel.progress.running
-        assert "confirming: add the task's README.md" in str(screen.panel.progress.render())
+        assert screen.confirming_key == f"{SYNAPSE}::{test}"
         # the queue stays usable while it runs
         before = screen.row
         await pilot.press("down")
