@@ -9,17 +9,26 @@ writer thread, so keystrokes never wait for ``fsync`` and edits land in the orde
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
 from inspector.model.errors import LoadError, LoadIssue
+from inspector.model.label_groups import follow_label, followers, group_labels, retract_group
 from inspector.model.labels import Anchor, ItemRef, Label, LabelFile, Suggestion
 from inspector.model.labelset import LabelSet
 from inspector.model.taxonomy import Taxonomy, load_taxonomy
 
 from .label_store import DEFAULT_TAXONOMY, LabelFileError, LabelStore
+
+
+class _Keep:
+    """The type of :data:`KEEP`."""
+
+
+KEEP = _Keep()
+"""``follows=KEEP``: a saved label keeps what it followed."""
 
 
 class LabelSession:
@@ -159,34 +168,17 @@ class LabelSession:
 
     def save(self, item: ItemRef, category: str, *, confidence: str | None = None,
              note: str | None = None, evidence: tuple[Anchor, ...] | None = None,
-             suggestion: Suggestion | None = None, reason: str = "",
+             suggestion: Suggestion | dict[str, str] | None = None, reason: str = "",
+             follows: str | None | _Keep = KEEP,
              done: Callable[[Label | None, Exception | None], None] | None = None) -> Future:
         """Label ``item`` (or change the label); unset fields keep their current value.
 
-        Pending evidence (:meth:`add_evidence` before the item had a label) is included.
-        ``done(label, error)`` is called on the writer thread when the file is written.
+        ``follows``: the root key the label follows, ``None`` for a label of its own (an
+        override of its group); by default a label keeps what it followed. Pending evidence
+        (:meth:`add_evidence` before the item had a label) is included. ``done(label,
+        error)`` is called on the writer thread when the file is written.
         """
-        if not self.writable:
-            why = self._unwritable
-            reason = "" if why is None else (
-                f" ({why.path}: {f'field {why.field!r}: ' if why.field else ''}{why.message})"
-                if why.path != self.store.path_for(self.annotator) else
-                f" ({f'field {why.field!r}: ' if why.field else ''}{why.message})")
-            raise LabelFileError(self.store.path_for(self.annotator),
-                                 f"your label file cannot be read{reason}, so nothing is "
-                                 "written to it")
-        old = self.mine(item)
-        draft = tuple(self.drafts.pop(item, ()))
-        base_evidence = old.evidence if old else ()
-        ev = evidence if evidence is not None else base_evidence
-        ev = ev + tuple(a for a in draft if a not in ev)
-        sugg = old.suggestion if old else None
-        if old is None and suggestion is not None:
-            sugg = suggestion.to_json()
-        label = Label(item, category,
-                      confidence or (old.confidence if old else "medium"),
-                      note if note is not None else (old.note if old else ""),
-                      ev, sugg)
+        label = self._label(item, category, confidence, note, evidence, suggestion, follows)
 
         def write() -> Label | None:
             stored, own = self.store.save_file(self.annotator, label, reason=reason,
@@ -196,13 +188,97 @@ class LabelSession:
 
         return self._submit(write, done)
 
+    def save_group(self, root: ItemRef, members: Sequence[ItemRef], category: str, *,
+                   confidence: str | None = None, note: str | None = None,
+                   suggestion: Suggestion | dict[str, str] | None = None, reason: str = "",
+                   done: Callable[[Label | None, Exception | None], None] | None = None
+                   ) -> Future:
+        """Label the root of a group and let its members follow, in one write: every member
+        without a label of its own (and every label already following the root) gets the
+        root's category with ``follows`` = the root's key; members the annotator labelled on
+        their own keep their label (see :mod:`inspector.model.label_groups`). ``done`` hears
+        of the root's stored label."""
+        label = self._label(root, category, confidence, note, None, suggestion, None)
+
+        def write() -> Label | None:
+            stored, own = self.store.edit_file(
+                self.annotator, lambda current: group_labels(current, label, members),
+                reason=reason, taxonomy_id=self.taxonomy.id)
+            self._refresh_own(own)
+            return stored[0]
+
+        return self._submit(write, done)
+
+    def follow(self, item: ItemRef, root: ItemRef, reason: str = "",
+               done: Callable[[Label | None, Exception | None], None] | None = None
+               ) -> Future:
+        """Make ``item`` follow ``root`` again (drop its own label's category for the
+        root's); refused (``ValueError``) while the root has no label."""
+        self._check_writable()
+        root_label = self.mine(root)
+        if root_label is None:
+            raise ValueError(f"{root.key} has no label yet: label the root first")
+
+        def write() -> Label | None:
+            stored, own = self.store.edit_file(
+                self.annotator,
+                lambda current: [follow_label(current, item, root.key, root_label.category)],
+                reason=reason, taxonomy_id=self.taxonomy.id)
+            self._refresh_own(own)
+            return stored[0]
+
+        return self._submit(write, done)
+
+    def followers(self, root: ItemRef) -> list[Label]:
+        """The annotator's active labels that follow ``root``."""
+        f = self.labels.files.get(self.annotator)
+        return followers(f, root.key) if f else []
+
+    def _check_writable(self) -> None:
+        if not self.writable:
+            why = self._unwritable
+            reason = "" if why is None else (
+                f" ({why.path}: {f'field {why.field!r}: ' if why.field else ''}{why.message})"
+                if why.path != self.store.path_for(self.annotator) else
+                f" ({f'field {why.field!r}: ' if why.field else ''}{why.message})")
+            raise LabelFileError(self.store.path_for(self.annotator),
+                                 f"your label file cannot be read{reason}, so nothing is "
+                                 "written to it")
+
+    def _label(self, item: ItemRef, category: str, confidence: str | None, note: str | None,
+               evidence: tuple[Anchor, ...] | None,
+               suggestion: Suggestion | dict[str, str] | None,
+               follows: str | None | _Keep) -> Label:
+        """The label to save: unset fields from the current label, pending evidence added."""
+        self._check_writable()
+        old = self.mine(item)
+        draft = tuple(self.drafts.pop(item, ()))
+        base_evidence = old.evidence if old else ()
+        ev = evidence if evidence is not None else base_evidence
+        ev = ev + tuple(a for a in draft if a not in ev)
+        sugg = old.suggestion if old else None
+        if old is None and suggestion is not None:
+            sugg = suggestion if isinstance(suggestion, dict) else suggestion.to_json()
+        return Label(item, category,
+                     confidence or (old.confidence if old else "medium"),
+                     note if note is not None else (old.note if old else ""),
+                     ev, sugg,
+                     follows=(old.follows if old else None) if isinstance(follows, _Keep)
+                     else follows)
+
     def retract(self, item: ItemRef, reason: str = "",
                 done: Callable[[Label | None, Exception | None], None] | None = None) -> Future:
-        """Withdraw the annotator's label of ``item`` (kept in the file, with history)."""
+        """Withdraw the annotator's label of ``item`` and of the labels following it (kept
+        in the file, with history)."""
         def write() -> Label | None:
-            stored = self.store.retract(self.annotator, item, reason)
-            self._refresh_own()
-            return stored
+            if not self.followers(item):
+                stored = self.store.retract(self.annotator, item, reason)
+                self._refresh_own()
+                return stored
+            labels, own = self.store.edit_file(
+                self.annotator, lambda current: retract_group(current, item), reason=reason)
+            self._refresh_own(own)
+            return next((lb for lb in labels if lb.item == item), None)
 
         return self._submit(write, done)
 

@@ -22,7 +22,7 @@ import fcntl
 import getpass
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -302,13 +302,31 @@ class LabelStore:
         """:meth:`save`, also returning the annotator's whole file as it now is on disk (with
         what other processes wrote before the lock was taken), so callers need not re-read it.
         """
+        stored, updated = self.edit_file(annotator, lambda _current: [label], reason,
+                                         taxonomy_id)
+        return stored[0], updated
+
+    def edit_file(self, annotator: str, build: Callable[[LabelFile], list[Label]],
+                  reason: str = "", taxonomy_id: str = "") -> tuple[list[Label], LabelFile]:
+        """Apply several label edits in one locked write: ``build`` gets the annotator's file
+        as it is on disk (under the lock) and returns the labels to save; each edit joins its
+        label's history. Returns the stored labels (in ``build``'s order; an unchanged one as
+        it was) and the whole file as written. Nothing is written when nothing changed."""
         path = self.path_for(annotator)
         with self._locked(path):
             current = self.read(annotator)
-            stored = apply_edit(current.get(label.item), label, annotator, reason=reason)
-            if stored is None:
-                return current.get(label.item) or label, current
-            updated = current.with_label(stored)
+            updated = current
+            stored: list[Label] = []
+            for label in build(current):
+                old = updated.get(label.item)
+                edited = apply_edit(old, label, annotator, reason=reason)
+                if edited is None:
+                    stored.append(old or label)
+                    continue
+                stored.append(edited)
+                updated = updated.with_label(edited)
+            if updated is current:
+                return stored, current
             if taxonomy_id and not updated.taxonomy:
                 updated = replace(updated, taxonomy=taxonomy_id)
             _write(path, updated)

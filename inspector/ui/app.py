@@ -249,7 +249,11 @@ class InspectorApp(SafeTextApp, App[None]):
             self.notify("Labelling is off: " + "; ".join(self.label_problems),
                         severity="error", timeout=10)
             return
-        self.push_screen(LabelScreen(entries, start))
+        from inspector.services.label_triage import QueueTriage, RemedyRunner
+
+        runner = RemedyRunner(self.deployments) if RemedyRunner.available() else None
+        self.push_screen(LabelScreen(entries, start, session=self.labels,
+                                     triage=QueueTriage(self.root), confirm=runner))
 
     @work(thread=True, exclusive=True, group="catalog", exit_on_error=False)
     def refresh_catalog(self) -> None:
@@ -285,7 +289,8 @@ class InspectorApp(SafeTextApp, App[None]):
         if isinstance(self.screen, SampleScreen):
             self.pop_screen()
         self.push_screen(SampleScreen(entry, test_id=message.test_id, file=message.file,
-                                      line=message.line))
+                                      line=message.line, root=message.root,
+                                      phase=message.phase))
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

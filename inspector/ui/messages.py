@@ -33,12 +33,15 @@ class DiskChanged(Message):
 
 @dataclass
 class OpenSample(Message):
-    """Open the sample view for ``sample_key`` (optionally at a test or file:line)."""
+    """Open the sample view for ``sample_key`` (optionally at a test, a file:line of the repo
+    or, with ``root="task"``, of the task folder, or a phase's log replay)."""
 
     sample_key: int
     test_id: str | None = None
     file: str | None = None
     line: int | None = None
+    root: str = "repo"  # repo | task: where ``file`` is
+    phase: str | None = None  # install/start/health/tests: replay that phase's log
 
 
 @dataclass

@@ -305,8 +305,7 @@ async def test_labelling_and_adjudication_with_hostile_labels(app: InspectorApp,
         await settle(app, pilot)
         screen = app.screen
         assert isinstance(screen, LabelScreen)
-        queue = screen.query_one("#queue", OptionList)
-        assert queue.option_count == 2
+        assert len(screen.queue.entries) == 2  # one row per failing sample
         text = assert_safe(app, "Cross-file [/x]␛]0;T␇<U+200D>", "ana: EVIL[/x][bold]B")
         assert "[@click=app.quit]Q" in text
         assert "bob" not in text or "bob: EVIL" in text  # blind or not, never raw

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, Static
 from textual.worker import WorkerCancelled
 
 from inspector.model.labels import ItemRef
@@ -70,7 +70,7 @@ async def test_one_key_labels_with_note_evidence_and_suggestion_then_moves_on(
         assert "Suggested:" in _text(screen, "#suggestion")
         # attach the highlighted evidence line, write a note, then one key labels
         await pilot.press("tab")  # focus moves off the queue: a is a screen key anyway
-        screen.query_one("#queue", OptionList).focus()
+        screen.query_one("#queue").focus()
         await pilot.press("a")
         await pilot.press("e")
         assert isinstance(app.focused, Input)
@@ -90,7 +90,7 @@ async def test_one_key_labels_with_note_evidence_and_suggestion_then_moves_on(
         # the queue moved to the next unlabelled sample and counts the label
         assert screen.entry.sample_id != first
         assert "1 of 44" in _text(screen, "#progress-text")
-        row = str(screen.query_one("#queue", OptionList).get_option_at_index(0).prompt)
+        row = screen.queue.sample_text(0)
         assert row.startswith("✓") and "Cross-file consistency" in row
 
 

@@ -1,8 +1,19 @@
-"""The review queue: failing samples one after another, one keystroke per category."""
+"""The review queue: failing samples and their failure items, one keystroke per category.
+
+Each sample row labels the whole sample (as the synthetic runs' labels do); under it, once the
+sample is triaged, its failure items are grouped by root cause. A category key on a root
+labels the root and its group: the members get labels that *follow* the root (stored with
+``follows`` = the root's key, so exports and agreement see them); a key on a member gives it a
+label of its own, overriding the group (``f`` makes it follow again). ``r`` re-runs the item's
+remedy in a sandbox (a background worker; Esc cancels) to confirm the suspected cause.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -11,49 +22,57 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, OptionList, ProgressBar, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Footer, Header, Input, ProgressBar, Static
+from textual.worker import get_current_worker
 
 from inspector.model.entries import SampleEntry
 from inspector.model.errors import LoadError
 from inspector.model.labels import CONFIDENCES, Anchor, ItemRef, Label, Suggestion
 from inspector.model.results import SampleResult
+from inspector.model.task import Task
+from inspector.model.triage import Confirmation, RootGroup, TestSuggestion
 from inspector.model.verdict import Verdict
-from inspector.services.label_session import LabelSession
+from inspector.services.label_session import KEEP, LabelSession
+from inspector.services.label_triage import QueueSample, QueueTriage, load_queue_sample
+from inspector.ui.label_text import item_name, taxonomy_category_text
 from inspector.ui.messages import LabelsChanged, OpenSample
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.screens.replay import PromptScreen
+from inspector.ui.widgets.evidence_list import EvidenceList
+from inspector.ui.widgets.failure_queue import FailureQueue, QueueRow
+from inspector.ui.widgets.item_header import ItemHeader
+from inspector.ui.widgets.label_summary import LabelSummary
+from inspector.ui.widgets.suggestion_panel import SuggestionPanel, confirmation_text
 
+if TYPE_CHECKING:
+    from inspector.model.triage import Remedy
 
-@dataclass
-class Loaded:
-    """A queue item's evidence, loaded off the event loop."""
-
-    sample: SampleResult | None
-    suggestion: Suggestion | None
-    candidates: list[Anchor]
-    error: str = ""
+ConfirmFn = Callable[..., Confirmation]
+"""Tries a remedy on a fresh deployment of a sample: ``confirm(remedy, result, task, backend,
+on_line=..., say=..., cancel=...)`` (:class:`~inspector.services.label_triage.RemedyRunner`)."""
 
 
 def category_text(session: LabelSession, category: str | None, *, key: bool = False) -> Text:
     """A category's name in its colour (``— `` for none)."""
-    if category is None:
-        return Text("—", style="dim")
-    cat = session.taxonomy.get(category)
-    if cat is None:
-        return plain(category, style="italic")
-    t = Text()
-    if key:
-        t.append(f"{sanitize(cat.key)} ", style="bold reverse")
-    t.append(sanitize(cat.name), style=f"bold {cat.colour}")
-    return t
+    return taxonomy_category_text(session.taxonomy, category, key=key)
+
+
+def suggestion_json(s: TestSuggestion) -> dict[str, str]:
+    """What a label keeps of the per-test suggestion it was made with (strings only)."""
+    out = {"rule": s.rule, "reason": s.reason, "confidence": f"{s.confidence:.2f}"}
+    if s.category is not None:
+        out = {"category": s.category, **out}
+    if s.remedy is not None:
+        out["remedy"] = s.remedy.describe()
+    return out
 
 
 class LabelScreen(Screen[None]):
-    """Label failing samples (or one failing test of each) in a queue.
+    """Label failing samples, or their failure items root group by root group.
 
-    A category key labels the item and moves on to the next unlabelled one; ``g`` takes the
-    suggestion; ``a`` attaches the highlighted evidence; ``n``/``s``/``b`` navigate.
+    A category key labels the row's item (a root: with its group) and moves on to the next
+    unlabelled one; ``g`` takes the suggestion; ``a`` attaches the highlighted evidence and
+    Enter on it opens it; ``r`` confirms a suggestion by re-running its remedy.
     """
 
     BINDINGS = [
@@ -62,7 +81,9 @@ class LabelScreen(Screen[None]):
         Binding("c", "confidence", "Confidence"),
         Binding("e", "edit_note", "Note"),
         Binding("a", "toggle_evidence", "Evidence"),
-        Binding("t", "scope", "Sample/test"),
+        Binding("t", "scope", "Next item"),
+        Binding("f", "follow_root", "Follow root", show=False),
+        Binding("r", "confirm", "Confirm (re-run)"),
         Binding("n", "next_unlabelled", "Next unlabelled"),
         Binding("s", "skip", "Skip"),
         Binding("b", "previous", "Back one"),
@@ -74,31 +95,40 @@ class LabelScreen(Screen[None]):
     LabelScreen #progress-row { height: 1; padding: 0 1; }
     LabelScreen #progress-text { width: 1fr; }
     LabelScreen #progress { width: 32; }
-    LabelScreen #queue { width: 44; min-width: 30; height: 1fr;
+    LabelScreen #queue { width: 56; min-width: 30; height: 1fr;
         border-right: solid $panel-lighten-2; }
     LabelScreen #item { width: 1fr; height: 1fr; padding: 0 1; }
     LabelScreen #item > Static { height: auto; margin-bottom: 1; }
     LabelScreen #evidence { height: auto; max-height: 12; border: round $panel-lighten-2; }
-    LabelScreen #note { margin-bottom: 1; }
     LabelScreen #legend { dock: bottom; height: auto; padding: 0 1;
         border-top: solid $panel-lighten-2; }
     """
 
-    def __init__(self, entries: list[SampleEntry], start: int = 0) -> None:
+    def __init__(self, entries: list[SampleEntry], start: int = 0, *,
+                 session: LabelSession | None = None, triage: QueueTriage | None = None,
+                 confirm: ConfirmFn | None = None) -> None:
         super().__init__()
         self.entries = [e for e in entries if e.verdict is not Verdict.PASSED]
         current = entries[start] if 0 <= start < len(entries) else None
         self.index = self.entries.index(current) if current in self.entries else 0
         self.visited: list[int] = []
-        self.scope: str | None = None  # None: the whole sample; else a failing test id
         self.confidence = "medium"
-        self.loaded: dict[int, Loaded] = {}
-        self._candidates: list[Anchor] = []  # the evidence list's rows, in order
-        self._note_item: ItemRef | None = None
+        self.loaded: dict[int, QueueSample] = {}
+        self.row = QueueRow(self.index, self.entries[self.index].sample_id) \
+            if self.entries else QueueRow(0, "")
+        self._session = session
+        self.triage = triage
+        self.confirm_fn = confirm
+        self.confirmations: dict[str, Confirmation] = {}  # item key -> this session's re-run
+        self.confirm_cancel: threading.Event | None = None
+        self.confirming_key: str | None = None
+        self._descend: int | None = None  # sample whose first unlabelled root to go to
+        self._inflight: set[int] = set()
+        self._inflight_lock = threading.Lock()
 
     @property
     def session(self) -> LabelSession:
-        return self.app.labels  # type: ignore[attr-defined, no-any-return]
+        return self._session or self.app.labels  # type: ignore[attr-defined, no-any-return]
 
     # ------------------------------------------------------------------ layout
 
@@ -108,19 +138,15 @@ class LabelScreen(Screen[None]):
             yield Static("", id="progress-text")
             yield ProgressBar(total=1, show_eta=False, id="progress")
         with Horizontal():
-            yield OptionList(id="queue")
+            yield FailureQueue(self.session.taxonomy, self.session.mine, id="queue")
             with Vertical(id="item-col"):
                 with VerticalScroll(id="item"):
-                    yield Static("", id="item-head")
-                    yield Static("", id="scope")
-                    yield Static("", id="suggestion")
-                    yield Static("Evidence  (a attaches/detaches the highlighted line)",
+                    yield ItemHeader(id="item-header")
+                    yield SuggestionPanel(self.session.taxonomy, id="suggestion-panel")
+                    yield Static("Evidence  (a attaches/detaches, Enter opens)",
                                  id="evidence-title")
-                    yield OptionList(id="evidence")
-                    yield Static("", id="mine")
-                    yield Input(placeholder="note — e to edit, Enter saves, Esc leaves",
-                                id="note")
-                    yield Static("", id="others")
+                    yield EvidenceList(id="evidence")
+                    yield LabelSummary(self.session.taxonomy, id="labels")
                 yield Static("", id="legend")
         yield Footer()
 
@@ -130,12 +156,13 @@ class LabelScreen(Screen[None]):
                           f"{' · blind' if self.session.blind else ''}")
         self.query_one("#legend", Static).update(self._legend())
         if not self.entries:
-            self.query_one("#item-head", Static).update(
-                "No failing samples here: nothing to label. Esc goes back.")
+            self.header.say("No failing samples here: nothing to label. Esc goes back.")
             return
-        self._fill_queue()
+        self.queue.set_entries(self.entries)
+        self.queue.go_to(self.index)
         self.show(self.index)
-        self.query_one("#queue", OptionList).focus()
+        self.prefetch(self.index)
+        self.queue.focus()
         if not self.session.writable:
             self.notify("Your label file cannot be read, so nothing will be written to it: "
                         + "; ".join(self.session.problems), severity="error", timeout=15)
@@ -147,109 +174,131 @@ class LabelScreen(Screen[None]):
             t.append(f" {sanitize(cat.name)}   ", style=f"bold {cat.colour}")
         return t
 
+    @property
+    def queue(self) -> FailureQueue:
+        return self.query_one("#queue", FailureQueue)
+
+    @property
+    def header(self) -> ItemHeader:
+        return self.query_one("#item-header", ItemHeader)
+
+    @property
+    def panel(self) -> SuggestionPanel:
+        return self.query_one("#suggestion-panel", SuggestionPanel)
+
     # ------------------------------------------------------------------ queue
 
-    def _queue_prompt(self, i: int) -> Text:
-        e = self.entries[i]
-        item = ItemRef(e.sample_id)
-        mine = self.session.mine(item)
-        labelled = self.session.state(e.sample_id) == "labelled"
-        t = Text(no_wrap=True, overflow="ellipsis")
-        t.append("✓ " if labelled else "· ", style="bold green" if labelled else "dim")
-        t.append(sanitize(f"{e.agent} {e.task}"))
-        if e.sample:
-            t.append(f" #{e.sample}")
-        if "@" in e.run_id:  # a stock-format run of the same predictions: say which
-            t.append(f"  @{sanitize(e.run_id.split('@', 1)[1][:12])}", style="dim")
-        if mine is not None:
-            t.append("  ")
-            t.append_text(category_text(self.session, mine.category))
-        elif labelled:
-            t.append("  (tests)", style="dim")
-        return t
-
-    def _fill_queue(self) -> None:
-        queue = self.query_one("#queue", OptionList)
-        highlighted = queue.highlighted
-        queue.clear_options()
-        queue.add_options([Option(self._queue_prompt(i), id=str(i))
-                           for i in range(len(self.entries))])
-        queue.highlighted = self.index if highlighted is None else highlighted
-        self._update_progress()
-
     def _refresh_queue_row(self, i: int) -> None:
-        queue = self.query_one("#queue", OptionList)
-        queue.replace_option_prompt_at_index(i, self._queue_prompt(i))
+        self.queue.refresh_sample(i)
         self._update_progress()
 
     def _update_progress(self) -> None:
         done, total = self.session.progress(e.sample_id for e in self.entries)
         pct = f" ({done * 100 // total}%)" if total else ""
-        self.query_one("#progress-text", Static).update(plain(
-            f"{done} of {total} failing samples labelled by {self.session.annotator}{pct}"
-            f" · item {self.index + 1}/{total}"))
+        text = (f"{done} of {total} failing samples labelled by {self.session.annotator}{pct}"
+                f" · item {self.index + 1}/{total}")
+        triaged = [lo.triage for lo in self.loaded.values() if lo.triage is not None]
+        items = [i.ref for t in triaged for g in t.groups for i in g.items]
+        if items:
+            n = sum(1 for r in items if self.session.mine(r) is not None)
+            text += (f" · failure items {n}/{len(items)} labelled in {len(triaged)} "
+                     "triaged samples")
+        self.query_one("#progress-text", Static).update(plain(text))
         bar = self.query_one("#progress", ProgressBar)
         bar.update(total=max(1, total), progress=done)
 
-    @on(OptionList.OptionSelected, "#queue")
-    def _queue_selected(self, event: OptionList.OptionSelected) -> None:
-        if event.option_index != self.index:
-            self.go(event.option_index)
+    @on(FailureQueue.RowChanged, "#queue")
+    def _row_changed(self, event: FailureQueue.RowChanged) -> None:
+        row = event.row
+        if row != self.queue.row:
+            return  # stale: the cursor moved on since (a group opened above it, a jump)
+        if row.index != self.index:
+            self.visited.append(self.index)
+            self.row = row
+            self.show(row.index, move=False)
+        elif row != self.row:
+            self.row = row
+            self._render_item()
 
     def go(self, index: int, remember: bool = True) -> None:
-        """Show queue item ``index``."""
+        """Show queue sample ``index`` (its sample row)."""
         if not 0 <= index < len(self.entries):
             return
         if remember and index != self.index:
             self.visited.append(self.index)
         self.show(index)
 
-    def show(self, index: int) -> None:
+    def show(self, index: int, move: bool = True, ref: ItemRef | None = None) -> None:
+        """Show sample ``index``: its row (``ref``'s row in it), its evidence and labels."""
+        if move and index != self.index:
+            self.queue.fold(self.index)  # a jump leaves the queue as short as it was
         self.index = index
-        self.scope = None
         self.confidence = "medium"
-        queue = self.query_one("#queue", OptionList)
-        if queue.highlighted != index:
-            queue.highlighted = index
+        if move:
+            self.row = self._row_for(index, ref)
+            self.queue.go_to(index, ref if self.row.item is not None else None)
         self._update_progress()
         if index in self.loaded:
             self._render_item()
         else:
-            self.query_one("#item-head", Static).update(
-                plain(f"Loading {self.entries[index].sample_id}…"))
-            self.load(index)
+            self.header.say(f"Loading {self.entries[index].sample_id}…")
+        self.load(index)
+
+    def _row_for(self, index: int, ref: ItemRef | None) -> QueueRow:
+        if ref is not None and index in self.queue.triages:
+            for row in self.queue.rows(index):
+                if row.item is not None and row.ref == ref:
+                    return row
+        return QueueRow(index, self.entries[index].sample_id)
 
     @work(thread=True, group="label-load")
     def load(self, index: int) -> None:
-        """Read the sample, compute the suggestion and the evidence candidates; prefetch."""
+        """Read and triage the sample and the next, compute their evidence candidates."""
         for i in (index, index + 1):
-            if i in self.loaded or not 0 <= i < len(self.entries):
-                continue
-            loaded = self._load_one(self.entries[i])
+            self._load_into(i)
+
+    @work(thread=True, exclusive=True, group="label-prefetch")
+    def prefetch(self, start: int) -> None:
+        """Triage the rest of the queue in the background (from ``start`` on, wrapping), so
+        every sample row shows its items and the progress counts them."""
+        worker = get_current_worker()
+        n = len(self.entries)
+        for step in range(n):
+            if worker.is_cancelled:
+                return
+            self._load_into((start + step) % n)
+
+    def _load_into(self, i: int) -> None:
+        """Load sample ``i`` unless it is loaded or being loaded; hand it to the UI."""
+        with self._inflight_lock:
+            if i in self.loaded or i in self._inflight or not 0 <= i < len(self.entries):
+                return
+            self._inflight.add(i)
+        try:
+            loaded = load_queue_sample(self.app.catalog,  # type: ignore[attr-defined]
+                                       self.entries[i], self.triage)
+        finally:
+            with self._inflight_lock:
+                self._inflight.discard(i)
+        with contextlib.suppress(RuntimeError):  # the app has gone
             self.app.call_from_thread(self._loaded, i, loaded)
 
-    def _load_one(self, entry: SampleEntry) -> Loaded:
-        from inspector.services.label_evidence import evidence_candidates
-        from inspector.services.label_suggest import suggest
-        from inspector.services.suite_audit import audit_task
-
-        catalog = self.app.catalog  # type: ignore[attr-defined]
-        try:
-            sample = catalog.load_sample(entry)
-        except LoadError as exc:
-            return Loaded(None, None, [], str(exc))
-        task = catalog.task(entry.task, catalog.run(entry.run_key))
-        readme = task.readme if task is not None else None
-        try:
-            suggestion = suggest(sample, task_readme=readme,
-                                 audit=audit_task(task) if task is not None else None)
-        except Exception as exc:  # a rule bug must never block labelling
-            return Loaded(sample, None, evidence_candidates(sample), f"suggestion failed: {exc}")
-        return Loaded(sample, suggestion, evidence_candidates(sample, suggestion))
-
-    def _loaded(self, index: int, loaded: Loaded) -> None:
+    def _loaded(self, index: int, loaded: QueueSample) -> None:
         self.loaded[index] = loaded
-        if index == self.index and self.is_attached:
+        if not self.is_attached:
+            return
+        if loaded.triage is not None:
+            self.queue.set_triage(index, loaded.triage, expand=index == self.index)
+            self._update_progress()
+        if index == self.index:
+            if self._descend == index and self.row.item is None:
+                self._descend = None
+                root = self._first_unlabelled_root(index)
+                if root is not None:
+                    self.row = root
+                    self.queue.go_to(index, root.ref)
+            elif self.row.item is not None:
+                self.queue.go_to(index, self.row.ref)
             self._render_item()
 
     # ------------------------------------------------------------------ the item
@@ -260,118 +309,95 @@ class LabelScreen(Screen[None]):
 
     @property
     def item(self) -> ItemRef:
-        return ItemRef(self.entry.sample_id, self.scope)
+        """What a category key labels now."""
+        return self.row.ref
+
+    @property
+    def scope(self) -> str | None:
+        """The failing test being labelled (``None``: the sample or a sample-level item)."""
+        return self.row.item.test_id if self.row.item is not None else None
+
+    def _group(self) -> RootGroup | None:
+        """The group the current row labels: its own, or for the sample row the sample-level
+        root group (whose root is the sample itself)."""
+        if self.row.group is not None:
+            return self.row.group
+        triage = self.loaded.get(self.index)
+        if triage is None or triage.triage is None:
+            return None
+        return next((g for g in triage.triage.groups if g.root.ref == self.item), None)
+
+    def _test_suggestion(self) -> TestSuggestion | None:
+        loaded = self.loaded.get(self.index)
+        if loaded is None or loaded.triage is None:
+            return None
+        return loaded.triage.for_item(self.item.key)
 
     def _render_item(self) -> None:
-        e = self.entry
         loaded = self.loaded.get(self.index)
-        head = Text()
-        head.append(sanitize(f"{e.agent} · {e.model} · {e.task} #{e.sample}"), style="bold")
-        head.append(sanitize(f"   {e.language}{' · ' + e.framework if e.framework else ''}\n"),
-                    style="dim")
-        head.append(sanitize(f"{e.sample_id}\n"), style="dim")
-        what = e.verdict.value.replace("_", " ")
-        if e.failed_phase:
-            what += f" in {e.failed_phase}"
-        head.append(sanitize(f"{what}: "), style="bold red")
-        head.append(sanitize(e.message or "—"))
-        if e.total:
-            head.append(f"   tests {e.passed}/{e.total} passed", style="dim")
-        if loaded is not None and loaded.error:
-            head.append(f"\n{sanitize(loaded.error)}", style="yellow")
-        self.query_one("#item-head", Static).update(head)
+        self.header.show(self.entry, loaded.error if loaded is not None else "")
         self._render_scope()
         self._render_suggestion()
         self._render_evidence()
         self._render_labels()
 
-    def _failing_tests(self) -> list[str]:
-        loaded = self.loaded.get(self.index)
-        if loaded is None or loaded.sample is None:
+    def _failing_items(self) -> list[QueueRow]:
+        """The current sample's root rows (what ``t`` steps through)."""
+        if self.index not in self.queue.triages:
             return []
-        return [c.id for c in loaded.sample.failing_tests]
+        return [r for r in self.queue.rows(self.index) if r.item is not None and not r.is_member]
 
     def _render_scope(self) -> None:
-        tests = self._failing_tests()
-        t = Text("Labelling: ", style="bold")
-        if self.scope is None:
-            t.append("the whole sample")
-        else:
-            t.append(f"test {sanitize(self.scope)}")
-        if tests:
-            t.append(f"   (t: {len(tests)} failing test{'s' if len(tests) != 1 else ''} can "
-                     "be labelled one by one)", style="dim")
-        self.query_one("#scope", Static).update(t)
+        self.header.show_scope(self.row, self.session.mine(self.row.ref),
+                               len(self._failing_items()))
 
     def _render_suggestion(self) -> None:
         loaded = self.loaded.get(self.index)
-        s = loaded.suggestion if loaded else None
-        t = Text("Suggested: ", style="bold")
-        if s is None:
-            t.append("none — no rule matched the evidence", style="dim")
-        else:
-            t.append_text(category_text(self.session, s.category))
-            t.append("   g takes it", style="dim")
-            t.append(f"\n{sanitize(s.reason)}")
-            t.append(f"  [{s.rule}]", style="dim")
-        self.query_one("#suggestion", Static).update(t)
+        group = self._group()
+        conf = self.confirmations.get(self.item.key)
+        if conf is None and self.row.is_member and self.row.root_ref is not None:
+            conf = self.confirmations.get(self.row.root_ref.key)  # the group's re-run
+        if self.row.item is None:
+            triage = loaded.triage if loaded else None
+            groups = triage.groups if triage else ()
+            self.panel.show_sample(loaded.suggestion if loaded else None,
+                                   sum(len(g.items) for g in groups), len(groups), group)
+            return
+        assert group is not None
+        self.panel.show_item(self._test_suggestion(), group, self.row.is_member, conf,
+                             note="" if self.triage is not None else
+                             "per-test suggestions are not available")
+
+    def _candidates(self) -> list[Anchor]:
+        loaded = self.loaded.get(self.index)
+        if loaded is None:
+            return []
+        if self.row.item is None:
+            return list(loaded.candidates)
+        out: list[Anchor] = []
+        s = self._test_suggestion()
+        if s is not None:
+            out.extend(s.anchors)
+            for r in s.competing:
+                out.extend(r.anchors)
+        if self.scope is not None:
+            out.append(Anchor.for_test(self.scope))
+        out.extend(loaded.logs)
+        return list(dict.fromkeys(out))
 
     def _attached(self) -> list[Anchor]:
         mine = self.session.mine(self.item)
         return list(mine.evidence) if mine else self.session.pending_evidence(self.item)
 
     def _render_evidence(self) -> None:
-        loaded = self.loaded.get(self.index)
-        attached = self._attached()
-        candidates = list(loaded.candidates) if loaded else []
-        candidates += [a for a in attached if a not in candidates]
-        ev = self.query_one("#evidence", OptionList)
-        highlighted = ev.highlighted
-        ev.clear_options()
-        for a in candidates:
-            on_ = a in attached
-            t = Text("[x] " if on_ else "[ ] ", style="bold green" if on_ else "dim")
-            t.append(sanitize(a.describe())[:200])
-            ev.add_option(Option(t))
-        self._candidates = candidates
-        if candidates:
-            ev.highlighted = min(highlighted or 0, len(candidates) - 1)
+        self.query_one("#evidence", EvidenceList).show(self._candidates(), self._attached())
 
     def _render_labels(self) -> None:
         item = self.item
-        mine = self.session.mine(item)
-        t = Text("Your label: ", style="bold")
-        if mine is None:
-            t.append("none yet", style="dim")
-            t.append(f"   confidence {self.confidence} (c)", style="dim")
-        else:
-            t.append_text(category_text(self.session, mine.category))
-            t.append(f"   confidence {sanitize(mine.confidence)} (c)   ", style="dim")
-            t.append(f"{len(mine.history)} edit{'s' if len(mine.history) != 1 else ''}, last "
-                     f"{sanitize(mine.updated.at)}", style="dim")
-        self.query_one("#mine", Static).update(t)
-        note = self.query_one("#note", Input)
-        if self._note_item != item:
-            note.value = sanitize(mine.note) if mine else ""
-            self._note_item = item
-        others = self.session.others(item)
-        o = Text("Others: ", style="bold")
-        if not self.session.visible(item):
-            o.append("hidden until you label this item (blind mode)", style="italic dim")
-        elif not others:
-            o.append("no other labels", style="dim")
-        for name, lb in others.items():
-            o.append(f"\n  {sanitize(name)}: ")
-            o.append_text(category_text(self.session, lb.category))
-            o.append(f"  ({sanitize(lb.confidence)})", style="dim")
-            if lb.note:
-                o.append(f"  {sanitize(lb.note)[:160]}", style="italic")
-        adj = self.session.adjudicated(item)
-        if adj is not None:
-            o.append("\nAdjudicated: ", style="bold")
-            o.append_text(category_text(self.session, adj.category))
-            o.append(f"  by {sanitize(adj.updated.by)}", style="dim")
-        self.query_one("#others", Static).update(o)
+        self.query_one("#labels", LabelSummary).show(
+            item, self.session.mine(item), self.confidence, len(self.session.followers(item)),
+            self.session.visible(item), self.session.others(item),
+            self.session.adjudicated(item))
 
     # ------------------------------------------------------------------ keys
 
@@ -406,19 +432,39 @@ class LabelScreen(Screen[None]):
 
     def _save(self, item: ItemRef, category: str, reason: str, advance: bool) -> None:
         loaded = self.loaded.get(self.index)
-        note = self.query_one("#note", Input).value.strip()
+        row = self.row
+        note = self.query_one("#labels", LabelSummary).note
         name = self.session.taxonomy.name_of(category)
+        group = row.group  # the sample row labels the sample alone, as before per-test items
+        ts = self._test_suggestion()
+        suggestion: Suggestion | dict[str, str] | None = (
+            suggestion_json(ts) if ts is not None else
+            loaded.suggestion if loaded and row.item is None else None)
+        confidence = self.confidence if self.session.mine(item) is None else None
+        members = [m.ref for m in group.members] if group is not None and \
+            not row.is_member else []
         saved = f"{item.key.split('/', 1)[-1]} → {name}"
+        if members:
+            saved += f" (+{len(members)} following)"
+        done = lambda lb, err: self._written(lb, err, saved)  # noqa: E731
         try:
-            self.session.save(item, category, confidence=self.confidence if
-                              self.session.mine(item) is None else None, note=note,
-                              suggestion=loaded.suggestion if loaded else None, reason=reason,
-                              done=lambda lb, err: self._written(lb, err, saved))
+            if group is not None and not row.is_member:
+                self.session.save_group(item, members, category, confidence=confidence,
+                                        note=note, suggestion=suggestion, reason=reason,
+                                        done=done)
+            else:
+                self.session.save(item, category, confidence=confidence, note=note,
+                                  suggestion=suggestion, reason=reason,
+                                  follows=None if row.is_member else KEEP, done=done)
         except LoadError as exc:
             self.notify(f"Not saved: {exc}", severity="error", timeout=12)
             return
-        if advance and self.scope is None:
+        if not advance:
+            return
+        if row.item is None:
             self.action_next_unlabelled(after_save=item.sample)
+        elif not row.is_member:
+            self._next_unlabelled_root(row)
 
     def _written(self, label: Label | None, error: Exception | None, saved: str = "") -> None:
         """Called on the label writer thread once the file is on disk (or the write failed):
@@ -437,69 +483,44 @@ class LabelScreen(Screen[None]):
         for i, e in enumerate(self.entries):
             if e.sample_id == sample:
                 self._refresh_queue_row(i)
-        self._render_labels()
-        self._render_evidence()
-
-    def action_take_suggestion(self) -> None:
-        loaded = self.loaded.get(self.index)
-        if loaded is None or loaded.suggestion is None:
-            self.notify("No suggestion for this item.", severity="warning", timeout=3)
-            return
-        self.label(loaded.suggestion.category)
-
-    def action_confidence(self) -> None:
-        mine = self.session.mine(self.item)
-        current = mine.confidence if mine else self.confidence
-        nxt = CONFIDENCES[(CONFIDENCES.index(current) + 1) % len(CONFIDENCES)]
-        self.confidence = nxt
-        if mine is not None:
-            self.session.save(self.item, mine.category, confidence=nxt, done=self._written)
-        self._render_labels()
-
-    def action_edit_note(self) -> None:
-        self.query_one("#note", Input).focus()
-
-    @on(Input.Submitted, "#note")
-    def _note_submitted(self, event: Input.Submitted) -> None:
-        mine = self.session.mine(self.item)
-        if mine is not None and event.value.strip() != mine.note:
-            try:
-                self.session.save(self.item, mine.category, note=event.value.strip(),
-                                  done=lambda lb, err: self._written(lb, err, "Note saved."))
-            except LoadError as exc:
-                self.notify(f"Not saved: {exc}", severity="error", timeout=12)
-        elif mine is None:
-            self.notify("The note is saved with your label (press a category key).",
-                        timeout=3)
-        self.query_one("#queue", OptionList).focus()
-
-    def action_toggle_evidence(self) -> None:
-        ev = self.query_one("#evidence", OptionList)
-        candidates = self._candidates
-        if ev.highlighted is None or not candidates:
-            self.notify("No evidence to attach here.", severity="warning", timeout=3)
-            return
-        anchor = candidates[ev.highlighted]
-        if anchor in self._attached():
-            self.session.remove_evidence(self.item, anchor, done=self._written)
-        else:
-            state = self.session.add_evidence(self.item, anchor, done=self._written)
-            if state == "pending":
-                self.notify("Evidence kept; it is saved with your label.", timeout=2)
-        self._render_evidence()
-
-    def action_scope(self) -> None:
-        tests = self._failing_tests()
-        if not tests:
-            self.notify("No individual failing tests were recorded for this sample.",
-                        severity="warning", timeout=3)
-            return
-        options: list[str | None] = [None, *tests]
-        i = options.index(self.scope) if self.scope in options else 0
-        self.scope = options[(i + 1) % len(options)]
         self._render_scope()
-        self._render_evidence()
         self._render_labels()
+        self._render_evidence()
+
+    # ------------------------------------------------------------------ moving on
+
+    def _first_unlabelled_root(self, index: int, after: QueueRow | None = None,
+                               skip: ItemRef | None = None) -> QueueRow | None:
+        rows = [r for r in self.queue.rows(index) if r.item is not None and not r.is_member]
+        if after is not None and after in rows:
+            rows = rows[rows.index(after) + 1:]
+        return next((r for r in rows if r.ref != skip and self.session.mine(r.ref) is None),
+                    None)
+
+    def _next_unlabelled_root(self, after: QueueRow) -> None:
+        """After labelling a root: the next unlabelled root of this sample, else of the next
+        sample with one (its row, until it is triaged)."""
+        here = self._first_unlabelled_root(self.index, after, skip=after.ref)
+        if here is not None:
+            self.row = here
+            self.queue.go_to(self.index, here.ref)
+            self._render_item()
+            return
+        n = len(self.entries)
+        for step in range(1, n + 1):
+            i = (self.index + step) % n
+            if i in self.queue.triages:
+                found = self._first_unlabelled_root(i, skip=after.ref)
+                if found is None:
+                    continue
+                self.visited.append(self.index)
+                self.show(i, ref=found.ref)
+                return
+            if self.session.state(self.entries[i].sample_id) == "unlabelled":
+                self._descend = i
+                self.go(i)
+                return
+        self.notify("Every failure item triaged so far is labelled.", timeout=5)
 
     def action_next_unlabelled(self, after_save: str | None = None) -> None:
         """The next sample (after this one, wrapping) the annotator has not labelled."""
@@ -528,17 +549,205 @@ class LabelScreen(Screen[None]):
         elif self.index > 0:
             self.show(self.index - 1)
 
+    def action_scope(self) -> None:
+        """Step through the sample's failure items (roots), then back to the sample."""
+        roots = self._failing_items()
+        if not roots:
+            self.notify("No individual failure items were recorded for this sample."
+                        if self.index in self.loaded else "Still loading this sample.",
+                        severity="warning", timeout=3)
+            return
+        options: list[QueueRow | None] = [None, *roots]
+        current = self.row if self.row.item is not None and not self.row.is_member else None
+        if self.row.is_member:  # from a member, on to the next root
+            current = next((r for r in roots if r.group == self.row.group), None)
+        i = options.index(current) if current in options else 0
+        nxt = options[(i + 1) % len(options)]
+        self.row = nxt or QueueRow(self.index, self.entry.sample_id)
+        self.queue.go_to(self.index, nxt.ref if nxt else None)
+        self._render_item()
+
+    # ------------------------------------------------------------------ label edits
+
+    def action_take_suggestion(self) -> None:
+        if self.row.item is None:
+            loaded = self.loaded.get(self.index)
+            if loaded is None or loaded.suggestion is None:
+                self.notify("No suggestion for this item.", severity="warning", timeout=3)
+                return
+            self.label(loaded.suggestion.category)
+            return
+        s = self._test_suggestion()
+        if s is None or s.category is None:
+            self.notify("The suggestion is unsure: pick a category with its key."
+                        if s is not None and s.unsure else "No suggestion for this item.",
+                        severity="warning", timeout=4)
+            return
+        self.label(s.category)
+
+    def action_follow_root(self) -> None:
+        """Drop a member's own label: it follows its root's label again."""
+        row = self.row
+        if not row.is_member or row.root_ref is None:
+            self.notify("Only a member of a group can follow its root.", severity="warning",
+                        timeout=3)
+            return
+        try:
+            self.session.follow(row.ref, row.root_ref,
+                                done=lambda lb, err: self._written(lb, err, "Follows its root"))
+        except ValueError as exc:
+            self.notify(str(exc), severity="warning", timeout=4)
+        except LoadError as exc:
+            self.notify(f"Not saved: {exc}", severity="error", timeout=12)
+
+    def action_confidence(self) -> None:
+        mine = self.session.mine(self.item)
+        current = mine.confidence if mine else self.confidence
+        nxt = CONFIDENCES[(CONFIDENCES.index(current) + 1) % len(CONFIDENCES)]
+        self.confidence = nxt
+        if mine is not None:
+            self.session.save(self.item, mine.category, confidence=nxt, done=self._written)
+        self._render_labels()
+
+    def action_edit_note(self) -> None:
+        self.query_one("#note", Input).focus()
+
+    @on(Input.Submitted, "#note")
+    def _note_submitted(self, event: Input.Submitted) -> None:
+        mine = self.session.mine(self.item)
+        if mine is not None and event.value.strip() != mine.note:
+            try:
+                self.session.save(self.item, mine.category, note=event.value.strip(),
+                                  done=lambda lb, err: self._written(lb, err, "Note saved."))
+            except LoadError as exc:
+                self.notify(f"Not saved: {exc}", severity="error", timeout=12)
+        elif mine is None:
+            self.notify("The note is saved with your label (press a category key).",
+                        timeout=3)
+        self.queue.focus()
+
+    def action_toggle_evidence(self) -> None:
+        anchor = self.query_one("#evidence", EvidenceList).anchor
+        if anchor is None:
+            self.notify("No evidence to attach here.", severity="warning", timeout=3)
+            return
+        if anchor in self._attached():
+            self.session.remove_evidence(self.item, anchor, done=self._written)
+        else:
+            state = self.session.add_evidence(self.item, anchor, done=self._written)
+            if state == "pending":
+                self.notify("Evidence kept; it is saved with your label.", timeout=2)
+        self._render_evidence()
+
+    @on(EvidenceList.Opened, "#evidence")
+    def _open_anchor(self, event: EvidenceList.Opened) -> None:
+        a = event.anchor
+        key = self.entry.key
+        if a.kind == "file":
+            self.app.post_message(OpenSample(key, file=a.path, line=a.line))
+        elif a.kind == "task":
+            self.app.post_message(OpenSample(key, file=a.path, line=a.line, root="task"))
+        elif a.kind == "log":
+            self.app.post_message(OpenSample(key, phase=a.phase))
+        else:
+            self.app.post_message(OpenSample(key, test_id=a.test))
+
     def action_retract(self) -> None:
         if self.session.mine(self.item) is None:
             self.notify("You have no label on this item.", severity="warning", timeout=3)
             return
+        n = len(self.session.followers(self.item))
+        also = f" (and the {n} following it)" if n else ""
 
         def after(reason: str | None) -> None:
             if reason is not None:
                 self.session.retract(self.item, reason, done=self._written)
 
-        self.app.push_screen(PromptScreen("Retract your label? Why (Enter to retract, Esc "
-                                          "cancels)", placeholder="reason"), after)
+        self.app.push_screen(PromptScreen(f"Retract your label{also}? Why (Enter to retract, "
+                                          "Esc cancels)", placeholder="reason"), after)
+
+    # ------------------------------------------------------------------ confirmation
+
+    def action_confirm(self) -> None:
+        """Re-run the item's remedy in a sandbox to confirm its suspected cause."""
+        loaded = self.loaded.get(self.index)
+        s = self._test_suggestion()
+        remedy = s.remedy if s is not None else None
+        if loaded is None or loaded.sample is None:
+            self.notify("Still loading this sample.", severity="warning", timeout=3)
+            return
+        if remedy is None:
+            self.notify("No remedy to try for this item: nothing a re-run could confirm.",
+                        severity="warning", timeout=5)
+            return
+        if self.confirm_cancel is not None:
+            self.notify("A confirmation is already running (Esc cancels it).",
+                        severity="warning", timeout=4)
+            return
+        if self.confirm_fn is None:
+            self.notify("Causal re-runs are not available in this build.",
+                        severity="error", timeout=6)
+            return
+        cancel = threading.Event()
+        self.confirm_cancel = cancel
+        self.confirming_key = self.item.key
+        self.app.track_cancel(cancel)  # type: ignore[attr-defined]
+        what = f"{remedy.describe()} — {item_name(self.row.item) if self.row.item else 'sample'}"
+        self.panel.confirming(f"confirming: {what}")
+        self._confirm(cancel, remedy, loaded.sample, loaded.task, self.item.key)
+
+    @work(thread=True, exclusive=True, group="confirm", exit_on_error=False)
+    def _confirm(self, cancel: threading.Event, remedy: Remedy, sample: SampleResult,
+                 task: Task | None, key: str) -> None:
+        """The causal re-run (Docker, long): output lines feed the progress line."""
+        app = self.app
+        result: Confirmation | None = None
+        error: str | None = None
+        try:
+            assert self.confirm_fn is not None
+            backend = app.resolve_backend()  # type: ignore[attr-defined]
+            result = self.confirm_fn(remedy, sample, task, backend, on_line=self.panel.feed,
+                                     say=self.panel.feed, cancel=cancel)
+        except Exception as exc:  # noqa: BLE001 - shown, never crashes the app
+            error = f"{type(exc).__name__}: {exc}"
+        finally:
+            app.track_cancel(cancel, False)  # type: ignore[attr-defined]
+        with contextlib.suppress(RuntimeError):  # the app has gone
+            app.call_from_thread(self._confirmed, cancel, key, result, error)
+
+    def _confirmed(self, cancel: threading.Event, key: str, result: Confirmation | None,
+                   error: str | None) -> None:
+        if self.confirm_cancel is cancel:
+            self.confirm_cancel = None
+            self.confirming_key = None
+        if not self.is_attached:
+            return
+        short = key.split("/", 1)[-1]
+        if cancel.is_set():
+            self.panel.confirmed(plain(f"Re-run of {short} cancelled: nothing to compare."))
+        elif result is not None:
+            self.confirmations[key] = result
+            final = confirmation_text(result).split("\n")[0]
+            final.truncate(len(final.plain.split(":", 1)[0]) + 1)
+            final.append(f" re-run of {sanitize(short)} done (shown with its suggestion)",
+                         style="dim")
+            self.panel.confirmed(final)
+        else:
+            self.panel.confirmed(plain(f"Re-run of {short} failed: {error}"))
+        self._render_suggestion()
+
+    def cancel_confirmation(self) -> bool:
+        """Cancel a running confirmation; ``False`` when none runs."""
+        if self.confirm_cancel is None:
+            return False
+        if not self.confirm_cancel.is_set():
+            self.confirm_cancel.set()
+            self.panel.cancelling()
+        else:
+            self.notify("Still cancelling: waiting for the sandbox to stop.", timeout=3)
+        return True
+
+    # ------------------------------------------------------------------ elsewhere
 
     def action_open_sample(self) -> None:
         self.app.post_message(OpenSample(self.entry.key, test_id=self.scope))
@@ -550,12 +759,20 @@ class LabelScreen(Screen[None]):
 
     def action_back(self) -> None:
         if isinstance(self.focused, Input):
-            self.query_one("#queue", OptionList).focus()
+            self.queue.focus()
+            return
+        if self.cancel_confirmation():
             return
         self.dismiss(None)
 
+    def on_unmount(self) -> None:
+        if self.confirm_cancel is not None:  # leaving: the sandbox stops too
+            self.confirm_cancel.set()
+
     def on_screen_resume(self) -> None:
         if self.entries and self.is_mounted:
-            self._fill_queue()
+            for i in range(len(self.entries)):
+                self.queue.refresh_sample(i)
+            self._update_progress()
             if self.index in self.loaded:
                 self._render_item()

@@ -103,7 +103,8 @@ class SampleScreen(Screen[None]):
     """
 
     def __init__(self, entry: SampleEntry, *, test_id: str | None = None,
-                 file: str | None = None, line: int | None = None) -> None:
+                 file: str | None = None, line: int | None = None, root: str = "repo",
+                 phase: str | None = None) -> None:
         super().__init__()
         self.entry = entry
         self.sample: SampleResult | None = None
@@ -111,6 +112,8 @@ class SampleScreen(Screen[None]):
         self.start_test = test_id
         self.start_file = file
         self.start_line = line
+        self.start_root = root  # repo | task: where start_file is
+        self.start_phase = phase  # a phase whose log replay opens at once
         self.endpoints: list[Endpoint] = []
         self.endpoint_tests: dict[str, list[Any]] = {}
         self.compare_entry: SampleEntry | None = None
@@ -187,8 +190,11 @@ class SampleScreen(Screen[None]):
         pane = self.main_pane
         if pane is None:
             return
-        if self.start_file:
-            pane.open_file("repo", self.start_file, self.start_line)
+        if self.start_phase:
+            pane.show_tab("deploy")
+            self.action_replay(self.start_phase)
+        elif self.start_file:
+            pane.open_file(self.start_root, self.start_file, self.start_line)
         elif self.start_test and pane.select_test(self.start_test):
             pass
         elif not self.entry.deployed:

@@ -1,0 +1,123 @@
+"""The review queue's confirmation key in the real Docker sandbox: ``r`` re-runs the selected
+item's remedy in a worker (the queue stays usable meanwhile), the outcome is shown with the
+item's suggestion, and Esc cancels a running re-run (its sandbox torn down). A copy of the
+bundled runs; no engine is a failure (the ``docker_client`` fixture), never a skip."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from inspector.config import load_settings
+from inspector.services.sandbox.engine import LABEL_SAMPLE
+from inspector.ui.app import InspectorApp
+from inspector.ui.screens.labelling import LabelScreen
+
+RELAY = "repo_readme_1125_relay_open_coder-7b_Python"
+SYNAPSE = f"{RELAY}/synapse/0"  # the suite reads README.md, which the harness never copies
+MULTILINGUAL = f"{RELAY}/Multilingual/0"  # babel missing from the requirements
+SIZE = (180, 50)
+
+
+@pytest.fixture
+def app(tmp_path: Path, sample_runs: Path, monkeypatch: pytest.MonkeyPatch,
+        docker_client) -> InspectorApp:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("GENESIS_INSPECTOR_CONFIG", str(tmp_path / "config" / "config.toml"))
+    monkeypatch.setenv("GENESIS_INSPECTOR_CACHE", str(tmp_path / "cache"))
+    root = tmp_path / "corpus"
+    shutil.copytree(sample_runs, root, ignore=shutil.ignore_patterns("repogenesis"))
+    return InspectorApp(root, settings=load_settings(), watch=False, annotator="zoe")
+
+
+async def _until(pilot, condition: Callable[[], object], what: str,  # type: ignore[no-untyped-def]
+                 timeout: float = 600.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.1)
+    await pilot.pause()
+
+
+async def _queue_at(app: InspectorApp, pilot, sample_id: str) -> LabelScreen:  # type: ignore[no-untyped-def]
+    await _until(pilot, lambda: not app.catalog.is_empty, "the index")
+    await pilot.press("2", "L")
+    await _until(pilot, lambda: isinstance(app.screen, LabelScreen), "the queue")
+    screen = app.screen
+    assert isinstance(screen, LabelScreen)
+    i = [e.sample_id for e in screen.entries].index(sample_id)
+    screen.go(i)
+    await _until(pilot, lambda: i in screen.loaded and i in screen.queue.triages,
+                 "the sample's triage")
+    await pilot.press("t")  # its first root item
+    await pilot.pause()
+    return screen
+
+
+def _running(app: InspectorApp) -> list[object]:
+    return [w for w in app.workers if w.group == "confirm" and not w.is_finished]
+
+
+async def test_the_confirmation_runs_in_a_worker_and_shows_with_the_suggestion(
+        app: InspectorApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _queue_at(app, pilot, SYNAPSE)
+        test = "tests/test_api_contract.py::test_readme_present_and_sections"
+        assert screen.scope == test
+        assert "add the task's README.md" in screen.panel.text
+        await pilot.press("r")
+        await pilot.pause()
+        assert _running(app), "the re-run is a worker"
+        assert screen.panel.progress.running
+        assert screen.confirming_key == f"{SYNAPSE}::{test}"
+        # the queue stays usable while it runs
+        before = screen.row
+        await pilot.press("down")
+        await pilot.pause()
+        assert screen.row != before
+        await pilot.press("up")
+        await pilot.pause()
+        await _until(pilot, lambda: not _running(app), "the re-run")
+        assert screen.confirm_cancel is None and not screen.panel.progress.running
+        assert screen.row == before
+        shown = screen.panel.text
+        assert "Confirmed: with the task's README.md added, 2 of 5 tests pass" in shown
+        c = screen.confirmations[f"{SYNAPSE}::{test}"]
+        run_dir = app.root / "runs" / RELAY
+        assert c.log is not None and (run_dir / c.log).is_file()
+        assert "done (shown with its suggestion)" in str(screen.panel.progress.render())
+        # r again starts a new re-run; Esc cancels it (and does not leave the queue)
+        await pilot.press("r")
+        await pilot.pause()
+        assert _running(app)
+        await pilot.press("escape")
+        await _until(pilot, lambda: not _running(app), "the cancelled re-run")
+        assert isinstance(app.screen, LabelScreen), "Esc cancelled; it did not leave"
+
+
+async def test_esc_cancels_a_running_confirmation_and_its_sandbox_goes(
+        app: InspectorApp, docker_client) -> None:  # type: ignore[no-untyped-def]
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _queue_at(app, pilot, MULTILINGUAL)
+        assert screen.row.item is not None and screen.row.item.kind == "deploy_failed"
+        assert "install babel" in screen.panel.text
+        await pilot.press("r")
+        await pilot.pause()
+        assert _running(app)
+        started = time.monotonic()
+        await asyncio.sleep(2)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "cancelling" in str(screen.panel.progress.render())
+        await _until(pilot, lambda: not _running(app), "the cancelled re-run", timeout=120)
+        assert time.monotonic() - started < 90
+        assert isinstance(app.screen, LabelScreen)
+        assert "cancelled: nothing to compare" in str(screen.panel.progress.render())
+        assert MULTILINGUAL not in screen.confirmations
+        key = MULTILINGUAL
+        left = docker_client.containers.list(all=True, filters={"label": f"{LABEL_SAMPLE}={key}"})
+        assert not left, [c.name for c in left]
