@@ -182,3 +182,37 @@ def test_a_confirmation_decides_again(ctx: TriageContext) -> None:
     failed = Confirmation("run it alone", False, "alone it fails the same way", 0, 1, 1)
     refuted = confirm_in(triage, key, failed).for_item(key)
     assert refuted is not None and refuted.category == "other"
+
+
+MISSING_YAML_TB = """ImportError while importing test module '/tmp/gi-x/repo/tests/test_schema.py'.
+Traceback:
+/root/.pyenv/versions/3.11.7/lib/python3.11/importlib/__init__.py:126: in import_module
+    return _bootstrap._gcd_import(name[level:], package, level)
+tests/test_schema.py:5: in <module>
+    import yaml
+E   ModuleNotFoundError: No module named 'yaml'"""
+
+
+def test_a_golden_import_nobody_installs_gets_the_test_package_remedy(tmp_path: Path) -> None:
+    """The suite imports yaml; its tests/requirements.txt does not list it: not the model's,
+    and installing PyYAML for the tests (never for the repo) is the remedy to try."""
+    from inspector.model import Outcome, SampleResult, TestCase, TestSummary
+    from inspector.model.results import Deployment
+    from inspector.model.tasks import load_task
+    from inspector.services.triage.engine import TriageContext as Ctx
+
+    task = load_task(ROOT / "tests/fixtures/suite_audit/missing_dependency", [])
+    assert task is not None
+    case = TestCase("tests/test_schema.py", Outcome.ERROR, message="collection failure",
+                    traceback=MISSING_YAML_TB, file="tests/test_schema.py")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "app.py").write_text("import flask\n")
+    result = SampleResult("run", task.name, 0, "python", Deployment(True),
+                          TestSummary(0, 0, 1, 0, cases=(case,), has_cases=True,
+                                      collection_errors=1), repo_path=repo)
+    ctx = Ctx([], {task.name: task})
+    (s,) = [x for x in triage_sample(result, ctx).suggestions if x.item.test_id]
+    assert s.category == "not-model"
+    assert s.remedy is not None and (s.remedy.kind, s.remedy.target) == (
+        "install_test_package", "pyyaml")

@@ -120,6 +120,24 @@ def _remedy_from_evidence(ev: ItemEvidence, category: str, rule: str, reason: st
     m = _NO_MODULE.search(reason)
     if category == "dependency" and m and ev.item.kind == DEPLOY_FAILED:
         ev.remedies.append(Remedy(INSTALL_REPO_PACKAGE, _dist_for(m["name"])))
+        return
+    m = _NO_MODULE.search(ev.text) or m
+    if category == NOT_MODEL and rule.startswith("golden-suite-") and m and \
+            _third_party(m["name"], ev):
+        # a golden test imports a package nobody installs for the tests
+        ev.remedies.append(Remedy(INSTALL_TEST_PACKAGE, _dist_for(m["name"])))
+
+
+def _third_party(module: str, ev: ItemEvidence) -> bool:
+    """Neither the standard library nor a module of the task's suite (a helper in tests/)."""
+    from ..pymodules import is_stdlib
+
+    top = module.split(".")[0]
+    if is_stdlib(top) or top in ("conftest", "tests"):
+        return False
+    root = ev.task.root if ev.task is not None else None
+    return root is None or not any((root / "tests" / f"{top}{ext}").exists()
+                                   for ext in (".py", ""))
 
 
 def _dist_for(module: str) -> str:
