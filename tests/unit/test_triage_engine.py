@@ -126,6 +126,10 @@ def test_a_valid_request_refused_is_the_models_failure(ctx: TriageContext) -> No
     assert "README.md:111-112" in s.reason and "400" in s.reason
     assert any(a.kind == "task" and a.path == "README.md" and a.line == 111 for a in s.anchors)
     assert any(a.kind == "task" and a.path == "tests/test_edge_cases.py" for a in s.anchors)
+    # and where the repo answers 400 in the handler
+    assert "app/routers/users.py:93" in s.reason
+    assert any(a.kind == "file" and a.path == "app/routers/users.py" and a.line == 93
+               for a in s.anchors)
 
 
 def test_a_status_code_the_readme_never_gives_is_the_benchmarks(ctx: TriageContext) -> None:

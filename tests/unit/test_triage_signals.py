@@ -70,3 +70,16 @@ def test_an_online_api_the_readme_prescribes() -> None:
 def test_no_online_api_in_a_repo_without_one(tmp_path: Path) -> None:
     (tmp_path / "app.py").write_text("import flask\n")
     assert online_calls(tmp_path, "googletrans") == []
+
+
+def test_the_handler_line_answering_a_status() -> None:
+    from inspector.services.triage.repo_sites import status_sites
+
+    preds = ROOT / "sample_runs/predictions"
+    atlas = preds / "repo_readme_1125_atlas_m2-large_Python/UserManagement_2"
+    (site,) = status_sites(atlas, 400, "PUT", "/api/v1/users/{}")  # FastAPI router, prefix apart
+    assert (site.file, site.line) == ("app/routers/users.py", 93) and "400" in site.text
+    dash = preds / "repo_readme_1125_dash_m2-mini_Python/UserManagement_2"
+    sites = status_sites(dash, 409, "PUT", "/api/v1/users/{}")  # Flask, one module
+    assert [(s.file, s.line) for s in sites] == [("app.py", 208)]
+    assert status_sites(dash, 418, "PUT", "/api/v1/users/{}") == []

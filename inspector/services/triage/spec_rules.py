@@ -24,6 +24,7 @@ from inspector.model.triage import RUN_ALONE, Reading, Remedy
 from .conventions import describe
 from .offline import online_calls
 from .pollution import shared_literals
+from .repo_sites import status_sites
 from .rules import NOT_MODEL, ItemEvidence
 
 OTHER = "other"
@@ -121,6 +122,19 @@ def spec_readings(ev: ItemEvidence) -> list[Reading]:
     return out
 
 
+def _with_sites(reading: Reading, ev: ItemEvidence, exp: ff.Expectation) -> Reading:
+    """A model-side status reading with the repo lines that answer that status."""
+    if exp.request is None or not isinstance(exp.actual, int):
+        return reading
+    sites = status_sites(ev.sample.repo_path, exp.actual, exp.request.method, exp.request.path)
+    if not sites:
+        return reading
+    where = "; ".join(f"{s.file}:{s.line} {s.text!r}" for s in sites)
+    return Reading(reading.category, reading.weight, reading.rule,
+                   f"{reading.reason} — the repo answers {exp.actual} at {where}",
+                   reading.anchors + tuple(Anchor.file(s.file, s.line) for s in sites))
+
+
 def _success_expected(exp: ff.Expectation) -> bool:
     """A status check that wants a 2xx (every alternative a success)."""
     if exp.kind != ff.STATUS:
@@ -150,7 +164,7 @@ def _success_readings(ev: ItemEvidence, exp: ff.Expectation, contract: ReadmeCon
                         anchors)]
     accepted = _accepted_request(exp, contract)
     if accepted:
-        return accepted
+        return [_with_sites(r, ev, exp) for r in accepted]
     if found.verdict == "specified":
         return [Reading(OTHER, 0.6, "spec/readme-specified", f"{demand}; {found.reason}",
                         anchors)]
