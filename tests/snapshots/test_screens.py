@@ -32,7 +32,9 @@ def _app(sample_runs: Path, theme: str) -> InspectorApp:
 
 async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
     """Wait for every worker; an exclusive worker replaced by a newer one (a file opened
-    while the previous one was still highlighting) is not an error."""
+    while the previous one was still highlighting) is not an error. Then wait until five
+    renders in a row (half a second) are the same: on a loaded machine a table's columns are still being
+    measured when the workers are done."""
     for _ in range(3):
         for _ in range(5):
             try:
@@ -41,6 +43,18 @@ async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
             except WorkerCancelled:
                 await pilot.pause(0.05)
         await pilot.pause()
+    last, same = None, 0
+    for _ in range(60):
+        await pilot.pause(0.1)
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:
+            continue
+        now = pilot.app.export_screenshot()
+        same = same + 1 if now == last else 0
+        if same >= 4:
+            return
+        last = now
 
 
 def _tab(key: str):  # type: ignore[no-untyped-def]
