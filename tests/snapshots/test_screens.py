@@ -33,8 +33,8 @@ def _app(sample_runs: Path, theme: str) -> InspectorApp:
 async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
     """Wait for every worker; an exclusive worker replaced by a newer one (a file opened
     while the previous one was still highlighting) is not an error. Then wait until five
-    renders in a row (half a second) are the same: on a loaded machine a table's columns are still being
-    measured when the workers are done."""
+    renders in a row (half a second) are the same: on a loaded machine a table's columns are
+    still being measured when the workers are done."""
     for _ in range(3):
         for _ in range(5):
             try:
