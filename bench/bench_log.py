@@ -66,7 +66,7 @@ def measure_service(path: Path) -> dict[str, Any]:
     out["seek_end_s"] = time.perf_counter() - t0
     assert len(last) == 50
     duration = log.duration
-    from inspector.services.replay_clock import ReplayClock
+    from inspector.model.replay_clock import ReplayClock
 
     clock = ReplayClock(log.time_of, len(log))
     t0 = time.perf_counter()

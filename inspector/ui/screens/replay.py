@@ -29,7 +29,7 @@ from inspector.services.deployment_log import DeploymentLog, PhaseSpan
 from inspector.services.log_export import export_lines
 from inspector.services.log_filter import FilterError, LogFilter, Query, Rows, find, first_error
 from inspector.services.log_filter import scan as scan_log
-from inspector.services.replay_clock import ReplayClock
+from inspector.model.replay_clock import ReplayClock
 from inspector.ui.safe import plain, sanitize
 
 from ..widgets.log_view import LogView, format_time
