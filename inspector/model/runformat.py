@@ -25,6 +25,7 @@ from .files import read_regular
 from .ids import check_id
 from .jsonfields import Fields, read_json
 from .outcomes import Outcome, Phase, PhaseStatus
+from .realpaths import real_folder, resolve_below, within
 from .repo_scope import REPO_REFUSED, RepoScope, run_scope
 from .results import (
     CAUSE_KINDS,
@@ -60,6 +61,14 @@ def _safe_resolve(base: Path, raw: str) -> Path | None:
         return resolved
     except (OSError, ValueError, RuntimeError):
         return None
+
+
+def _resolve_below(base: Path, base_real: str | None, raw: str) -> Path | None:
+    """:func:`_safe_resolve` when ``base_real`` is ``base`` already resolved: only ``raw``'s
+    own components are looked at, unless they need the full resolution (see
+    :mod:`.realpaths`)."""
+    fast = resolve_below(base_real, raw) if base_real is not None else None
+    return Path(fast) if fast is not None else _safe_resolve(base, raw)
 
 
 def rel(path: Path, start: Path) -> str:
@@ -404,6 +413,15 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             stock_only=tuple(x for x in af.items("stock_only") if isinstance(x, str)),
         )
 
+    folder: list[str | None] = []
+
+    def base_real() -> str | None:
+        """The sample folder, resolved (once)."""
+        if not folder:
+            folder.append(real_folder(sample_dir))
+        return folder[0]
+
+    sample_real: str | None = None  # the sample folder as Path.resolve() gives it
     logs: dict[Phase, Path] = {}
     lf = f.sub("logs")
     if lf is not None:
@@ -416,13 +434,13 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             if not (isinstance(value, str) and value):
                 issues.append(LoadIssue(path, f"logs.{key}", "expected a path", "warning"))
                 continue
-            resolved = _safe_resolve(sample_dir, value)
+            resolved = _resolve_below(sample_dir, base_real(), value)
             if resolved is None:
                 issues.append(LoadIssue(path, f"logs.{key}", "not a usable path", "warning"))
                 continue
-            try:
-                resolved.relative_to(sample_dir.resolve())
-            except ValueError:
+            if sample_real is None:
+                sample_real = str(sample_dir.resolve())
+            if not within(str(resolved), sample_real):
                 issues.append(LoadIssue(path, f"logs.{key}",
                                         "points outside the sample folder; ignored", "warning"))
                 continue
@@ -434,7 +452,7 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
     if rf is not None:
         raw_repo = rf.str("path")
         if raw_repo:
-            repo_path = _safe_resolve(sample_dir, raw_repo)
+            repo_path = _resolve_below(sample_dir, base_real(), raw_repo)
             if repo_path is None:
                 issues.append(LoadIssue(path, "repo.path", "not a usable path", "warning"))
             elif scope is not None and (outside := scope.check(
@@ -508,20 +526,25 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
             issues.append(exc.issue)
     scope, scope_issues = repo_scope(run_dir, doc, opened)
     issues.extend(scope_issues)
+    run_real: str | None = None  # the run folder as Path.resolve() gives it
+    run_base = real_folder(run_dir)
     samples: list[SampleResult] = []
     seen: set[tuple[str, int]] = set()
     for i, raw in enumerate(top.items("samples", required=True)):
         try:
             sf = Fields(raw, path, f"samples[{i}]", issues)
             rel_path = sf.str("path", required=True) or ""
-            result_path = _safe_resolve(run_dir / rel_path, RESULT_FILE)
+            fast = resolve_below(run_base, f"{rel_path}/{RESULT_FILE}") \
+                if run_base is not None and rel_path else None
+            result_path = Path(fast) if fast is not None else \
+                _safe_resolve(run_dir / rel_path, RESULT_FILE)
             if result_path is None:
                 raise LoadError(path, "not a usable path", f"samples[{i}].path")
-            try:
-                result_path.relative_to(run_dir.resolve())
-            except ValueError:
+            if run_real is None:
+                run_real = str(run_dir.resolve())
+            if not within(str(result_path), run_real):
                 raise LoadError(path, "sample path points outside the run folder",
-                                f"samples[{i}].path") from None
+                                f"samples[{i}].path")
             try:
                 listed = result_path.is_file()
             except OSError as exc:

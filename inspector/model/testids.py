@@ -9,6 +9,7 @@ a suite with its own ``tests/pytest.ini``); :func:`repo_relative_id` repairs the
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 from pathlib import Path
 
 
@@ -52,6 +53,16 @@ def relocate_id(test_id: str, rootdir: str | None, cwd: str | None) -> str:
     return rootdir_relative_to_repo(file, rootdir, cwd) + sep + rest
 
 
+@lru_cache(maxsize=256)
+def _tests_prefix(task_root: Path | None, tests_dir: Path) -> str | None:
+    """The tests folder relative to the task root (``tests``), None when it is outside it
+    (lexical, so computed once per task rather than once per test id)."""
+    try:
+        return tests_dir.relative_to(task_root).as_posix() if task_root else tests_dir.name
+    except ValueError:
+        return None
+
+
 def repo_relative_id(test_id: str, task_root: Path | None, tests_dir: Path | None) -> str:
     """Repair an id recorded relative to the task's tests folder (``test_x.py::test_y``) into
     ``tests/test_x.py::test_y``: only when its file is not at the repo root but is in the
@@ -61,8 +72,10 @@ def repo_relative_id(test_id: str, task_root: Path | None, tests_dir: Path | Non
     file, sep, rest = test_id.partition("::")
     if not file.endswith(".py") or file.startswith(("/", "../")):
         return test_id
+    prefix = _tests_prefix(task_root, tests_dir)
+    if prefix is None:
+        return test_id
     try:
-        prefix = tests_dir.relative_to(task_root).as_posix() if task_root else tests_dir.name
         if file.startswith(prefix + "/"):
             return test_id
         if (task_root is not None and (task_root / file).is_file()) or \
