@@ -83,15 +83,18 @@ class RepoScope:
     roots: tuple[Path, ...]
     described: str  # how the allowed places are named in a problem
 
-    def admits(self, path: Path) -> bool:
-        """Whether ``path``, symlinks resolved, lies inside one of :attr:`roots`."""
-        real = _resolve(path)
+    def admits(self, path: Path, resolved: bool = False) -> bool:
+        """Whether ``path``, symlinks resolved, lies inside one of :attr:`roots`
+        (``resolved``: ``path`` is already ``realpath``'s answer, not resolved again)."""
+        real = path if resolved else _resolve(path)
         return real is not None and any(_inside(real, root) for root in self.roots)
 
-    def check(self, path: Path, source: Path, field: str, raw: str) -> LoadIssue | None:
+    def check(self, path: Path, source: Path, field: str, raw: str,
+              resolved: bool = False) -> LoadIssue | None:
         """``None`` when the repo at ``path`` may be opened, else the problem (a warning:
-        the sample loads without its repo) naming ``source`` and the path."""
-        if self.admits(path):
+        the sample loads without its repo) naming ``source`` and the path (``resolved``: as
+        in :meth:`admits`)."""
+        if self.admits(path, resolved):
             return None
         real = _resolve(path)
         where = f" (resolves to {real})" if real is not None and str(real) != raw else ""

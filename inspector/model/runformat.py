@@ -42,7 +42,7 @@ from .results import (
 from .run import Run, RunSource
 from .tampering import TamperFinding
 from .task import Endpoint, Task
-from .testids import repo_relative_id
+from .testids import id_repairer
 
 FORMAT_NAME = "genesis-inspector-run"
 FORMAT_VERSION = 1
@@ -327,6 +327,7 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
     known_task = (tasks or {}).get(task)
     task_root = known_task.root if known_task else None
     tests_dir = known_task.tests_dir if known_task else None
+    repair = id_repairer(task_root, tests_dir)
     cases = []
     for i, raw in enumerate(tf.items("cases")):
         try:
@@ -335,12 +336,12 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             cases.append(TestCase(
                 # runs recorded before ids were repo-relative: tests/pytest.ini made them
                 # relative to tests/
-                id=repo_relative_id(cf.str("id", required=True) or "", task_root, tests_dir),
+                id=repair(cf.str("id", required=True) or ""),
                 outcome=_enum(cf, "outcome", Outcome, None, required=True),
                 duration_seconds=cf.float("duration_seconds", lo=0.0),
                 message=cf.str("message", "") or "",
                 traceback=cf.str("traceback", "") or "",
-                file=repo_relative_id(file, task_root, tests_dir) if file else file,
+                file=repair(file) if file else file,
                 line=cf.int("line", minimum=0),
             ))
         except LoadError as exc:
@@ -456,7 +457,7 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             if repo_path is None:
                 issues.append(LoadIssue(path, "repo.path", "not a usable path", "warning"))
             elif scope is not None and (outside := scope.check(
-                    repo_path, path, "repo.path", raw_repo)) is not None:
+                    repo_path, path, "repo.path", raw_repo, resolved=True)) is not None:
                 issues.append(outside)
                 refused = (f"{REPO_REFUSED}{outside.message}",)
                 repo_path = None

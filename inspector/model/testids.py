@@ -9,6 +9,7 @@ a suite with its own ``tests/pytest.ini``); :func:`repo_relative_id` repairs the
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -63,24 +64,49 @@ def _tests_prefix(task_root: Path | None, tests_dir: Path) -> str | None:
         return None
 
 
+def _repair_prefix(file: str, task_root: Path | None, tests_dir: Path) -> str | None:
+    """The folder to put before an id of ``file`` (see :func:`repo_relative_id`), or None."""
+    if not file.endswith(".py") or file.startswith(("/", "../")):
+        return None
+    prefix = _tests_prefix(task_root, tests_dir)
+    if prefix is None:
+        return None
+    try:
+        if file.startswith(prefix + "/"):
+            return None
+        if (task_root is not None and (task_root / file).is_file()) or \
+                not (tests_dir / file).is_file():
+            return None
+    except (OSError, ValueError):
+        return None
+    return prefix
+
+
 def repo_relative_id(test_id: str, task_root: Path | None, tests_dir: Path | None) -> str:
     """Repair an id recorded relative to the task's tests folder (``test_x.py::test_y``) into
     ``tests/test_x.py::test_y``: only when its file is not at the repo root but is in the
     task's tests folder. Anything else is returned unchanged."""
     if tests_dir is None or not test_id:
         return test_id
-    file, sep, rest = test_id.partition("::")
-    if not file.endswith(".py") or file.startswith(("/", "../")):
-        return test_id
-    prefix = _tests_prefix(task_root, tests_dir)
-    if prefix is None:
-        return test_id
-    try:
-        if file.startswith(prefix + "/"):
+    prefix = _repair_prefix(test_id.partition("::")[0], task_root, tests_dir)
+    return test_id if prefix is None else f"{prefix}/{test_id}"
+
+
+def id_repairer(task_root: Path | None, tests_dir: Path | None) -> Callable[[str], str]:
+    """:func:`repo_relative_id` for the ids of one task's run, deciding once per file (the
+    ids of a sample's tests share a handful of files)."""
+    if tests_dir is None:
+        return lambda test_id: test_id
+    decided: dict[str, str | None] = {}
+
+    def repair(test_id: str) -> str:
+        if not test_id:
             return test_id
-        if (task_root is not None and (task_root / file).is_file()) or \
-                not (tests_dir / file).is_file():
-            return test_id
-    except (OSError, ValueError):
-        return test_id
-    return f"{prefix}/{file}{sep}{rest}"
+        file = test_id.partition("::")[0]
+        if file in decided:
+            prefix = decided[file]
+        else:
+            prefix = decided[file] = _repair_prefix(file, task_root, tests_dir)
+        return test_id if prefix is None else f"{prefix}/{test_id}"
+
+    return repair
