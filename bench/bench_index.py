@@ -57,7 +57,7 @@ def _build(tree: Path, corpus: Path, scratch: Path) -> dict:
     db = Path(tempfile.mkdtemp(dir=scratch)) / "index.sqlite"
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run([sys.executable, "-c", CHILD, str(corpus), str(db), str(tree)],
-                         env=env, capture_output=True, text=True, check=False)
+                         env=env, cwd=tree, capture_output=True, text=True, check=False)
     if out.returncode != 0:
         sys.exit(f"index build with {tree} failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])
