@@ -19,15 +19,19 @@ import stat
 
 
 def real_folder(path: os.PathLike[str] | str) -> str | None:
-    """``os.path.realpath`` of ``path``, or None when the OS cannot use it."""
+    """``os.path.realpath`` of ``path`` when that is an existing folder, fully resolved (then
+    ``Path(path).resolve()`` gives the same); else None (missing, not a folder, a symlink
+    loop left unresolved, a name the OS rejects)."""
     try:
-        return os.path.realpath(path)
+        real = os.path.realpath(path)
+        return real if stat.S_ISDIR(os.lstat(real).st_mode) else None
     except (OSError, ValueError):
         return None
 
 
 def resolve_below(base_real: str, raw: str) -> str | None:
-    """``realpath(base_real / raw)`` when ``base_real`` is a real path and walking ``raw``
+    """``realpath(base_real / raw)`` when ``base_real`` is :func:`real_folder`'s answer and
+    walking ``raw``
     meets only existing non-symlink components; None when the caller must resolve the slow
     way (see the module docstring)."""
     if not raw or raw.startswith("/") or "\0" in raw:

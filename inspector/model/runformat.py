@@ -435,13 +435,19 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             if not (isinstance(value, str) and value):
                 issues.append(LoadIssue(path, f"logs.{key}", "expected a path", "warning"))
                 continue
-            resolved = _resolve_below(sample_dir, base_real(), value)
+            base = base_real()
+            fast = resolve_below(base, value) if base is not None else None
+            resolved = Path(fast) if fast is not None else _safe_resolve(sample_dir, value)
             if resolved is None:
                 issues.append(LoadIssue(path, f"logs.{key}", "not a usable path", "warning"))
                 continue
-            if sample_real is None:
-                sample_real = str(sample_dir.resolve())
-            if not within(str(resolved), sample_real):
+            if fast is not None:
+                contain = base  # what sample_dir.resolve() gives for an existing real folder
+            else:
+                if sample_real is None:
+                    sample_real = str(sample_dir.resolve())
+                contain = sample_real
+            if not within(str(resolved), contain):
                 issues.append(LoadIssue(path, f"logs.{key}",
                                         "points outside the sample folder; ignored", "warning"))
                 continue
@@ -541,9 +547,13 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
                 _safe_resolve(run_dir / rel_path, RESULT_FILE)
             if result_path is None:
                 raise LoadError(path, "not a usable path", f"samples[{i}].path")
-            if run_real is None:
-                run_real = str(run_dir.resolve())
-            if not within(str(result_path), run_real):
+            if fast is not None:
+                contain = run_base  # what run_dir.resolve() gives for an existing real folder
+            else:
+                if run_real is None:
+                    run_real = str(run_dir.resolve())
+                contain = run_real
+            if not within(str(result_path), contain):
                 raise LoadError(path, "sample path points outside the run folder",
                                 f"samples[{i}].path")
             try:
