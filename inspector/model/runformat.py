@@ -15,7 +15,9 @@ This module converts between files' JSON and the model; it does no writing.
 
 from __future__ import annotations
 
+import math
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,7 @@ from typing import Any
 from .errors import LoadError, LoadIssue
 from .files import read_regular
 from .ids import check_id
-from .jsonfields import Fields, read_json
+from .jsonfields import MAX_INT, Fields, read_json
 from .outcomes import Outcome, Phase, PhaseStatus
 from .realpaths import real_folder, resolve_below, within
 from .repo_scope import REPO_REFUSED, RepoScope, run_scope
@@ -282,6 +284,34 @@ def repo_scope(run_dir: Path, doc: Any, opened: Path | None = None
     return run_scope(run_dir, folders, opened, run_dir / RUN_FILE, "source.predictions_dir")
 
 
+_OUTCOMES = {o.value: o for o in Outcome}
+
+
+def _plain_case(raw: Any, repair: Callable[[str], str]) -> TestCase | None:
+    """The test case ``raw`` when every field is present with its plain type and in range
+    (what :class:`Fields` would read without a word); None sends it the field-by-field way,
+    which reports what is wrong. About 30 cases a sample: this is most of the parsing."""
+    if type(raw) is not dict:
+        return None
+    test_id = raw.get("id")
+    outcome = _OUTCOMES.get(raw.get("outcome")) if type(raw.get("outcome")) is str else None
+    duration = raw.get("duration_seconds")
+    message = raw.get("message")
+    traceback = raw.get("traceback")
+    file = raw.get("file")
+    line = raw.get("line")
+    if (type(test_id) is not str or outcome is None
+            or not (duration is None or (type(duration) is float and 0.0 <= duration < math.inf))
+            or not (message is None or type(message) is str)
+            or not (traceback is None or type(traceback) is str)
+            or not (file is None or type(file) is str)
+            or not (line is None or (type(line) is int and 0 <= line <= MAX_INT))):
+        return None
+    return TestCase(id=repair(test_id), outcome=outcome, duration_seconds=duration,
+                    message=message or "", traceback=traceback or "",
+                    file=repair(file) if file else file, line=line)
+
+
 def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
                  tasks: dict[str, Task] | None = None,
                  scope: RepoScope | None = None) -> SampleResult:
@@ -330,6 +360,10 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
     repair = id_repairer(task_root, tests_dir)
     cases = []
     for i, raw in enumerate(tf.items("cases")):
+        case = _plain_case(raw, repair)
+        if case is not None:
+            cases.append(case)
+            continue
         try:
             cf = Fields(raw, path, f"tests.cases[{i}]", issues)
             file = cf.str("file")
