@@ -314,11 +314,13 @@ def _plain_case(raw: Any, repair: Callable[[str], str]) -> TestCase | None:
 
 def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
                  tasks: dict[str, Task] | None = None,
-                 scope: RepoScope | None = None) -> SampleResult:
+                 scope: RepoScope | None = None, folder_real: str | None = None
+                 ) -> SampleResult:
     """Parse one ``result.json``; raises :class:`LoadError` if unusable.
 
     With ``scope`` (what :func:`load_run` and the catalog pass), a ``repo.path`` outside it is
-    a problem and the repo is not opened."""
+    a problem and the repo is not opened. ``folder_real``: the sample folder when the caller
+    has it resolved already (:func:`.realpaths.real_folder`'s answer)."""
     sample_dir = path.parent
     f = Fields(obj, path, "", issues)
     _check_version(f, path)
@@ -448,7 +450,7 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             stock_only=tuple(x for x in af.items("stock_only") if isinstance(x, str)),
         )
 
-    folder: list[str | None] = []
+    folder: list[str | None] = [folder_real] if folder_real is not None else []
 
     def base_real() -> str | None:
         """The sample folder, resolved (once)."""
@@ -596,7 +598,9 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
                 raise LoadError(result_path, f"cannot read: {exc.strerror or exc}") from None
             if not listed:
                 raise LoadError(result_path, "missing (listed in run.json)")
-            s = parse_sample(read_json(result_path), result_path, issues, tasks, scope)
+            # a result.json reached through real folders only: its folder is real too
+            s = parse_sample(read_json(result_path), result_path, issues, tasks, scope,
+                             os.path.dirname(fast) if fast is not None else None)
             if s.run_id != run_id:
                 issues.append(LoadIssue(result_path, "run_id",
                                         f"{s.run_id!r} differs from run.json's {run_id!r}; "
