@@ -294,7 +294,8 @@ def _plain_case(raw: Any, repair: Callable[[str], str]) -> TestCase | None:
     if type(raw) is not dict:
         return None
     test_id = raw.get("id")
-    outcome = _OUTCOMES.get(raw.get("outcome")) if type(raw.get("outcome")) is str else None
+    raw_outcome = raw.get("outcome")
+    outcome = _OUTCOMES.get(raw_outcome) if type(raw_outcome) is str else None
     duration = raw.get("duration_seconds")
     message = raw.get("message")
     traceback = raw.get("traceback")
@@ -477,7 +478,7 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             if resolved is None:
                 issues.append(LoadIssue(path, f"logs.{key}", "not a usable path", "warning"))
                 continue
-            if fast is not None:
+            if fast is not None and base is not None:
                 contain = base  # what sample_dir.resolve() gives for an existing real folder
             else:
                 if sample_real is None:
@@ -583,7 +584,7 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
                 _safe_resolve(run_dir / rel_path, RESULT_FILE)
             if result_path is None:
                 raise LoadError(path, "not a usable path", f"samples[{i}].path")
-            if fast is not None:
+            if fast is not None and run_base is not None:
                 contain = run_base  # what run_dir.resolve() gives for an existing real folder
             else:
                 if run_real is None:
