@@ -15,10 +15,10 @@ from textual.widgets import DataTable, Footer, Header, Static
 from inspector.model.agreement import agreement
 from inspector.model.labels import ItemRef, Label
 from inspector.services.label_session import LabelSession
+from inspector.ui.dialogs.prompt import PromptScreen
+from inspector.ui.label_text import category_text
 from inspector.ui.messages import LabelsChanged, OpenSample
 from inspector.ui.safe import plain, sanitize
-from inspector.ui.screens.labelling import category_text
-from inspector.ui.screens.replay import PromptScreen
 
 
 class DisagreementScreen(Screen[None]):

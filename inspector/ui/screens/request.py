@@ -36,8 +36,8 @@ from inspector.services.request_history import (
     history_path,
 )
 from inspector.ui.safe import plain, sanitize
-from inspector.ui.screens.rerun import ProgressLine
 from inspector.ui.styles import colour
+from inspector.ui.widgets.progress_line import ProgressLine
 
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 

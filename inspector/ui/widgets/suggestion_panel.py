@@ -16,7 +16,7 @@ from inspector.model.taxonomy import Taxonomy
 from inspector.model.triage import Confirmation, RootGroup, TestSuggestion
 from inspector.ui.label_text import item_name, taxonomy_category_text
 from inspector.ui.safe import sanitize
-from inspector.ui.screens.rerun import ProgressLine
+from inspector.ui.widgets.progress_line import ProgressLine
 
 
 def confirmation_text(c: Confirmation) -> Text:
