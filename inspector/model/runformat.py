@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -203,7 +204,7 @@ def _check_version(f: Fields, path: Path, key: str = "format_version") -> None:
         )
 
 
-def _enum(f: Fields, key: str, enum: type, default: Any, required: bool = False) -> Any:
+def _enum(f: Fields, key: str, enum: type[Enum], default: Any, required: bool = False) -> Any:
     raw = f.text(key, None, required=required)
     if raw is None:
         return default
