@@ -46,7 +46,7 @@ class SuggestionPanel(Vertical):
     SuggestionPanel > #confirm-progress.running { display: block; }
     """
 
-    def __init__(self, taxonomy: Taxonomy, *, id: str | None = None,
+    def __init__(self, taxonomy: Taxonomy, *, id: str | None = None,  # noqa: A002 - Textual's Widget id=
                  classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.taxonomy = taxonomy
