@@ -229,7 +229,7 @@ def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
     try:
         split = load_split(store.root)
     except LoadError as exc:
-        raise CliError.of(exc) from None
+        raise CliError(str(exc)) from None
     report = score_triage(_triage(root, args), loaded.labels, list(taxonomy.ids), split)
     if args.json:
         doc = {"labels": str(store.root), "runs": str(root), "taxonomy": taxonomy.id,
