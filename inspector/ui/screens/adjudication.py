@@ -16,10 +16,10 @@ from inspector.model.agreement import agreement
 from inspector.model.labels import ItemRef, Label
 from inspector.services.label_session import LabelSession
 from inspector.ui.app_access import inspector_app, open_label_session
+from inspector.ui.dialogs.prompt import PromptScreen
+from inspector.ui.label_text import category_text
 from inspector.ui.messages import LabelsChanged, OpenSample
 from inspector.ui.safe import plain, sanitize
-from inspector.ui.screens.labelling import category_text
-from inspector.ui.screens.replay import PromptScreen
 
 
 class DisagreementScreen(Screen[None]):

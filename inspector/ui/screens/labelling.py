@@ -35,10 +35,10 @@ from inspector.model.verdict import Verdict
 from inspector.services.label_session import KEEP, LabelSession
 from inspector.services.label_triage import QueueSample, QueueTriage, load_queue_sample
 from inspector.ui.app_access import inspector_app, open_label_session
-from inspector.ui.label_text import item_name, taxonomy_category_text
+from inspector.ui.dialogs.prompt import PromptScreen
+from inspector.ui.label_text import item_name
 from inspector.ui.messages import LabelsChanged, OpenSample
 from inspector.ui.safe import plain, sanitize
-from inspector.ui.screens.replay import PromptScreen
 from inspector.ui.widgets.evidence_list import EvidenceList
 from inspector.ui.widgets.failure_queue import FailureQueue, QueueRow
 from inspector.ui.widgets.item_header import ItemHeader
@@ -51,11 +51,6 @@ if TYPE_CHECKING:
 ConfirmFn = Callable[..., Confirmation]
 """Tries a remedy on a fresh deployment of a sample: ``confirm(remedy, result, task, backend,
 on_line=..., say=..., cancel=...)`` (:class:`~inspector.services.label_triage.RemedyRunner`)."""
-
-
-def category_text(session: LabelSession, category: str | None, *, key: bool = False) -> Text:
-    """A category's name in its colour (``— `` for none)."""
-    return taxonomy_category_text(session.taxonomy, category, key=key)
 
 
 def suggestion_json(s: TestSuggestion) -> dict[str, str]:

@@ -37,8 +37,8 @@ from inspector.services.request_history import (
 )
 from inspector.ui.app_access import inspector_app
 from inspector.ui.safe import plain, sanitize
-from inspector.ui.screens.rerun import ProgressLine
 from inspector.ui.styles import colour
+from inspector.ui.widgets.progress_line import ProgressLine
 
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 

@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import (
     DataTable,
     Footer,
@@ -22,7 +22,6 @@ from textual.widgets import (
     TabbedContent,
     TabPane,
 )
-from textual.widgets.option_list import Option
 
 from inspector.model import Endpoint, SampleResult, Task
 from inspector.model.entries import SampleEntry
@@ -32,42 +31,13 @@ from inspector.model.testids import leaf_name
 from inspector.model.verdict import Verdict
 from inspector.services.endpoint_tests import tests_for_endpoints
 from inspector.ui.app_access import inspector_app
+from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.messages import OpenSample
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.save_notice import announce_save
 from inspector.ui.styles import colour, verdict_text
 from inspector.ui.widgets.code_view import CodeView
 from inspector.ui.widgets.sample_pane import SamplePane
-
-
-class PickScreen(ModalScreen[int | None]):
-    """Choose one of a few options (another run's sample, a test hitting an endpoint)."""
-
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
-    DEFAULT_CSS = """
-    PickScreen { align: center middle; }
-    PickScreen > Vertical { width: 100; max-width: 95%; height: auto; max-height: 80%;
-        border: thick $primary; background: $surface; padding: 0 1; }
-    PickScreen OptionList { height: auto; max-height: 30; }
-    """
-
-    def __init__(self, title: str, options: list[Text | str]) -> None:
-        super().__init__()
-        self.title_text = title
-        self.options = options
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(plain(self.title_text))
-            yield OptionList(*[Option(plain(o) if isinstance(o, str) else o)
-                               for o in self.options])
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
-
-    @on(OptionList.OptionSelected)
-    def _picked(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option_index)
 
 
 class SampleScreen(Screen[None]):
