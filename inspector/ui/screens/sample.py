@@ -38,6 +38,7 @@ from inspector.ui.save_notice import announce_save
 from inspector.ui.styles import colour, verdict_text
 from inspector.ui.widgets.code_view import CodeView
 from inspector.ui.widgets.sample_pane import SamplePane
+from inspector.ui.widgets.samples_table import SamplesTable
 
 
 class SampleScreen(Screen[None]):
@@ -466,7 +467,7 @@ class SampleScreen(Screen[None]):
             self.notify("This sample passed: only failures are labelled.", severity="warning")
             return
         main = inspector_app(self).main_screen
-        shown = main.query_one("#samples-table").shown or main.samples
+        shown = main.query_one("#samples-table", SamplesTable).shown or main.samples
         failing = [e for e in shown if e.verdict is not Verdict.PASSED]
         keys = [e.key for e in failing]
         if self.entry.key not in keys:
@@ -520,13 +521,13 @@ class SampleScreen(Screen[None]):
     def action_step(self, delta: int) -> None:
         """Next/previous sample in the samples list (the triage order)."""
         main = inspector_app(self).main_screen
-        shown = main.query_one("#samples-table").shown or main.samples
+        shown = main.query_one("#samples-table", SamplesTable).shown or main.samples
         keys = [e.key for e in shown]
         if self.entry.key not in keys:
             return
         i = keys.index(self.entry.key) + delta
         if 0 <= i < len(keys):
-            main.query_one("#samples-table").select(keys[i])
+            main.query_one("#samples-table", SamplesTable).select(keys[i])
             self.post_message(OpenSample(keys[i]))
 
     # ------------------------------------------------------------------ palette
