@@ -30,6 +30,7 @@ from inspector.services.deployment_log import DeploymentLog, PhaseSpan
 from inspector.services.log_export import export_lines
 from inspector.services.log_filter import FilterError, LogFilter, Query, Rows, find, first_error
 from inspector.services.log_filter import scan as scan_log
+from inspector.ui.app_access import label_session
 from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.safe import plain, sanitize
 
@@ -630,7 +631,7 @@ class ReplayScreen(Screen[None]):
         from inspector.model.labels import Anchor, ItemRef
         from inspector.ui.save_notice import announce_save
 
-        session = getattr(self.app, "labels", None)
+        session = label_session(self)
         if session is None or self.sample_id is None:
             self.notify("Open this log from a sample in the app to use its lines as evidence.",
                         severity="warning")

@@ -26,6 +26,7 @@ from inspector.model.testids import leaf_name
 from inspector.services.deployments import DeployError, Target
 from inspector.services.rerun import RerunReport, rerun
 from inspector.services.tamper.findings import finding_line
+from inspector.ui.app_access import inspector_app
 from inspector.ui.dialogs.times import TimesScreen
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour, outcome_text
@@ -149,7 +150,7 @@ class RerunScreen(Screen[None]):
         self.report = None
         self.error = None
         self.cancel = threading.Event()
-        self.app.track_cancel(self.cancel)  # type: ignore[attr-defined]
+        inspector_app(self).track_cancel(self.cancel)
         out = self.query_one("#rerun-output", RichLog)
         if self.runs_started > 1:
             out.write(Text(f"── run {self.runs_started}"
@@ -166,25 +167,25 @@ class RerunScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="rerun", exit_on_error=False)
     def _run(self, cancel: threading.Event, fresh: bool, times: int) -> None:
-        app = self.app
+        app = inspector_app(self)
         report: RerunReport | None = None
         error: str | None = None
         try:
-            backend = self.backend or app.resolve_backend()  # type: ignore[attr-defined]
+            backend = self.backend or app.resolve_backend()
             if backend != self.backend:
                 self.backend = backend
                 self._ui(self._head_if_shown)
-            report = rerun(app.deployments(), self.target, self.test_ids,  # type: ignore[attr-defined]
+            report = rerun(app.deployments(), self.target, self.test_ids,
                            backend, times=times, on_line=self._on_line,
                            say=lambda m: self._ui(self._say, m), cancel=cancel, fresh=fresh)
-            if getattr(app, "exiting", False):
-                app.deployments().stop(self.target.key, backend)  # type: ignore[attr-defined]
+            if app.exiting:
+                app.deployments().stop(self.target.key, backend)
         except DeployError as exc:
             error = str(exc)
         except Exception as exc:  # noqa: BLE001 - shown, never crashes the app
             error = f"{type(exc).__name__}: {exc}"
         finally:
-            app.track_cancel(cancel, False)  # type: ignore[attr-defined]
+            app.track_cancel(cancel, False)
         self._ui(self._finished, cancel, report, error)
 
     def _ui(self, fn: object, *args: object) -> None:

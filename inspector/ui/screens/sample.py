@@ -30,6 +30,7 @@ from inspector.model.labels import Anchor, ItemRef
 from inspector.model.testids import leaf_name
 from inspector.model.verdict import Verdict
 from inspector.services.endpoint_tests import tests_for_endpoints
+from inspector.ui.app_access import inspector_app
 from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.messages import OpenSample
 from inspector.ui.safe import plain, sanitize
@@ -37,6 +38,7 @@ from inspector.ui.save_notice import announce_save
 from inspector.ui.styles import colour, verdict_text
 from inspector.ui.widgets.code_view import CodeView
 from inspector.ui.widgets.sample_pane import SamplePane
+from inspector.ui.widgets.samples_table import SamplesTable
 
 
 class SampleScreen(Screen[None]):
@@ -113,7 +115,7 @@ class SampleScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="sample")
     def load(self) -> None:
-        catalog = self.app.catalog  # type: ignore[attr-defined]
+        catalog = inspector_app(self).catalog
         try:
             sample = catalog.load_sample(self.entry)
         except LoadError as exc:
@@ -290,7 +292,7 @@ class SampleScreen(Screen[None]):
             left_tabs.display = True
             self.compare_entry = None
             return
-        catalog = self.app.catalog  # type: ignore[attr-defined]
+        catalog = inspector_app(self).catalog
         others = [e for e in catalog.samples() if e.task == self.entry.task
                   and e.key != self.entry.key]
         if not others:
@@ -312,7 +314,7 @@ class SampleScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="compare")
     def _load_compare(self, other: SampleEntry) -> None:
-        catalog = self.app.catalog  # type: ignore[attr-defined]
+        catalog = inspector_app(self).catalog
         try:
             sample = catalog.load_sample(other)
         except LoadError as exc:
@@ -434,7 +436,7 @@ class SampleScreen(Screen[None]):
                         "whole suite.", severity="warning")
             return
         self.app.push_screen(RerunScreen(target, [test_id],
-                                         self.app.rerun_backend))  # type: ignore[attr-defined]
+                                         inspector_app(self).rerun_backend))
 
     def action_rerun_failures(self) -> None:
         """Redeploy this sample once and run every recorded failure again."""
@@ -445,7 +447,7 @@ class SampleScreen(Screen[None]):
         if target is None:
             return
         self.app.push_screen(RerunScreen(target, resolve_tests(target, ["failures"]),
-                                         self.app.rerun_backend))  # type: ignore[attr-defined]
+                                         inspector_app(self).rerun_backend))
 
     def action_request(self) -> None:
         """Compose HTTP requests against this sample, deployed on first send."""
@@ -455,7 +457,7 @@ class SampleScreen(Screen[None]):
         if target is None:
             return
         self.app.push_screen(RequestScreen(target,
-                                           self.app.rerun_backend))  # type: ignore[attr-defined]
+                                           inspector_app(self).rerun_backend))
 
     # ------------------------------------------------------------------ labels
 
@@ -464,13 +466,13 @@ class SampleScreen(Screen[None]):
         if self.entry.verdict is Verdict.PASSED:
             self.notify("This sample passed: only failures are labelled.", severity="warning")
             return
-        main = self.app.main_screen  # type: ignore[attr-defined]
-        shown = main.query_one("#samples-table").shown or main.samples
+        main = inspector_app(self).main_screen
+        shown = main.query_one("#samples-table", SamplesTable).shown or main.samples
         failing = [e for e in shown if e.verdict is not Verdict.PASSED]
         keys = [e.key for e in failing]
         if self.entry.key not in keys:
             failing, keys = [self.entry], [self.entry.key]
-        self.app.label_queue(failing, keys.index(self.entry.key))  # type: ignore[attr-defined]
+        inspector_app(self).label_queue(failing, keys.index(self.entry.key))
 
     def evidence_here(self) -> Anchor | None:
         """What the user is looking at, as evidence: the code line under the cursor in the
@@ -495,7 +497,7 @@ class SampleScreen(Screen[None]):
 
     def action_add_evidence(self) -> None:
         """Attach what the user is looking at to their label of this sample."""
-        session = self.app.labels  # type: ignore[attr-defined]
+        session = inspector_app(self).labels
         if session is None:
             self.notify("Labelling is off.", severity="error")
             return
@@ -518,14 +520,14 @@ class SampleScreen(Screen[None]):
 
     def action_step(self, delta: int) -> None:
         """Next/previous sample in the samples list (the triage order)."""
-        main = self.app.main_screen  # type: ignore[attr-defined]
-        shown = main.query_one("#samples-table").shown or main.samples
+        main = inspector_app(self).main_screen
+        shown = main.query_one("#samples-table", SamplesTable).shown or main.samples
         keys = [e.key for e in shown]
         if self.entry.key not in keys:
             return
         i = keys.index(self.entry.key) + delta
         if 0 <= i < len(keys):
-            main.query_one("#samples-table").select(keys[i])
+            main.query_one("#samples-table", SamplesTable).select(keys[i])
             self.post_message(OpenSample(keys[i]))
 
     # ------------------------------------------------------------------ palette
