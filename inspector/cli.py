@@ -16,16 +16,12 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from inspector import __version__, paths
+from inspector.cli_errors import CliError, cli_settings
 from inspector.cli_output import print_json, protect_terminal, terminal_safe
 
 COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox",
             "labels")
-EXIT_USAGE = 2
 TAMPER_LINES = 20  # samples with tampering attempts named by `summary`
-
-
-class CliError(Exception):
-    """A user error: printed as ``inspector: error: <message>``."""
 
 
 def _pct(x: float | None) -> str:
@@ -57,7 +53,7 @@ def _discover(path: str | None):  # type: ignore[no-untyped-def]
 
     root = Path(path) if path else paths.sample_runs()
     if not root.exists():
-        raise CliError(f"{root}: no such file or folder")
+        raise CliError.missing(root)
     found = discover_runs(root)
     _print_issues(found.issues)
     if not found.runs:
@@ -186,15 +182,11 @@ def cmd_failures(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from inspector.config import ConfigError, load_settings
     from inspector.services.harness.backend import Limits
     from inspector.services.harness.evaluate import EvaluationError, EvaluationPlan, Evaluator
     from inspector.services.metrics import compute_run_metrics
 
-    try:
-        settings = load_settings()
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
+    settings = cli_settings()
     from inspector.services.backends import backend_factory
     from inspector.services.deployments import DeployError
 
@@ -249,13 +241,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def cmd_app(args: argparse.Namespace) -> int:
     root = Path(args.path) if args.path else paths.sample_runs()
     if not root.exists():
-        raise CliError(f"{root}: no such file or folder")
-    from inspector.config import ConfigError, load_settings
-
-    try:
-        settings = load_settings()
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError.missing(root)
+    settings = cli_settings()
     from inspector.model.labels import valid_annotator
     from inspector.ui.app import InspectorApp
 
@@ -275,16 +262,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
     speed = speeds.get(args.speed.lower().removesuffix("x"), -1.0)
     if speed == -1.0:
         raise CliError(f"--speed {args.speed}: choose one of 1, 2, 5, 10, 50, max")
+    if not Path(args.target).exists():
+        raise CliError.missing(Path(args.target))
     try:
         log = locate_sample_log(Path(args.target), args.task, args.sample, args.run)
     except NoLogError as exc:
-        raise CliError(str(exc)) from None
-    from inspector.config import ConfigError, load_settings
-
-    try:
-        settings = load_settings()
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError.of(exc) from None
+    settings = cli_settings()
     from inspector.ui.replay_app import ReplayApp
 
     ReplayApp(log, settings=settings, theme=args.theme, speed=speed,
@@ -390,8 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         from inspector import cli_sandbox
 
         handlers[args.command] = getattr(cli_sandbox, f"cmd_{args.command}")
-    from inspector.cli_labels import LabelsCliError, cmd_labels
-    from inspector.cli_sandbox import SandboxCliError
+    from inspector.cli_labels import cmd_labels
 
     handlers["labels"] = cmd_labels
 
@@ -400,12 +383,9 @@ def main(argv: list[str] | None = None) -> int:
     with nullcontext() if tui else protect_terminal():
         try:
             return handlers[args.command](args)
-        except SandboxCliError as exc:
+        except CliError as exc:
             _print_error(exc)
-            return 2
-        except (CliError, LabelsCliError) as exc:
-            _print_error(exc)
-            return EXIT_USAGE if "no such" in str(exc) else 1
+            return exc.exit_code
         except KeyboardInterrupt:
             print("inspector: interrupted", file=sys.stderr)
             return 130

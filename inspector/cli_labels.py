@@ -8,11 +8,8 @@ import sys
 from pathlib import Path
 
 from inspector import paths
+from inspector.cli_errors import CliError
 from inspector.cli_output import print_json
-
-
-class LabelsCliError(Exception):
-    """Printed as ``inspector: error: …``; exit code 2 for a missing path, else 1."""
 
 
 def _labels_dir(path: str | None, labels: str | None) -> Path:
@@ -22,7 +19,7 @@ def _labels_dir(path: str | None, labels: str | None) -> Path:
         return Path(labels)
     root = Path(path) if path else paths.sample_runs()
     if not root.exists():
-        raise LabelsCliError(f"{root}: no such file or folder")
+        raise CliError.missing(root)
     try:
         if root.name == "labels" or (root / "annotators").is_dir():
             return root
@@ -39,7 +36,7 @@ def _load(path: str | None, labels: str | None):  # type: ignore[no-untyped-def]
     try:
         taxonomy = store.taxonomy()
     except LoadError as exc:
-        raise LabelsCliError(str(exc)) from None
+        raise CliError.of(exc) from None
     loaded = store.load()
     for problem in loaded.problems:
         print(f"inspector: error: {problem}", file=sys.stderr)
@@ -61,7 +58,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
 
     store, taxonomy, loaded = _load(args.path, args.labels)
     if not loaded.labels.files:
-        raise LabelsCliError(f"{store.root}: no label files (expected annotators/<name>.json)")
+        raise CliError(f"{store.root}: no label files (expected annotators/<name>.json)")
     if args.per_root:
         from inspector.model.label_roots import root_ratings
 
@@ -94,11 +91,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     run_dir = Path(args.run_dir)
     if not run_dir.exists():
-        raise LabelsCliError(f"{run_dir}: no such file or folder")
+        raise CliError.missing(run_dir)
     store, taxonomy, loaded = _load(str(run_dir), args.labels)
     runs = _runs(run_dir)
     if not runs:
-        raise LabelsCliError(f"{run_dir}: no runs found")
+        raise CliError(f"{run_dir}: no runs found")
     rows, outside = export_rows(loaded.labels, sample_index(runs))
     meta = {"runs": sorted(r.id for r in runs), "labels": str(store.root),
             "annotators": loaded.labels.annotators}
@@ -143,7 +140,7 @@ def _triage(root: Path, args: argparse.Namespace | None = None):  # type: ignore
 
     runs = _runs(root)
     if not runs:
-        raise LabelsCliError(f"{root}: no runs found")
+        raise CliError(f"{root}: no runs found")
     ctx = TriageContext.of_runs(runs)
     triages = triage_all(ctx, progress=_progress if sys.stderr.isatty() else None)
     if args is not None and getattr(args, "confirm", False):
@@ -198,7 +195,7 @@ def _confirm(args: argparse.Namespace, ctx, triages):  # type: ignore[no-untyped
             confirmed = confirm_suggestions(roots, target, pool, backend, say=say,
                                             cancel=cancel)
     except DeployError as exc:
-        raise LabelsCliError(str(exc)) from None
+        raise CliError(str(exc)) from None
     finally:
         pool.close()
     by_sample = {t.sample: t for t in triages}
@@ -228,11 +225,11 @@ def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
 
     store, taxonomy, loaded = _load(str(root), args.labels)
     if not loaded.labels.files and loaded.labels.adjudication is None:
-        raise LabelsCliError(f"{store.root}: no label files (expected annotators/<name>.json)")
+        raise CliError(f"{store.root}: no label files (expected annotators/<name>.json)")
     try:
         split = load_split(store.root)
     except LoadError as exc:
-        raise LabelsCliError(str(exc)) from None
+        raise CliError(str(exc)) from None
     report = score_triage(_triage(root, args), loaded.labels, list(taxonomy.ids), split)
     if args.json:
         doc = {"labels": str(store.root), "runs": str(root), "taxonomy": taxonomy.id,
@@ -249,9 +246,9 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 
     root = Path(args.path) if args.path else paths.sample_runs()
     if not root.exists():
-        raise LabelsCliError(f"{root}: no such file or folder")
+        raise CliError.missing(root)
     if args.confirm and not (args.per_test or args.score):
-        raise LabelsCliError("--confirm needs --per-test or --score")
+        raise CliError("--confirm needs --per-test or --score")
     if args.per_test:
         return cmd_suggest_per_test(args, root)
     if args.score:

@@ -13,12 +13,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspector.cli_errors import EXIT_NOT_DEPLOYED, cli_settings
 from inspector.cli_output import print_json
 
 if TYPE_CHECKING:
     from inspector.services.sandbox.docker_backend import SandboxLimits
-
-EXIT_NOT_DEPLOYED = 2
 
 
 def positive_mb(text: str) -> float:
@@ -41,10 +40,6 @@ def at_least_one(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give 1 or more")
     return value
-
-
-class SandboxCliError(Exception):
-    """A problem that means nothing could be deployed: printed, exit code 2."""
 
 
 def _err(msg: str) -> None:
@@ -71,21 +66,12 @@ def _cancel_on_sigint() -> Iterator[threading.Event]:
 
 
 def _settings_allow_local(flag: bool) -> bool:
-    from inspector.config import ConfigError, load_settings
-
-    try:
-        return flag or load_settings().allow_local_exec
-    except ConfigError as exc:
-        raise SandboxCliError(str(exc)) from None
+    """A config problem means nothing can be deployed: exit 2."""
+    return flag or cli_settings(EXIT_NOT_DEPLOYED).allow_local_exec
 
 
 def _settings_any_source(flag: bool) -> bool:
-    from inspector.config import ConfigError, load_settings
-
-    try:
-        return flag or load_settings().allow_any_package_source
-    except ConfigError as exc:
-        raise SandboxCliError(str(exc)) from None
+    return flag or cli_settings(EXIT_NOT_DEPLOYED).allow_any_package_source
 
 
 def _limits(args: argparse.Namespace) -> SandboxLimits:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from . import suite_flow as sf
 from .failure_facts import (
@@ -439,7 +439,7 @@ class _Ctx:
         if self.scope is not None:
             return self.suite.static_value(node, self.scope)
         try:
-            return True, ast.literal_eval(node)  # type: ignore[arg-type]
+            return True, ast.literal_eval(node)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             return False, None
 
@@ -575,7 +575,7 @@ class _Ctx:
 
     def unittest(self, call: ast.Call, custom: str) -> _Check:
         """``self.assertEqual(a, b)`` and friends, read like the ``assert`` they stand for."""
-        kind = _UNITTEST[call.func.attr]  # type: ignore[union-attr]
+        kind = _UNITTEST[cast(ast.Attribute, call.func).attr]
         args = call.args
         head = custom.splitlines()[0] if custom else ""
         if kind in ("truth", "not", "none", "notnone", "isinstance") and args:
@@ -661,12 +661,14 @@ def _holds(c: _Check) -> bool | None:
     a, e = c.actual, c.expected
     if a is _MISSING or e is _MISSING:
         return None
+    ops: dict[str, Callable[[], bool | None]] = {
+        "==": lambda: a == e, "!=": lambda: a != e, "<": lambda: a < e,
+        "<=": lambda: a <= e, ">": lambda: a > e, ">=": lambda: a >= e,
+        "in": lambda: (a in e) if c.observed is not None and c.kind in (
+            STATUS, VALUE) else (e in a),
+        "not in": lambda: e not in a}
     try:
-        return {"==": lambda: a == e, "!=": lambda: a != e, "<": lambda: a < e,
-                "<=": lambda: a <= e, ">": lambda: a > e, ">=": lambda: a >= e,
-                "in": lambda: (a in e) if c.observed is not None and c.kind in (
-                    STATUS, VALUE) else (e in a),
-                "not in": lambda: e not in a}.get(c.op or "", lambda: None)()
+        return ops.get(c.op or "", lambda: None)()
     except TypeError:
         return None
 

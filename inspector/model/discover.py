@@ -191,6 +191,7 @@ def load_location(loc: RunLocation, tasks: dict[str, Task] | None = None,
                   opened: Path | None = None) -> tuple[list[Run], list[LoadIssue]]:
     """Load the runs at one location; a fatal problem comes back as an issue, never raised.
     ``opened`` is the folder the user opened (repo paths may point inside it)."""
+    load: Callable[[], tuple[list[Run], list[LoadIssue]]]
     if loc.kind == "run":
         load = lambda: _one(runformat.load_run(loc.path, opened))  # noqa: E731
     elif loc.kind == "repogenesis":

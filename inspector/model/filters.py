@@ -103,17 +103,26 @@ def _text_tests(text: str) -> list[Callable[[str], bool]]:
             try:
                 rx = re.compile(word[1:-1], re.IGNORECASE)
             except re.error:
-                low = word.lower()
-                tests.append(lambda h, w=low: w in h)
+                tests.append(_has(word.lower()))
                 continue
-            tests.append(lambda h, r=rx: r.search(h) is not None)
+            tests.append(_matches(rx))
         elif word.startswith("-") and len(word) > 1:
-            low = word[1:].lower()
-            tests.append(lambda h, w=low: w not in h)
+            tests.append(_lacks(word[1:].lower()))
         else:
-            low = word.lower()
-            tests.append(lambda h, w=low: w in h)
+            tests.append(_has(word.lower()))
     return tests
+
+
+def _has(word: str) -> Callable[[str], bool]:
+    return lambda haystack: word in haystack
+
+
+def _lacks(word: str) -> Callable[[str], bool]:
+    return lambda haystack: word not in haystack
+
+
+def _matches(rx: re.Pattern[str]) -> Callable[[str], bool]:
+    return lambda haystack: rx.search(haystack) is not None
 
 
 def run_matches(run: RunEntry, text: str) -> bool:

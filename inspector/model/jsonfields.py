@@ -91,7 +91,7 @@ class Fields:
             return []
         return value
 
-    def str(self, key: str, default: str | None = None, required: bool = False) -> str | None:
+    def text(self, key: str, default: str | None = None, required: bool = False) -> str | None:
         value = self.obj.get(key, _MISSING)
         if value is _MISSING or value is None:
             if required:
@@ -104,7 +104,7 @@ class Fields:
         self._bad(key, f"expected a string, got {_kind(value)}", required)
         return default
 
-    def int(self, key: str, default: int | None = None, required: bool = False,
+    def integer(self, key: str, default: int | None = None, required: bool = False,
             minimum: int | None = None) -> int | None:
         value = self.obj.get(key, _MISSING)
         if value is _MISSING or value is None:
@@ -130,7 +130,7 @@ class Fields:
             return default
         return value
 
-    def float(self, key: str, default: float | None = None, required: bool = False,
+    def number(self, key: str, default: float | None = None, required: bool = False,
               lo: float | None = None, hi: float | None = None) -> float | None:
         value = self.obj.get(key, _MISSING)
         if value is _MISSING or value is None:
@@ -152,7 +152,7 @@ class Fields:
             return default
         return value
 
-    def bool(self, key: str, default: bool | None = None, required: bool = False) -> bool | None:
+    def boolean(self, key: str, default: bool | None = None, required: bool = False) -> bool | None:
         value = self.obj.get(key, _MISSING)
         if value is _MISSING or value is None:
             if required:

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from .errors import LoadError
 
@@ -273,6 +273,10 @@ class LabelFile:
                 "labels": [lb.to_json() for lb in labels]}
 
 
+# one-line text of a JSON value, with its children as (key or None, node) when a non-empty container
+_Node: TypeAlias = "tuple[str, list[tuple[str | None, _Node]] | None]"
+
+
 def dumps_labels(doc: dict[str, Any]) -> str:
     """JSON text for a label document: 2-space indent, but short lists and objects (anchors,
     stamps, ``[old, new]`` pairs) on one line, so a change shows as a one-line diff.
@@ -280,10 +284,10 @@ def dumps_labels(doc: dict[str, Any]) -> str:
     Linear in the document's size: each value is serialised once, bottom-up.
     """
     import json
-    from json.encoder import encode_basestring  # type: ignore[attr-defined]
+    from json.encoder import encode_basestring
 
-    def flat(value: Any) -> tuple[str, list[tuple[str | None, Any]] | None]:
-        # (one-line text, children as (key or None, node) when a non-empty container)
+    def flat(value: Any) -> _Node:
+        kids: list[tuple[str | None, _Node]]
         if isinstance(value, str):
             return encode_basestring(value), None
         if isinstance(value, dict) and value:
@@ -294,7 +298,7 @@ def dumps_labels(doc: dict[str, Any]) -> str:
             return "[" + ", ".join(n[0] for _, n in kids) + "]", kids
         return json.dumps(value, ensure_ascii=False), None
 
-    def lay(node: tuple[str, Any], indent: int, is_dict: bool) -> str:
+    def lay(node: _Node, indent: int, is_dict: bool) -> str:
         text, kids = node
         if kids is None:
             return text
@@ -315,7 +319,7 @@ def dumps_labels(doc: dict[str, Any]) -> str:
 
 # ---------------------------------------------------------------------------------- reading
 
-def _str(d: dict, key: str, path: Path, where: str, optional: bool = False) -> str | None:
+def _str(d: dict[str, Any], key: str, path: Path, where: str, optional: bool = False) -> str | None:
     value = d.get(key)
     if value is None and optional:
         return None
@@ -328,7 +332,7 @@ def _type(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
-def _int(d: dict, key: str, path: Path, where: str, optional: bool = False) -> int | None:
+def _int(d: dict[str, Any], key: str, path: Path, where: str, optional: bool = False) -> int | None:
     value = d.get(key)
     if value is None and optional:
         return None

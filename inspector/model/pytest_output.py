@@ -191,11 +191,13 @@ def find_cause(lines: Sequence[str], exit_code: int | None, cases: Sequence[Test
     ``locate`` turns printed paths into repo-relative ones; ``phase_message`` is the test
     phase's own message (used for a run that timed out or crashed without saying why).
     """
-    for finder in (lambda: _conftest(lines, locate), lambda: _usage(lines, locate),
-                   lambda: _internal(lines, locate),
-                   lambda: _collection(lines, cases, locate),
-                   lambda: _interrupted(lines, locate),
-                   lambda: _all_skipped(cases, locate)):
+    finders: tuple[Callable[[], SuiteCause | None], ...] = (
+        lambda: _conftest(lines, locate), lambda: _usage(lines, locate),
+        lambda: _internal(lines, locate),
+        lambda: _collection(lines, cases, locate),
+        lambda: _interrupted(lines, locate),
+        lambda: _all_skipped(cases, locate))
+    for finder in finders:
         cause = finder()
         if cause is not None:
             return cause

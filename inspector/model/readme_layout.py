@@ -54,7 +54,8 @@ class Layout:
 
     def _scan(self) -> None:
         fence: str | None = None
-        start, lang, body = 0, "", []
+        start, lang = 0, ""
+        body: list[str] = []
         skip_to = 0
         plain: list[tuple[int, int, str]] = []
         for no, raw in enumerate(self.lines, 1):

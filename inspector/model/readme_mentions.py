@@ -99,8 +99,8 @@ def status_mentions(lay: Layout) -> list[Mention]:
                 weak.append(code)
         if strong or _CONTEXT.search(raw):
             strong.update({c: "" for c in weak if c not in strong})
-        for code, phrase in strong.items():
-            out.append(Mention(no, clip(raw), f"{code} {phrase}".strip()))
+        for code, said in strong.items():
+            out.append(Mention(no, clip(raw), f"{code} {said}".strip()))
     return out
 
 

@@ -83,15 +83,15 @@ def parse_result(obj: Any, path: Path, field: str, run_id: str, default_lang: st
     The repo is ``predictions/<repo_name>``; with ``scope``, one that resolves outside it (a
     symlink) is a problem and is not opened."""
     f = Fields(obj, path, field, issues)
-    name = check_id(f.str("repo_name", required=True) or "", path, f._name("repo_name"),
+    name = check_id(f.text("repo_name", required=True) or "", path, f._name("repo_name"),
                     "task name")
-    lang = (f.str("lang", default_lang) or default_lang).lower()
+    lang = (f.text("lang", default_lang) or default_lang).lower()
     if lang not in ("python", "java"):
         issues.append(LoadIssue(path, f._name("lang"), f"unknown language {lang!r}", "warning"))
-    exit_code = f.int("exit_code")
+    exit_code = f.integer("exit_code")
     dsr = f.sub("dsr")
-    dsr_ok = bool(dsr.bool("success", False)) if dsr else False
-    dsr_msg = (dsr.str("message", "") if dsr else "") or ""
+    dsr_ok = bool(dsr.boolean("success", False)) if dsr else False
+    dsr_msg = (dsr.text("message", "") if dsr else "") or ""
     if dsr is None:
         issues.append(LoadIssue(path, f._name("dsr"), "missing; deployment counted as failed",
                                 "warning"))
@@ -102,12 +102,12 @@ def parse_result(obj: Any, path: Path, field: str, run_id: str, default_lang: st
                                 "warning"))
         tests = TestSummary(expected=task.expected_tests if task else None)
     else:
-        passed = p.int("passed", 0, minimum=0) or 0
-        failed = p.int("failed", 0, minimum=0) or 0
-        errors = p.int("errors", 0, minimum=0) or 0
-        skipped = p.int("skipped", 0, minimum=0) or 0
-        total = p.int("total", None, minimum=0)
-        score = p.float("score", None, lo=0.0, hi=1.0)
+        passed = p.integer("passed", 0, minimum=0) or 0
+        failed = p.integer("failed", 0, minimum=0) or 0
+        errors = p.integer("errors", 0, minimum=0) or 0
+        skipped = p.integer("skipped", 0, minimum=0) or 0
+        total = p.integer("total", None, minimum=0)
+        score = p.number("score", None, lo=0.0, hi=1.0)
         if total is None:
             total = passed + failed + errors
         if score is None:
@@ -120,10 +120,10 @@ def parse_result(obj: Any, path: Path, field: str, run_id: str, default_lang: st
     ac = None
     a = f.sub("api_coverage")
     if a is not None:
-        total_apis = a.int("total_apis", 0, minimum=0) or 0
-        impl = a.int("implemented_apis", 0, minimum=0) or 0
+        total_apis = a.integer("total_apis", 0, minimum=0) or 0
+        impl = a.integer("implemented_apis", 0, minimum=0) or 0
         ac = ApiCoverage(total_apis=total_apis, implemented_apis=impl,
-                         reported_score=a.float("score", None, lo=0.0, hi=1.0))
+                         reported_score=a.number("score", None, lo=0.0, hi=1.0))
     notes = [COUNTS_ONLY_NOTE]
     doubled = java_counts_doubled(lang, tests, task)
     if doubled:
@@ -144,15 +144,15 @@ def parse_result(obj: Any, path: Path, field: str, run_id: str, default_lang: st
                               failed_phase=_failed_phase(exit_code, dsr_ok, tests),
                               lenient_success=dsr_ok),
         tests=tests,
-        framework=f.str("framework", "") or "",
-        port=f.int("port"),
+        framework=f.text("framework", "") or "",
+        port=f.integer("port"),
         api_coverage=ac,
-        elapsed_seconds=f.float("elapsed_seconds"),
+        elapsed_seconds=f.number("elapsed_seconds"),
         exit_code=exit_code,
         repo_path=repo_path,
         source_file=path,
-        build_error=f.str("build_error"),
-        error=f.str("error"),
+        build_error=f.text("build_error"),
+        error=f.text("error"),
         notes=tuple(notes),
     )
 
@@ -177,10 +177,10 @@ def _run_identity(meta: Fields | None, out_dir: str, stamp: str | None
     of the same predictions, or a RepoGenesis report next to our own run of the same
     predictions, never share an id.
     """
-    pred = meta.str("predictions_dir") if meta else None
+    pred = meta.text("predictions_dir") if meta else None
     parsed = parse_predictions_name(pred or out_dir)
-    agent = (meta.str("agent_name") if meta else None) or parsed.agent or "unknown"
-    model = (meta.str("model_name") if meta else None) or parsed.model or "unknown"
+    agent = (meta.text("agent_name") if meta else None) or parsed.agent or "unknown"
+    model = (meta.text("model_name") if meta else None) or parsed.model or "unknown"
     base_id = Path(pred).name if pred else out_dir
     suffix = stamp or (out_dir if out_dir != base_id else "")
     run_id = f"{base_id}@{suffix}" if suffix else base_id
@@ -211,7 +211,7 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None, opened: Path |
     run_id, agent, model, language, date = _run_identity(meta, path.parent.name, stamp)
     check_id(run_id, path, "metadata.predictions_dir" if meta and meta.has("predictions_dir")
              else "", "run id")
-    predictions = _resolve_predictions(meta.str("predictions_dir") if meta else None, path.parent)
+    predictions = _resolve_predictions(meta.text("predictions_dir") if meta else None, path.parent)
     scope, outside = run_scope(path, [predictions] if predictions else [], opened, path,
                                "metadata.predictions_dir")
     issues.extend(outside)
@@ -240,14 +240,14 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None, opened: Path |
         language = _samples_language(samples)
     summary = top.sub("summary")
     reported = tuple((key, value) for key in SUMMARY_KEYS
-                     if summary is not None and (value := summary.float(key)) is not None)
+                     if summary is not None and (value := summary.number(key)) is not None)
     run = Run(
         id=run_id, agent=agent, model=model, language=language,
-        source=RunSource(FORMAT, path, meta.str("predictions_dir") if meta else None,
-                         (meta.str("generated_by") or
-                          f"RepoGenesis harness {meta.str('harness_version', '?')}")
+        source=RunSource(FORMAT, path, meta.text("predictions_dir") if meta else None,
+                         (meta.text("generated_by") or
+                          f"RepoGenesis harness {meta.text('harness_version', '?')}")
                          if meta else "RepoGenesis harness"),
-        date=(meta.str("timestamp") if meta else None) or date,
+        date=(meta.text("timestamp") if meta else None) or date,
         samples=tuple(samples),
         tasks={k: v for k, v in (tasks or {}).items() if k in seen},
         notes=(COUNTS_ONLY_NOTE, *run_java_notes(samples, tasks or {})),

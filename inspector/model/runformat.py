@@ -19,6 +19,7 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import replace
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -202,7 +203,7 @@ def _endpoint_json(e: EndpointCoverage) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- parse
 
 def _check_version(f: Fields, path: Path, key: str = "format_version") -> None:
-    version = f.int(key, required=True)
+    version = f.integer(key, required=True)
     if version is None or version < 1:
         raise LoadError(path, f"unsupported format version {version!r}", key)
     if version > FORMAT_VERSION:
@@ -214,8 +215,8 @@ def _check_version(f: Fields, path: Path, key: str = "format_version") -> None:
         )
 
 
-def _enum(f: Fields, key: str, enum: type, default: Any, required: bool = False) -> Any:
-    raw = f.str(key, None, required=required)
+def _enum(f: Fields, key: str, enum: type[Enum], default: Any, required: bool = False) -> Any:
+    raw = f.text(key, None, required=required)
     if raw is None:
         return default
     try:
@@ -232,8 +233,8 @@ def _enum(f: Fields, key: str, enum: type, default: Any, required: bool = False)
 def parse_task(obj: Any, path: Path, field: str, run_dir: Path,
                issues: list[LoadIssue]) -> Task:
     f = Fields(obj, path, field, issues)
-    name = check_id(f.str("name", required=True) or "", path, f._name("name"), "task name")
-    root_raw = f.str("root")
+    name = check_id(f.text("name", required=True) or "", path, f._name("name"), "task name")
+    root_raw = f.text("root")
     root = _safe_resolve(run_dir, root_raw) if root_raw else None
     if root_raw and root is None:
         issues.append(LoadIssue(path, f._name("root"), "not a usable path", "warning"))
@@ -249,20 +250,20 @@ def parse_task(obj: Any, path: Path, field: str, run_dir: Path,
         for i, e in enumerate(f.items(key)):
             try:
                 ef = Fields(e, path, f"{field}.{key}[{i}]", issues)
-                found.append(Endpoint(ef.str("method", required=True) or "",
-                                      ef.str("path", required=True) or "",
-                                      ef.str("description", "") or "",
-                                      readme_line=ef.int("readme_line", 0, minimum=0) or 0,
-                                      source=ef.str("source", "") or "",
-                                      note=ef.str("note", "") or ""))
+                found.append(Endpoint(ef.text("method", required=True) or "",
+                                      ef.text("path", required=True) or "",
+                                      ef.text("description", "") or "",
+                                      readme_line=ef.integer("readme_line", 0, minimum=0) or 0,
+                                      source=ef.text("source", "") or "",
+                                      note=ef.text("note", "") or ""))
             except LoadError as exc:
                 issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
                                         "warning"))
     tests_dir = root / "tests" if root and (root / "tests").is_dir() else None
     return Task(
-        name=name, language=f.str("language", "python") or "python",
-        framework=f.str("framework", "any") or "any", port=f.int("port"), readme=readme,
-        root=root, tests_dir=tests_dir, expected_tests=f.int("expected_tests", minimum=0),
+        name=name, language=f.text("language", "python") or "python",
+        framework=f.text("framework", "any") or "any", port=f.integer("port"), readme=readme,
+        root=root, tests_dir=tests_dir, expected_tests=f.integer("expected_tests", minimum=0),
         endpoints=tuple(endpoints["endpoints"]), spec_endpoints=tuple(endpoints["spec_endpoints"]),
     )
 
@@ -325,9 +326,9 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
     sample_dir = path.parent
     f = Fields(obj, path, "", issues)
     _check_version(f, path)
-    run_id = check_id(f.str("run_id", required=True) or "", path, "run_id", "run id")
-    task = check_id(f.str("task", required=True) or "", path, "task", "task name")
-    sample = f.int("sample", 0, minimum=0) or 0
+    run_id = check_id(f.text("run_id", required=True) or "", path, "run_id", "run id")
+    task = check_id(f.text("task", required=True) or "", path, "task", "task name")
+    sample = f.integer("sample", 0, minimum=0) or 0
 
     dep = f.sub("deployment", required=True)
     assert dep is not None
@@ -338,21 +339,21 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             phases.append(PhaseResult(
                 phase=_enum(pf, "phase", Phase, None, required=True),
                 status=_enum(pf, "status", PhaseStatus, PhaseStatus.SKIPPED),
-                started_at=pf.str("started_at"),
-                duration_seconds=pf.float("duration_seconds", lo=0.0),
-                exit_code=pf.int("exit_code"),
-                message=pf.str("message", "") or "",
-                cached=bool(pf.bool("cached", False)),
+                started_at=pf.text("started_at"),
+                duration_seconds=pf.number("duration_seconds", lo=0.0),
+                exit_code=pf.integer("exit_code"),
+                message=pf.text("message", "") or "",
+                cached=bool(pf.boolean("cached", False)),
             ))
         except LoadError as exc:
             issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
                                     "warning"))
     deployment = Deployment(
-        success=bool(dep.bool("success", required=True)),
-        message=dep.str("message", "") or "",
+        success=bool(dep.boolean("success", required=True)),
+        message=dep.text("message", "") or "",
         failed_phase=_enum(dep, "failed_phase", Phase, None),
         phases=tuple(phases),
-        lenient_success=dep.bool("lenient_success"),
+        lenient_success=dep.boolean("lenient_success"),
     )
 
     tf = f.sub("tests", required=True)
@@ -369,17 +370,17 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
             continue
         try:
             cf = Fields(raw, path, f"tests.cases[{i}]", issues)
-            file = cf.str("file")
+            file = cf.text("file")
             cases.append(TestCase(
                 # runs recorded before ids were repo-relative: tests/pytest.ini made them
                 # relative to tests/
-                id=repair(cf.str("id", required=True) or ""),
+                id=repair(cf.text("id", required=True) or ""),
                 outcome=_enum(cf, "outcome", Outcome, None, required=True),
-                duration_seconds=cf.float("duration_seconds", lo=0.0),
-                message=cf.str("message", "") or "",
-                traceback=cf.str("traceback", "") or "",
+                duration_seconds=cf.number("duration_seconds", lo=0.0),
+                message=cf.text("message", "") or "",
+                traceback=cf.text("traceback", "") or "",
                 file=repair(file) if file else file,
-                line=cf.int("line", minimum=0),
+                line=cf.integer("line", minimum=0),
             ))
         except LoadError as exc:
             issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
@@ -390,25 +391,25 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
         for key in ("kind", "text"):
             if causef.obj.get(key) is None:
                 issues.append(LoadIssue(path, f"tests.cause.{key}", "missing", "warning"))
-        kind = causef.str("kind", "crashed") or "crashed"
+        kind = causef.text("kind", "crashed") or "crashed"
         if kind not in CAUSE_KINDS:
             issues.append(LoadIssue(path, "tests.cause.kind", f"unknown kind {kind!r}",
                                     "warning"))
-        cause = SuiteCause(kind, causef.str("text", "") or "",
-                           causef.str("context", "") or "", causef.str("file"),
-                           causef.int("line", minimum=0))
+        cause = SuiteCause(kind, causef.text("text", "") or "",
+                           causef.text("context", "") or "", causef.text("file"),
+                           causef.integer("line", minimum=0))
     tests = TestSummary(
-        passed=tf.int("passed", 0, minimum=0) or 0,
-        failed=tf.int("failed", 0, minimum=0) or 0,
-        errors=tf.int("errors", 0, minimum=0) or 0,
-        skipped=tf.int("skipped", 0, minimum=0) or 0,
-        expected=tf.int("expected", known_task.expected_tests if known_task else None,
+        passed=tf.integer("passed", 0, minimum=0) or 0,
+        failed=tf.integer("failed", 0, minimum=0) or 0,
+        errors=tf.integer("errors", 0, minimum=0) or 0,
+        skipped=tf.integer("skipped", 0, minimum=0) or 0,
+        expected=tf.integer("expected", known_task.expected_tests if known_task else None,
                         minimum=0),
         cases=tuple(cases),
         has_cases=True,
-        collection_errors=tf.int("collection_errors", 0, minimum=0) or 0,
+        collection_errors=tf.integer("collection_errors", 0, minimum=0) or 0,
         cause=cause,
-        rootdir=tf.str("rootdir"),
+        rootdir=tf.text("rootdir"),
     )
 
     ac = None
@@ -421,33 +422,33 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
                 evidence = []
                 for j, ev in enumerate(ef.items("evidence")):
                     vf = Fields(ev, path, f"api_coverage.endpoints[{i}].evidence[{j}]", issues)
-                    evidence.append(Evidence(vf.str("file", required=True) or "",
-                                             vf.int("line", 0, minimum=0) or 0,
-                                             vf.str("text", "") or "",
-                                             vf.str("note", "") or ""))
+                    evidence.append(Evidence(vf.text("file", required=True) or "",
+                                             vf.integer("line", 0, minimum=0) or 0,
+                                             vf.text("text", "") or "",
+                                             vf.text("note", "") or ""))
                 eps.append(EndpointCoverage(
-                    method=ef.str("method", required=True) or "",
-                    path=ef.str("path", required=True) or "",
-                    implemented=bool(ef.bool("implemented", False)),
-                    description=ef.str("description", "") or "",
+                    method=ef.text("method", required=True) or "",
+                    path=ef.text("path", required=True) or "",
+                    implemented=bool(ef.boolean("implemented", False)),
+                    description=ef.text("description", "") or "",
                     evidence=tuple(evidence),
-                    unresolved=ef.str("unresolved", "") or "",
-                    readme_line=ef.int("readme_line", 0, minimum=0) or 0,
-                    source=ef.str("source", "") or "",
-                    readme_note=ef.str("readme_note", "") or "",
+                    unresolved=ef.text("unresolved", "") or "",
+                    readme_line=ef.integer("readme_line", 0, minimum=0) or 0,
+                    source=ef.text("source", "") or "",
+                    readme_note=ef.text("readme_note", "") or "",
                 ))
             except LoadError as exc:
                 issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
                                         "warning"))
         ac = ApiCoverage(
-            total_apis=af.int("total_apis", len(eps), minimum=0) or 0,
-            implemented_apis=af.int("implemented_apis", sum(e.implemented for e in eps),
+            total_apis=af.integer("total_apis", len(eps), minimum=0) or 0,
+            implemented_apis=af.integer("implemented_apis", sum(e.implemented for e in eps),
                                     minimum=0) or 0,
             endpoints=tuple(eps),
-            lenient_implemented_apis=af.int("lenient_implemented_apis", minimum=0),
-            unresolved_apis=af.int("unresolved_apis", sum(bool(e.unresolved) for e in eps),
+            lenient_implemented_apis=af.integer("lenient_implemented_apis", minimum=0),
+            unresolved_apis=af.integer("unresolved_apis", sum(bool(e.unresolved) for e in eps),
                                    minimum=0) or 0,
-            spec_apis=af.int("spec_apis", minimum=0),
+            spec_apis=af.integer("spec_apis", minimum=0),
             stock_only=tuple(x for x in af.items("stock_only") if isinstance(x, str)),
         )
 
@@ -494,7 +495,7 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
     refused: tuple[str, ...] = ()
     rf = f.sub("repo")
     if rf is not None:
-        raw_repo = rf.str("path")
+        raw_repo = rf.text("path")
         if raw_repo:
             repo_path = _resolve_below(sample_dir, base_real(), raw_repo)
             if repo_path is None:
@@ -504,19 +505,19 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
                 issues.append(outside)
                 refused = (f"{REPO_REFUSED}{outside.message}",)
                 repo_path = None
-        repo_digest = rf.str("digest")
+        repo_digest = rf.text("digest")
     notes = tuple(str(n) for n in f.items("notes") if isinstance(n, str)) + refused
     return SampleResult(
         run_id=run_id, task=task, sample=sample,
-        language=f.str("language", "python") or "python",
+        language=f.text("language", "python") or "python",
         deployment=deployment, tests=tests,
-        framework=f.str("framework", "") or "",
-        port=f.int("port"),
+        framework=f.text("framework", "") or "",
+        port=f.integer("port"),
         api_coverage=ac,
-        elapsed_seconds=f.float("elapsed_seconds", lo=0.0),
-        exit_code=f.int("exit_code"),
+        elapsed_seconds=f.number("elapsed_seconds", lo=0.0),
+        exit_code=f.integer("exit_code"),
         logs=logs, repo_path=repo_path, repo_digest=repo_digest, source_file=path,
-        build_error=f.str("build_error"), error=f.str("error"), notes=notes,
+        build_error=f.text("build_error"), error=f.text("error"), notes=notes,
         tampering=_tampering(f, path, issues),
     )
 
@@ -533,10 +534,10 @@ def _tampering(f: Fields, path: Path, issues: list[LoadIssue]
     for i, raw in enumerate(f.items("tampering")):
         try:
             tf = Fields(raw, path, f"tampering[{i}]", issues)
-            found.append(TamperFinding(tf.str("kind", required=True) or "",
-                                       tf.str("path", "") or "",
-                                       tf.str("detail", required=True) or "",
-                                       bool(tf.bool("deliberate", False))))
+            found.append(TamperFinding(tf.text("kind", required=True) or "",
+                                       tf.text("path", "") or "",
+                                       tf.text("detail", required=True) or "",
+                                       bool(tf.boolean("deliberate", False))))
         except LoadError as exc:
             issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
                                     "warning"))
@@ -555,11 +556,11 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
     path = run_dir / RUN_FILE
     doc = read_json(path)
     top = Fields(doc, path, "", issues)
-    fmt = top.str("format", required=True)
+    fmt = top.text("format", required=True)
     if fmt != FORMAT_NAME:
         raise LoadError(path, f"not a Genesis Inspector run (format {fmt!r})", "format")
     _check_version(top, path)
-    run_id = check_id(top.str("run_id", required=True) or run_dir.name, path, "run_id",
+    run_id = check_id(top.text("run_id", required=True) or run_dir.name, path, "run_id",
                       "run id")
     tasks: dict[str, Task] = {}
     for i, raw in enumerate(top.items("tasks")):
@@ -577,7 +578,7 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
     for i, raw in enumerate(top.items("samples", required=True)):
         try:
             sf = Fields(raw, path, f"samples[{i}]", issues)
-            rel_path = sf.str("path", required=True) or ""
+            rel_path = sf.text("path", required=True) or ""
             fast = resolve_below(run_base, f"{rel_path}/{RESULT_FILE}") \
                 if run_base is not None and rel_path else None
             result_path = Path(fast) if fast is not None else \
@@ -617,16 +618,16 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
     harness = top.sub("harness")
     return Run(
         id=run_id,
-        agent=top.str("agent", "unknown") or "unknown",
-        model=top.str("model", "unknown") or "unknown",
-        language=top.str("language", "python") or "python",
+        agent=top.text("agent", "unknown") or "unknown",
+        model=top.text("model", "unknown") or "unknown",
+        language=top.text("language", "python") or "python",
         source=RunSource("genesis-inspector", path,
-                         src.str("predictions_dir") if src else None,
-                         (f"genesis-inspector {harness.str('version', '?')} "
-                          f"({harness.str('backend', '?')} backend)") if harness else ""),
-        date=top.str("generation_date") or top.str("created_at"),
+                         src.text("predictions_dir") if src else None,
+                         (f"genesis-inspector {harness.text('version', '?')} "
+                          f"({harness.text('backend', '?')} backend)") if harness else ""),
+        date=top.text("generation_date") or top.text("created_at"),
         samples=tuple(samples),
         tasks=tasks,
-        status=top.str("status"),
+        status=top.text("status"),
     ), issues
 

@@ -223,11 +223,11 @@ class Suite:
                         and is_fixture(node) and fixture_name(node) == name:
                     return Scope(near.file, node, near.cls, (node.end_lineno or node.lineno) + 1)
         for f in self._ordered(near.file):
-            for node in ast.walk(f.tree):
-                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) \
-                        and is_fixture(node) and fixture_name(node) == name:
-                    s = self.scope_at(f, node.lineno)
-                    return Scope(f, node, s.cls, (node.end_lineno or node.lineno) + 1)
+            for sub in ast.walk(f.tree):
+                if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef) \
+                        and is_fixture(sub) and fixture_name(sub) == name:
+                    s = self.scope_at(f, sub.lineno)
+                    return Scope(f, sub, s.cls, (sub.end_lineno or sub.lineno) + 1)
         return None
 
     def helper(self, name: str, near: Scope) -> Scope | None:
@@ -296,6 +296,8 @@ class Suite:
         if scope.func is not None:
             best: tuple[int, ast.expr] | None = None
             for node in walk_local(scope.func):
+                if not isinstance(node, ast.stmt | ast.expr):
+                    continue
                 value = _bound_value(node, name)
                 if value is not None and node.lineno < scope.line \
                         and (best is None or node.lineno >= best[0]):
@@ -345,14 +347,14 @@ class Suite:
             methods.remove(scope.func)
             methods.insert(0, scope.func)
         for m in methods:
-            for node in walk_local(m):
-                if isinstance(node, ast.Assign) and any(
+            for sub in walk_local(m):
+                if isinstance(sub, ast.Assign) and any(
                         isinstance(t, ast.Attribute) and t.attr == attr
                         and isinstance(t.value, ast.Name) and t.value.id in ("self", "cls")
-                        for t in node.targets):
-                    if m is scope.func and node.lineno >= scope.line:
+                        for t in sub.targets):
+                    if m is scope.func and sub.lineno >= scope.line:
                         continue
-                    return node.value, Scope(scope.file, m, cls, node.lineno)
+                    return sub.value, Scope(scope.file, m, cls, sub.lineno)
         return None
 
     def returned(self, scope: Scope) -> tuple[ast.expr, Scope] | None:
@@ -362,6 +364,8 @@ class Suite:
         best: ast.expr | None = None
         line = 0
         for node in walk_local(scope.func):
+            if not isinstance(node, ast.stmt):
+                continue
             value = None
             if isinstance(node, ast.Return) and node.value is not None:
                 value = node.value
@@ -451,11 +455,11 @@ class Suite:
                 return Trace(state) if state else Trace()
             return Trace()
         if isinstance(node, ast.Name):
-            b = self.binding(node.id, scope)
-            if b == "param":
-                b = self.param_value(node.id, scope)
-            if isinstance(b, tuple):
-                return self.trace(b[0], b[1], nxt, budget)
+            bound = self.binding(node.id, scope)
+            if bound == "param":
+                bound = self.param_value(node.id, scope)
+            if isinstance(bound, tuple):
+                return self.trace(bound[0], bound[1], nxt, budget)
             return Trace()
         if isinstance(node, ast.NamedExpr):
             return self.trace(node.value, scope, nxt, budget)
@@ -548,8 +552,8 @@ class Suite:
                 return bool(_URLISH_NAME.search(name))
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             return self._urlish(node.left, scope)
-        name = dotted(node)
-        return bool(name and _URLISH_NAME.search(name))
+        whole = dotted(node)
+        return bool(whole and _URLISH_NAME.search(whole))
 
     def request_fact(self, call: ast.Call, scope: Scope) -> RequestFact:
         """The :class:`RequestFact` of a request ``call`` evaluated in ``scope``."""
@@ -648,8 +652,8 @@ class Suite:
         if isinstance(node, ast.Call):
             if isinstance(node.func, ast.Name) and node.func.id == "dict":
                 keys = [kw.arg for kw in node.keywords if kw.arg]
-                base = self.dict_keys(node.args[0], scope, nxt) if node.args else ()
-                return tuple(dict.fromkeys([*base, *keys]))
+                first = self.dict_keys(node.args[0], scope, nxt) if node.args else ()
+                return tuple(dict.fromkeys([*first, *keys]))
             if isinstance(node.func, ast.Attribute) and node.func.attr in ("copy", "deepcopy"):
                 return self.dict_keys(node.func.value, scope, nxt)
             if dotted(node.func) in ("copy.copy", "copy.deepcopy", "deepcopy") and node.args:
@@ -702,7 +706,7 @@ class Suite:
             return False, None
         nxt = depth + 1
         try:
-            return True, ast.literal_eval(node)  # type: ignore[arg-type]
+            return True, ast.literal_eval(node)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             pass
         if isinstance(node, ast.Name):
@@ -793,9 +797,9 @@ def _bound_value(node: ast.AST, name: str) -> ast.expr | None:
         for t in node.targets:
             if isinstance(t, ast.Name) and t.id == name:
                 return node.value
-            pair = isinstance(t, ast.Tuple | ast.List) \
-                and isinstance(node.value, ast.Tuple | ast.List)
-            if pair and len(t.elts) == len(node.value.elts):  # a, b = x, y
+            seq = ast.Tuple | ast.List
+            if isinstance(t, seq) and isinstance(node.value, seq) \
+                    and len(t.elts) == len(node.value.elts):  # a, b = x, y
                 for target, value in zip(t.elts, node.value.elts, strict=True):
                     if isinstance(target, ast.Name) and target.id == name:
                         return value

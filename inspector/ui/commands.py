@@ -8,6 +8,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import Matcher
 
+from inspector.ui.app_access import inspector_app
 from inspector.ui.messages import OpenSample
 from inspector.ui.safe import plain_content, sanitize
 
@@ -30,10 +31,7 @@ class InspectorCommands(Provider):
         provide = getattr(screen, "palette_candidates", None)
         if provide is not None:
             out.extend(provide())
-        catalog = getattr(app, "catalog", None)
-        main = getattr(app, "main_screen", None)
-        if catalog is None or main is None:
-            return out
+        main = inspector_app(self).main_screen
         for r in main.runs:
             out.append((f"run {r.run_id}", f"{r.agent} · {r.model} · {r.language}",
                         partial(self._show_run, r.key)))
@@ -50,7 +48,7 @@ class InspectorCommands(Provider):
 
         while not isinstance(self.app.screen, MainScreen) and len(self.app.screen_stack) > 1:
             self.app.pop_screen()
-        self.app.main_screen.show_run(key)  # type: ignore[attr-defined]
+        inspector_app(self).main_screen.show_run(key)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 
 from inspector.model.labels import Label
@@ -14,6 +16,9 @@ from inspector.model.triage import (
     FailureItem,
 )
 from inspector.ui.safe import plain, sanitize
+
+if TYPE_CHECKING:
+    from inspector.services.label_session import LabelSession
 
 KIND_NAMES = {DEPLOY_FAILED: "deployment failed", SUITE_NOT_RUN: "suite did not run",
               SUITE_INCOMPLETE: "suite incomplete"}
@@ -52,3 +57,8 @@ def follow_marker(label: Label | None, root_key: str | None) -> tuple[str, str]:
     if label.follows is not None and label.follows == root_key:
         return "↳ ", "dim"
     return "● ", "bold"
+
+
+def category_text(session: LabelSession, category: str | None, *, key: bool = False) -> Text:
+    """A category's name in its colour (``— `` for none), in the session's taxonomy."""
+    return taxonomy_category_text(session.taxonomy, category, key=key)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import App
 from textual.binding import Binding
 
@@ -13,6 +15,9 @@ from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.replay import ReplayScreen
 from inspector.ui.styles import SEMANTIC_DEFAULTS
 from inspector.ui.themes import install_themes
+
+if TYPE_CHECKING:
+    from inspector.services.label_session import LabelSession
 
 
 class ReplayApp(SafeTextApp, App[None]):
@@ -29,6 +34,8 @@ class ReplayApp(SafeTextApp, App[None]):
                  phase: Phase | None = None, play: bool = False, demo: bool = False,
                  follow: bool = False, idle_limit: float | None = None) -> None:
         self.settings = settings or Settings()
+        self.labels: LabelSession | None = None
+        """No label session here: a log replayed on its own cannot take evidence."""
         super().__init__()
         self.theme_failures = install_themes(self, theme or self.settings.theme)
         self.replay = ReplayScreen(log, speed=speed, phase=phase, play=play, demo=demo,

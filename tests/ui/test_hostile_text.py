@@ -40,6 +40,7 @@ from hostile_text import (
 from textual.widgets import DataTable, OptionList, RichLog, Static, TabbedContent, Tree
 
 from inspector.ui.app import InspectorApp
+from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.messages import OpenSample
 from inspector.ui.replay_app import ReplayApp
 from inspector.ui.screens.adjudication import DisagreementScreen
@@ -47,7 +48,7 @@ from inspector.ui.screens.labelling import LabelScreen
 from inspector.ui.screens.replay import ReplayScreen
 from inspector.ui.screens.request import RequestScreen
 from inspector.ui.screens.rerun import RerunScreen
-from inspector.ui.screens.sample import PickScreen, SampleScreen
+from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.screens.sandboxes import SandboxesScreen
 
 from .conftest import settle

@@ -13,10 +13,11 @@ from textual.worker import WorkerCancelled
 
 from inspector.model.labels import ItemRef
 from inspector.services.label_store import read_label_file
+from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.messages import OpenSample
 from inspector.ui.screens.adjudication import DisagreementScreen
 from inspector.ui.screens.labelling import LabelScreen
-from inspector.ui.screens.replay import PromptScreen, ReplayScreen
+from inspector.ui.screens.replay import ReplayScreen
 from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.widgets.code_view import CodeView
 

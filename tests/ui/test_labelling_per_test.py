@@ -22,9 +22,9 @@ from inspector.model.labels import Anchor
 from inspector.model.taxonomy import Taxonomy
 from inspector.model.triage import INSTALL_TEST_PACKAGE, Reading, Remedy, TestSuggestion
 from inspector.services.triage.engine import TriageContext, triage_sample
+from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.safe import sanitize
 from inspector.ui.screens.labelling import LabelScreen
-from inspector.ui.screens.replay import PromptScreen
 from inspector.ui.widgets.evidence_list import EvidenceList
 from inspector.ui.widgets.suggestion_panel import SuggestionPanel
 

@@ -7,8 +7,9 @@ import time
 from pathlib import Path
 
 from inspector.services.deployment_log import open_log_path
+from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.replay_app import ReplayApp
-from inspector.ui.screens.replay import PromptScreen, ReplayScreen, parse_seek
+from inspector.ui.screens.replay import ReplayScreen, parse_seek
 from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.widgets.log_view import LogView
 from inspector.ui.widgets.timeline import Timeline

@@ -10,8 +10,9 @@ from pathlib import Path
 
 from textual.widgets import DataTable, OptionList, Static, TabbedContent, Tree
 
+from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.messages import OpenSample
-from inspector.ui.screens.sample import PickScreen, SampleScreen
+from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.widgets.code_view import CodeView
 from inspector.ui.widgets.sample_pane import SamplePane
 

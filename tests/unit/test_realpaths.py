@@ -59,9 +59,9 @@ def test_plain_case_reads_like_fields(raw: dict) -> None:
     f = Fields(raw, Path("r.json"), "c", issues)
     assert (case.id, case.outcome, case.duration_seconds, case.message, case.traceback,
             case.file, case.line) == (
-        f.str("id") or "", Outcome(f.str("outcome")), f.float("duration_seconds", lo=0.0),
-        f.str("message", "") or "", f.str("traceback", "") or "", f.str("file"),
-        f.int("line", minimum=0))
+        f.text("id") or "", Outcome(f.text("outcome")), f.number("duration_seconds", lo=0.0),
+        f.text("message", "") or "", f.text("traceback", "") or "", f.text("file"),
+        f.integer("line", minimum=0))
     assert issues == []
 
 

@@ -15,10 +15,11 @@ from textual.widgets import DataTable, Footer, Header, Static
 from inspector.model.agreement import agreement
 from inspector.model.labels import ItemRef, Label
 from inspector.services.label_session import LabelSession
+from inspector.ui.app_access import inspector_app, open_label_session
+from inspector.ui.dialogs.prompt import PromptScreen
+from inspector.ui.label_text import category_text
 from inspector.ui.messages import LabelsChanged, OpenSample
 from inspector.ui.safe import plain, sanitize
-from inspector.ui.screens.labelling import category_text
-from inspector.ui.screens.replay import PromptScreen
 
 
 class DisagreementScreen(Screen[None]):
@@ -45,7 +46,7 @@ class DisagreementScreen(Screen[None]):
 
     @property
     def session(self) -> LabelSession:
-        return self.app.labels  # type: ignore[attr-defined, no-any-return]
+        return open_label_session(self)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -183,7 +184,7 @@ class DisagreementScreen(Screen[None]):
         item = self.current
         if item is None:
             return
-        catalog = self.app.catalog  # type: ignore[attr-defined]
+        catalog = inspector_app(self).catalog
         entry = catalog.find_sample(item.sample)
         if entry is None:
             self.notify(f"{item.sample} is not among the loaded runs.", severity="warning")

@@ -34,10 +34,11 @@ from inspector.model.triage import Confirmation, RootGroup, TestSuggestion
 from inspector.model.verdict import Verdict
 from inspector.services.label_session import KEEP, LabelSession
 from inspector.services.label_triage import QueueSample, QueueTriage, load_queue_sample
-from inspector.ui.label_text import item_name, taxonomy_category_text
+from inspector.ui.app_access import inspector_app, open_label_session
+from inspector.ui.dialogs.prompt import PromptScreen
+from inspector.ui.label_text import item_name
 from inspector.ui.messages import LabelsChanged, OpenSample
 from inspector.ui.safe import plain, sanitize
-from inspector.ui.screens.replay import PromptScreen
 from inspector.ui.widgets.evidence_list import EvidenceList
 from inspector.ui.widgets.failure_queue import FailureQueue, QueueRow
 from inspector.ui.widgets.item_header import ItemHeader
@@ -50,11 +51,6 @@ if TYPE_CHECKING:
 ConfirmFn = Callable[..., Confirmation]
 """Tries a remedy on a fresh deployment of a sample: ``confirm(remedy, result, task, backend,
 on_line=..., say=..., cancel=...)`` (:class:`~inspector.services.label_triage.RemedyRunner`)."""
-
-
-def category_text(session: LabelSession, category: str | None, *, key: bool = False) -> Text:
-    """A category's name in its colour (``— `` for none)."""
-    return taxonomy_category_text(session.taxonomy, category, key=key)
 
 
 def suggestion_json(s: TestSuggestion) -> dict[str, str]:
@@ -128,7 +124,7 @@ class LabelScreen(Screen[None]):
 
     @property
     def session(self) -> LabelSession:
-        return self._session or self.app.labels  # type: ignore[attr-defined, no-any-return]
+        return self._session or open_label_session(self)
 
     # ------------------------------------------------------------------ layout
 
@@ -275,7 +271,7 @@ class LabelScreen(Screen[None]):
                 return
             self._inflight.add(i)
         try:
-            loaded = load_queue_sample(self.app.catalog,  # type: ignore[attr-defined]
+            loaded = load_queue_sample(inspector_app(self).catalog,
                                        self.entries[i], self.triage)
         finally:
             with self._inflight_lock:
@@ -691,7 +687,7 @@ class LabelScreen(Screen[None]):
         cancel = threading.Event()
         self.confirm_cancel = cancel
         self.confirming_key = self.item.key
-        self.app.track_cancel(cancel)  # type: ignore[attr-defined]
+        inspector_app(self).track_cancel(cancel)
         what = f"{remedy.describe()} — {item_name(self.row.item) if self.row.item else 'sample'}"
         self.panel.confirming(f"confirming: {what}")
         self._confirm(cancel, remedy, loaded.sample, loaded.task, self.item.key)
@@ -700,18 +696,18 @@ class LabelScreen(Screen[None]):
     def _confirm(self, cancel: threading.Event, remedy: Remedy, sample: SampleResult,
                  task: Task | None, key: str) -> None:
         """The causal re-run (Docker, long): output lines feed the progress line."""
-        app = self.app
+        app = inspector_app(self)
         result: Confirmation | None = None
         error: str | None = None
         try:
             assert self.confirm_fn is not None
-            backend = app.resolve_backend()  # type: ignore[attr-defined]
+            backend = app.resolve_backend()
             result = self.confirm_fn(remedy, sample, task, backend, on_line=self.panel.feed,
                                      say=self.panel.feed, cancel=cancel)
         except Exception as exc:  # noqa: BLE001 - shown, never crashes the app
             error = f"{type(exc).__name__}: {exc}"
         finally:
-            app.track_cancel(cancel, False)  # type: ignore[attr-defined]
+            app.track_cancel(cancel, False)
         with contextlib.suppress(RuntimeError):  # the app has gone
             app.call_from_thread(self._confirmed, cancel, key, result, error)
 

@@ -29,6 +29,7 @@ from inspector.model.filters import SampleFilter, facet_values
 from inspector.model.verdict import Verdict
 from inspector.services.health import HealthFinding, HealthReport
 from inspector.services.tamper.findings import TamperedSample, finding_line
+from inspector.ui.app_access import inspector_app
 from inspector.ui.messages import CatalogProgress, CatalogUpdated, OpenSample
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import GLYPH, colour, pct, verdict_style
@@ -162,7 +163,7 @@ class MainScreen(Screen[None]):
 
     def reload_from_catalog(self) -> None:
         """Re-read runs and samples from the catalog and refresh whatever is visible."""
-        catalog = self.app.catalog  # type: ignore[attr-defined]
+        catalog = inspector_app(self).catalog
         self.runs = catalog.runs()
         self.samples = catalog.samples()
         self.query_one(RunsTable).set_runs(self.runs)
@@ -176,19 +177,21 @@ class MainScreen(Screen[None]):
     def _update_title(self) -> None:
         n_runs, n_samples = len(self.runs), len(self.samples)
         failing = sum(e.verdict is not Verdict.PASSED for e in self.samples)
-        self.sub_title = (f"{self.app.root_label} — {n_runs} runs, {n_samples} samples, "  # type: ignore[attr-defined]
+        root_label = inspector_app(self).root_label
+        self.sub_title = (f"{root_label} — {n_runs} runs, {n_samples} samples, "
                           f"{failing} failing")
         if not self.runs:
             self.query_one("#run-detail", Static).update(plain(
-                f"No runs found under {self.app.root_label}. "  # type: ignore[attr-defined]
+                f"No runs found under {root_label}. "
                 "Point the inspector at a run folder, a RepoGenesis output folder or a folder "
                 "holding them: inspector PATH"))
 
     def _show_problems(self) -> None:
-        issues = self.app.catalog.issues()  # type: ignore[attr-defined]
+        app = inspector_app(self)
+        issues = app.catalog.issues()
         box = self.query_one("#problems", Static)
-        found = self.app.catalog.tasks_found  # type: ignore[attr-defined]
-        where = (found.describe(self.app.display_path)  # type: ignore[attr-defined]
+        found = app.catalog.tasks_found
+        where = (found.describe(app.display_path)
                  if found else "tasks: none found")
         lines = [where] + [f"{i.severity}: {i}" for i in issues[:4]]
         if len(issues) > 4:
@@ -220,19 +223,19 @@ class MainScreen(Screen[None]):
             self.notify("No samples match the filter.", severity="warning")
             return
         entries = table.shown if table.shown else self.filter.apply(
-            self.samples, self.app.label_state)  # type: ignore[attr-defined]
+            self.samples, inspector_app(self).label_state)
         failing = [e for e in entries if e.verdict is not Verdict.PASSED]
         if not failing:
             self.notify("No failing samples to label here.", severity="warning")
             return
         current = table.current()
         start = failing.index(current) if current in failing else 0
-        self.app.label_queue(failing, start)  # type: ignore[attr-defined]
+        inspector_app(self).label_queue(failing, start)
 
     def action_disagreements(self) -> None:
         from inspector.ui.screens.adjudication import DisagreementScreen
 
-        if self.app.labels is None:  # type: ignore[attr-defined]
+        if inspector_app(self).labels is None:
             self.notify("Labelling is off.", severity="error")
             return
         self.app.push_screen(DisagreementScreen())
@@ -275,7 +278,7 @@ class MainScreen(Screen[None]):
         kind = "RepoGenesis report" if r.format == "repogenesis" else "Genesis Inspector run"
         t.append(sanitize(f"{r.agent} · {r.model} · {r.language} · {kind}"
                           f"{' · ' + r.status if r.status else ''}\n"))
-        source = self.app.display_path(r.source_path)  # type: ignore[attr-defined]
+        source = inspector_app(self).display_path(r.source_path)
         t.append(sanitize(f"source: {source}{' · ' + r.harness if r.harness else ''}\n"),
                  style="dim")
         pk = m.get("pass_at_k") or {}
@@ -317,7 +320,7 @@ class MainScreen(Screen[None]):
         self._samples_dirty = False
         table = self.query_one(SamplesTable)
         table.suspect_tasks = self.health.suspect_tasks() if self.health else set()
-        label_state = self.app.label_state  # type: ignore[attr-defined]
+        label_state = inspector_app(self).label_state
         shown = self.filter.apply(self.samples, label_state)
         table.set_samples(shown)
         scope = ""
@@ -411,7 +414,7 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="health")
     def analyse_health(self) -> None:
-        report = self.app.catalog.health()  # type: ignore[attr-defined]
+        report = inspector_app(self).catalog.health()
         self.app.call_from_thread(self._show_health, report)
 
     def _show_health(self, report: HealthReport) -> None:
@@ -500,13 +503,13 @@ class MainScreen(Screen[None]):
         f = self._finding()
         tampered = self._tampered() if f is None else None
         if tampered is not None:
-            entry = self.app.catalog.find_sample(tampered.sample_id)  # type: ignore[attr-defined]
+            entry = inspector_app(self).catalog.find_sample(tampered.sample_id)
             if entry is not None:
                 self.post_message(OpenSample(entry.key))
             return
         if f is None or not f.examples:
             return
-        entry = self.app.catalog.find_sample(f.examples[0])  # type: ignore[attr-defined]
+        entry = inspector_app(self).catalog.find_sample(f.examples[0])
         if entry is not None:
             self.post_message(OpenSample(entry.key, test_id=f.test_id))
 
@@ -544,7 +547,7 @@ class MainScreen(Screen[None]):
             table = "#runs-table" if focused.id == "runs-filter" else "#samples-table"
             self.query_one(table).focus()
             return
-        self.app.action_cancel_indexing()  # type: ignore[attr-defined]
+        inspector_app(self).action_cancel_indexing()
 
     def restyle(self) -> None:
         """Re-render coloured cells after a theme change."""

@@ -17,8 +17,8 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.containers import Horizontal
+from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Digits, Footer, Input, Static
 from textual.worker import get_current_worker
@@ -30,6 +30,8 @@ from inspector.services.deployment_log import DeploymentLog, PhaseSpan
 from inspector.services.log_export import export_lines
 from inspector.services.log_filter import FilterError, LogFilter, Query, Rows, find, first_error
 from inspector.services.log_filter import scan as scan_log
+from inspector.ui.app_access import label_session
+from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.safe import plain, sanitize
 
 from ..widgets.log_view import LogView, format_time
@@ -60,35 +62,6 @@ def parse_seek(text: str, duration: float) -> float | Phase | None:
     for p in parts:
         seconds = seconds * 60 + p
     return max(0.0, seconds)
-
-
-class PromptScreen(ModalScreen[str | None]):
-    """Ask for one line of text."""
-
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
-    DEFAULT_CSS = """
-    PromptScreen { align: center middle; }
-    PromptScreen > Vertical { width: 80; max-width: 95%; height: auto; border: thick $primary;
-        background: $surface; padding: 0 1; }
-    """
-
-    def __init__(self, title: str, value: str = "", placeholder: str = "") -> None:
-        super().__init__()
-        self.title_text = title
-        self.value = value
-        self.placeholder = placeholder
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(plain(self.title_text))
-            yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
 
 
 class ReplayScreen(Screen[None]):
@@ -658,7 +631,7 @@ class ReplayScreen(Screen[None]):
         from inspector.model.labels import Anchor, ItemRef
         from inspector.ui.save_notice import announce_save
 
-        session = getattr(self.app, "labels", None)
+        session = label_session(self)
         if session is None or self.sample_id is None:
             self.notify("Open this log from a sample in the app to use its lines as evidence.",
                         severity="warning")

@@ -35,9 +35,10 @@ from inspector.services.request_history import (
     RequestHistory,
     history_path,
 )
+from inspector.ui.app_access import inspector_app
 from inspector.ui.safe import plain, sanitize
-from inspector.ui.screens.rerun import ProgressLine
 from inspector.ui.styles import colour
+from inspector.ui.widgets.progress_line import ProgressLine
 
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 
@@ -302,21 +303,21 @@ class RequestScreen(Screen[None]):
                         severity="warning")
             return
         self.cancel = threading.Event()
-        self.app.track_cancel(self.cancel)  # type: ignore[attr-defined]
+        inspector_app(self).track_cancel(self.cancel)
         self.phase = "deploying"
         self.query_one(ProgressLine).start("preparing the deployment")
         self._send(spec, self.cancel)
 
     @work(thread=True, exclusive=True, group="request", exit_on_error=False)
     def _send(self, spec: RequestSpec, cancel: threading.Event) -> None:
-        app = self.app
+        app = inspector_app(self)
         try:
-            backend = self.backend or app.resolve_backend()  # type: ignore[attr-defined]
+            backend = self.backend or app.resolve_backend()
             self.backend = backend
-            pool = app.deployments()  # type: ignore[attr-defined]
+            pool = app.deployments()
             live, _reused = pool.acquire(self.target, backend,
                                          say=lambda m: self._ui(self._say, m), cancel=cancel)
-            if getattr(app, "exiting", False):
+            if app.exiting:
                 pool.stop(self.target.key, backend)
                 return
             if not live.deployed:
@@ -337,7 +338,7 @@ class RequestScreen(Screen[None]):
             self._ui(self._failed, cancel, f"{type(exc).__name__}: {exc}")
             return
         finally:
-            app.track_cancel(cancel, False)  # type: ignore[attr-defined]
+            app.track_cancel(cancel, False)
         entries, error = None, None
         try:
             entries = self.history.append(HistoryEntry(spec, response, base, backend))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import time
 from collections import deque
 from typing import TYPE_CHECKING
 
@@ -18,26 +17,26 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Input, RichLog, Static
+from textual.widgets import DataTable, Footer, RichLog, Static
 
 from inspector.model import TestCase
 from inspector.model.testids import leaf_name
 from inspector.services.deployments import DeployError, Target
 from inspector.services.rerun import RerunReport, rerun
 from inspector.services.tamper.findings import finding_line
+from inspector.ui.app_access import inspector_app
+from inspector.ui.dialogs.times import TimesScreen
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour, outcome_text
+from inspector.ui.widgets.progress_line import ProgressLine
 
 if TYPE_CHECKING:
     from textual.app import App
 
-SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 PENDING_LINES = 2000
 """Output lines shown per refresh (10 a second) at most: a flood shows its newest lines."""
-MAX_TIMES = 100
 
 
 def comparison_style(app: App, comparison: str) -> str:
@@ -60,96 +59,6 @@ def case_text(app: App, case: TestCase | None) -> Text:
     if msg and case.outcome.value != "passed":
         t.append(": " + sanitize(msg[:120]))
     return t
-
-
-class ProgressLine(Static):
-    """One status line: spinner, elapsed time and the latest progress message."""
-
-    DEFAULT_CSS = """
-    ProgressLine { height: 1; padding: 0 1; background: $panel; }
-    """
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__("", **kwargs)  # type: ignore[arg-type]
-        self.message = ""
-        self.hint = "Esc cancels"
-        self.started: float | None = None
-        self._frame = 0
-        self._ticker: Timer | None = None
-
-    def start(self, message: str, hint: str = "Esc cancels") -> None:
-        """Show ``message`` with a spinner and a running clock."""
-        self.message, self.hint = message, hint
-        self.started = time.monotonic()
-        if self._ticker is None:
-            self._ticker = self.set_interval(0.1, self._tick)
-        self._tick()
-
-    def say(self, message: str) -> None:
-        """Replace the progress message (the clock keeps running)."""
-        self.message = message
-        self._tick()
-
-    def stop(self, final: Text | str) -> None:
-        """Stop the spinner and show ``final`` (a ``str`` is shown as plain text)."""
-        if self._ticker is not None:
-            self._ticker.stop()
-            self._ticker = None
-        self.started = None
-        self.update(plain(final) if isinstance(final, str) else final)
-
-    @property
-    def running(self) -> bool:
-        return self.started is not None
-
-    def _tick(self) -> None:
-        if self.started is None:
-            return
-        self._frame = (self._frame + 1) % len(SPINNER)
-        t = Text()
-        t.append(SPINNER[self._frame] + " ", style="bold")
-        t.append(f"{time.monotonic() - self.started:5.1f}s  ", style="dim")
-        t.append(sanitize(self.message))
-        if self.hint:
-            t.append(f"  ({self.hint})", style="dim")
-        self.update(t)
-
-
-class TimesScreen(ModalScreen[int | None]):
-    """Ask how many times to run the tests (flakiness check)."""
-
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
-    DEFAULT_CSS = """
-    TimesScreen { align: center middle; }
-    TimesScreen > Vertical { width: 60; max-width: 95%; height: auto; border: thick $primary;
-        background: $surface; padding: 0 1; }
-    TimesScreen #times-error { color: $error; height: auto; }
-    """
-
-    def __init__(self, default: int = 5) -> None:
-        super().__init__()
-        self.default = default
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(plain(f"Run the tests how many times? (2 to {MAX_TIMES}; Enter runs, "
-                               "Esc cancels)"))
-            yield Input(str(self.default), id="times-input", type="integer")
-            yield Static("", id="times-error")
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        try:
-            n = int(event.value.strip())
-        except ValueError:
-            n = 0
-        if not 1 <= n <= MAX_TIMES:
-            self.query_one("#times-error", Static).update(
-                plain(f"Enter a whole number from 1 to {MAX_TIMES}."))
-            return
-        self.dismiss(n)
 
 
 class RerunScreen(Screen[None]):
@@ -241,7 +150,7 @@ class RerunScreen(Screen[None]):
         self.report = None
         self.error = None
         self.cancel = threading.Event()
-        self.app.track_cancel(self.cancel)  # type: ignore[attr-defined]
+        inspector_app(self).track_cancel(self.cancel)
         out = self.query_one("#rerun-output", RichLog)
         if self.runs_started > 1:
             out.write(Text(f"── run {self.runs_started}"
@@ -258,25 +167,25 @@ class RerunScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="rerun", exit_on_error=False)
     def _run(self, cancel: threading.Event, fresh: bool, times: int) -> None:
-        app = self.app
+        app = inspector_app(self)
         report: RerunReport | None = None
         error: str | None = None
         try:
-            backend = self.backend or app.resolve_backend()  # type: ignore[attr-defined]
+            backend = self.backend or app.resolve_backend()
             if backend != self.backend:
                 self.backend = backend
                 self._ui(self._head_if_shown)
-            report = rerun(app.deployments(), self.target, self.test_ids,  # type: ignore[attr-defined]
+            report = rerun(app.deployments(), self.target, self.test_ids,
                            backend, times=times, on_line=self._on_line,
                            say=lambda m: self._ui(self._say, m), cancel=cancel, fresh=fresh)
-            if getattr(app, "exiting", False):
-                app.deployments().stop(self.target.key, backend)  # type: ignore[attr-defined]
+            if app.exiting:
+                app.deployments().stop(self.target.key, backend)
         except DeployError as exc:
             error = str(exc)
         except Exception as exc:  # noqa: BLE001 - shown, never crashes the app
             error = f"{type(exc).__name__}: {exc}"
         finally:
-            app.track_cancel(cancel, False)  # type: ignore[attr-defined]
+            app.track_cancel(cancel, False)
         self._ui(self._finished, cancel, report, error)
 
     def _ui(self, fn: object, *args: object) -> None:

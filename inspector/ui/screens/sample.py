@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import (
     DataTable,
     Footer,
@@ -22,7 +22,6 @@ from textual.widgets import (
     TabbedContent,
     TabPane,
 )
-from textual.widgets.option_list import Option
 
 from inspector.model import Endpoint, SampleResult, Task
 from inspector.model.entries import SampleEntry
@@ -31,42 +30,15 @@ from inspector.model.labels import Anchor, ItemRef
 from inspector.model.testids import leaf_name
 from inspector.model.verdict import Verdict
 from inspector.services.endpoint_tests import tests_for_endpoints
+from inspector.ui.app_access import inspector_app
+from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.messages import OpenSample
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.save_notice import announce_save
 from inspector.ui.styles import colour, verdict_text
 from inspector.ui.widgets.code_view import CodeView
 from inspector.ui.widgets.sample_pane import SamplePane
-
-
-class PickScreen(ModalScreen[int | None]):
-    """Choose one of a few options (another run's sample, a test hitting an endpoint)."""
-
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
-    DEFAULT_CSS = """
-    PickScreen { align: center middle; }
-    PickScreen > Vertical { width: 100; max-width: 95%; height: auto; max-height: 80%;
-        border: thick $primary; background: $surface; padding: 0 1; }
-    PickScreen OptionList { height: auto; max-height: 30; }
-    """
-
-    def __init__(self, title: str, options: list[Text | str]) -> None:
-        super().__init__()
-        self.title_text = title
-        self.options = options
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(plain(self.title_text))
-            yield OptionList(*[Option(plain(o) if isinstance(o, str) else o)
-                               for o in self.options])
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
-
-    @on(OptionList.OptionSelected)
-    def _picked(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option_index)
+from inspector.ui.widgets.samples_table import SamplesTable
 
 
 class SampleScreen(Screen[None]):
@@ -143,7 +115,7 @@ class SampleScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="sample")
     def load(self) -> None:
-        catalog = self.app.catalog  # type: ignore[attr-defined]
+        catalog = inspector_app(self).catalog
         try:
             sample = catalog.load_sample(self.entry)
         except LoadError as exc:
@@ -320,7 +292,7 @@ class SampleScreen(Screen[None]):
             left_tabs.display = True
             self.compare_entry = None
             return
-        catalog = self.app.catalog  # type: ignore[attr-defined]
+        catalog = inspector_app(self).catalog
         others = [e for e in catalog.samples() if e.task == self.entry.task
                   and e.key != self.entry.key]
         if not others:
@@ -342,7 +314,7 @@ class SampleScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="compare")
     def _load_compare(self, other: SampleEntry) -> None:
-        catalog = self.app.catalog  # type: ignore[attr-defined]
+        catalog = inspector_app(self).catalog
         try:
             sample = catalog.load_sample(other)
         except LoadError as exc:
@@ -464,7 +436,7 @@ class SampleScreen(Screen[None]):
                         "whole suite.", severity="warning")
             return
         self.app.push_screen(RerunScreen(target, [test_id],
-                                         self.app.rerun_backend))  # type: ignore[attr-defined]
+                                         inspector_app(self).rerun_backend))
 
     def action_rerun_failures(self) -> None:
         """Redeploy this sample once and run every recorded failure again."""
@@ -475,7 +447,7 @@ class SampleScreen(Screen[None]):
         if target is None:
             return
         self.app.push_screen(RerunScreen(target, resolve_tests(target, ["failures"]),
-                                         self.app.rerun_backend))  # type: ignore[attr-defined]
+                                         inspector_app(self).rerun_backend))
 
     def action_request(self) -> None:
         """Compose HTTP requests against this sample, deployed on first send."""
@@ -485,7 +457,7 @@ class SampleScreen(Screen[None]):
         if target is None:
             return
         self.app.push_screen(RequestScreen(target,
-                                           self.app.rerun_backend))  # type: ignore[attr-defined]
+                                           inspector_app(self).rerun_backend))
 
     # ------------------------------------------------------------------ labels
 
@@ -494,13 +466,13 @@ class SampleScreen(Screen[None]):
         if self.entry.verdict is Verdict.PASSED:
             self.notify("This sample passed: only failures are labelled.", severity="warning")
             return
-        main = self.app.main_screen  # type: ignore[attr-defined]
-        shown = main.query_one("#samples-table").shown or main.samples
+        main = inspector_app(self).main_screen
+        shown = main.query_one("#samples-table", SamplesTable).shown or main.samples
         failing = [e for e in shown if e.verdict is not Verdict.PASSED]
         keys = [e.key for e in failing]
         if self.entry.key not in keys:
             failing, keys = [self.entry], [self.entry.key]
-        self.app.label_queue(failing, keys.index(self.entry.key))  # type: ignore[attr-defined]
+        inspector_app(self).label_queue(failing, keys.index(self.entry.key))
 
     def evidence_here(self) -> Anchor | None:
         """What the user is looking at, as evidence: the code line under the cursor in the
@@ -525,7 +497,7 @@ class SampleScreen(Screen[None]):
 
     def action_add_evidence(self) -> None:
         """Attach what the user is looking at to their label of this sample."""
-        session = self.app.labels  # type: ignore[attr-defined]
+        session = inspector_app(self).labels
         if session is None:
             self.notify("Labelling is off.", severity="error")
             return
@@ -548,14 +520,14 @@ class SampleScreen(Screen[None]):
 
     def action_step(self, delta: int) -> None:
         """Next/previous sample in the samples list (the triage order)."""
-        main = self.app.main_screen  # type: ignore[attr-defined]
-        shown = main.query_one("#samples-table").shown or main.samples
+        main = inspector_app(self).main_screen
+        shown = main.query_one("#samples-table", SamplesTable).shown or main.samples
         keys = [e.key for e in shown]
         if self.entry.key not in keys:
             return
         i = keys.index(self.entry.key) + delta
         if 0 <= i < len(keys):
-            main.query_one("#samples-table").select(keys[i])
+            main.query_one("#samples-table", SamplesTable).select(keys[i])
             self.post_message(OpenSample(keys[i]))
 
     # ------------------------------------------------------------------ palette

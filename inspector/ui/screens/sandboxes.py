@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from inspector.services.deployments import LiveDeployment
+from inspector.ui.app_access import inspector_app
 from inspector.ui.safe import plain
 from inspector.ui.styles import colour
 
@@ -108,12 +109,12 @@ class SandboxesScreen(Screen[None]):
     # ------------------------------------------------------------------ rows
 
     def _pool_rows(self) -> list[Row]:
-        app = self.app
-        if not app.has_deployments:  # type: ignore[attr-defined]
+        app = inspector_app(self)
+        if not app.has_deployments:
             return []
         now = time.monotonic()
         rows = []
-        for live in app.deployments().list():  # type: ignore[attr-defined]
+        for live in app.deployments().list():
             busy = live.lock.locked()
             state = Text("running tests" if busy else "idle",
                          style=colour(app, "outcome-fail" if busy else "outcome-pass"))
@@ -180,10 +181,10 @@ class SandboxesScreen(Screen[None]):
             self._ui(self._engine_scanned, rows, note)
 
     def _engine_rows(self) -> tuple[list[Row], str]:
-        app = self.app
-        pool_docker = app.has_deployments and any(  # type: ignore[attr-defined]
-            d.backend == "docker" for d in app.deployments().list())  # type: ignore[attr-defined]
-        if not pool_docker and app.resolve_backend() != "docker":  # type: ignore[attr-defined]
+        app = inspector_app(self)
+        pool_docker = app.has_deployments and any(
+            d.backend == "docker" for d in app.deployments().list())
+        if not pool_docker and app.resolve_backend() != "docker":
             return [], ""
         from inspector.services.sandbox.cleanup import list_sandboxes
         from inspector.services.sandbox.engine import EngineUnavailable, connect, owner_label
@@ -231,7 +232,7 @@ class SandboxesScreen(Screen[None]):
         self._stop(row)
 
     def action_stop_all(self) -> None:
-        if not self.app.has_deployments or not self.app.deployments().list():  # type: ignore[attr-defined]
+        if not inspector_app(self).has_deployments or not inspector_app(self).deployments().list():
             self.notify("This app has no deployment running.", severity="warning")
             return
         self.notify("Stopping every deployment of this app…", timeout=3)
@@ -239,7 +240,7 @@ class SandboxesScreen(Screen[None]):
 
     @work(thread=True, group="stop", exit_on_error=False)
     def _stop(self, row: Row | None) -> None:
-        pool = self.app.deployments()  # type: ignore[attr-defined]
+        pool = inspector_app(self).deployments()
         try:
             if row is None:
                 n = pool.stop_all()

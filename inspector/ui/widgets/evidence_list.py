@@ -30,7 +30,7 @@ class EvidenceList(OptionList):
         def control(self) -> EvidenceList:
             return self.evidence
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:  # noqa: A002 - Textual's Widget id=
         super().__init__(id=id, classes=classes)
         self.anchors: list[Anchor] = []
 

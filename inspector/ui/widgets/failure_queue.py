@@ -77,7 +77,7 @@ class FailureQueue(Tree[QueueRow]):
         def control(self) -> FailureQueue:
             return self.queue
 
-    def __init__(self, taxonomy: Taxonomy, mine: Lookup, *, id: str | None = None,
+    def __init__(self, taxonomy: Taxonomy, mine: Lookup, *, id: str | None = None,  # noqa: A002 - Textual's Widget id=
                  classes: str | None = None) -> None:
         super().__init__("queue", id=id, classes=classes)
         self.show_root = False

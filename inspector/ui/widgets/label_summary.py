@@ -24,7 +24,7 @@ class LabelSummary(Vertical):
     LabelSummary > #note { margin-bottom: 1; }
     """
 
-    def __init__(self, taxonomy: Taxonomy, *, id: str | None = None,
+    def __init__(self, taxonomy: Taxonomy, *, id: str | None = None,  # noqa: A002 - Textual's Widget id=
                  classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.taxonomy = taxonomy

@@ -16,7 +16,7 @@ from inspector.model.taxonomy import Taxonomy
 from inspector.model.triage import Confirmation, RootGroup, TestSuggestion
 from inspector.ui.label_text import item_name, taxonomy_category_text
 from inspector.ui.safe import sanitize
-from inspector.ui.screens.rerun import ProgressLine
+from inspector.ui.widgets.progress_line import ProgressLine
 
 
 def confirmation_text(c: Confirmation) -> Text:
@@ -46,7 +46,7 @@ class SuggestionPanel(Vertical):
     SuggestionPanel > #confirm-progress.running { display: block; }
     """
 
-    def __init__(self, taxonomy: Taxonomy, *, id: str | None = None,
+    def __init__(self, taxonomy: Taxonomy, *, id: str | None = None,  # noqa: A002 - Textual's Widget id=
                  classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.taxonomy = taxonomy

@@ -1,0 +1,1 @@
+"""Modal dialogs shared by screens: one question each."""
