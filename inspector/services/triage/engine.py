@@ -58,6 +58,7 @@ class TriageContext:
     tasks: dict[str, Task] = field(default_factory=dict)
     corpus: CorpusIndex | None = None
     conventions: ConventionIndex | None = None
+    files: rules.SuiteFiles = field(default_factory=rules.SuiteFiles)
     _audits: dict[str, SuiteAudit] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -107,7 +108,7 @@ def suggest_root(item: FailureItem, sample: SampleResult, ctx: TriageContext
     """The suggestion for one root item, from every rule family."""
     task = ctx.task_of(sample)
     ev = rules.ItemEvidence(sample, task, item, _case(sample, item.test_id), ctx.audit(task),
-                            ctx.corpus, ctx.conventions)
+                            ctx.corpus, ctx.conventions, ctx.files)
     readings: list[Reading] = []
     for _, family in FAMILIES:
         try:
@@ -118,20 +119,18 @@ def suggest_root(item: FailureItem, sample: SampleResult, ctx: TriageContext
     lead = next((r for r in ordered if category is None or r.category == category), None)
     if lead is None:
         return TestSuggestion(item, None, 0.0, "none", "no rule recognises this failure",
-                              remedy=_remedy(ev, None))
+                              remedy=_remedy(ev))
     support = [r for r in ordered if r.category == lead.category and r is not lead]
     reason = lead.reason
     if support:
         reason += " " + " ".join(f"[{r.reason}]" for r in support[:3])
     if category is None:
-        reason = "unsure — " + " | ".join(
-            f"{r.category} ({r.rule}): {r.reason}" for r in ordered[:3]
-            if not r.rule.startswith("~"))
+        reason = _unsure_reason(ordered)
     anchors = tuple(a for r in ordered if category is None or r.category == category
                     for a in r.anchors)
     return TestSuggestion(item, category, confidence, lead.rule if category else "unsure",
                           one_line(reason), _dedupe(anchors), None, tuple(ordered),
-                          remedy=_remedy(ev, category))
+                          remedy=_remedy(ev))
 
 
 MAX_REASON = 1200
@@ -143,7 +142,13 @@ def one_line(text: str, limit: int = MAX_REASON) -> str:
     return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
-def _remedy(ev: rules.ItemEvidence, category: str | None) -> Remedy | None:  # noqa: ARG001
+def _unsure_reason(ordered: list[Reading]) -> str:
+    """``unsure — a (rule): reason | b (rule): reason`` of the proposing readings, best first."""
+    return "unsure — " + " | ".join(f"{r.category} ({r.rule}): {r.reason}"
+                                    for r in ordered[:3] if not r.rule.startswith("~"))
+
+
+def _remedy(ev: rules.ItemEvidence) -> Remedy | None:
     """The remedy of the first reading that proposed one: it tests that reading's cause."""
     return ev.remedies[0] if ev.remedies else None
 
@@ -208,10 +213,9 @@ def with_confirmation(suggestion: TestSuggestion, confirmation: Confirmation,
     proposing = [r for r in ordered if r.category == category and not r.rule.startswith("~")]
     lead = next((r for r in proposing if r is not extra), proposing[0] if proposing else None)
     if category is None or lead is None:
-        reason = "unsure — " + " | ".join(f"{r.category} ({r.rule}): {r.reason}"
-                                          for r in ordered[:3] if not r.rule.startswith("~"))
         return replace(suggestion, category=None, confidence=confidence, rule="unsure",
-                       reason=one_line(reason), competing=tuple(ordered), confirmation=confirmation)
+                       reason=one_line(_unsure_reason(ordered)), competing=tuple(ordered),
+                       confirmation=confirmation)
     reason = lead.reason if extra is None or lead is extra else (
         f"{lead.reason} [{extra.reason}]")
     return replace(suggestion, category=category, confidence=confidence, rule=lead.rule,

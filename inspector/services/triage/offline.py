@@ -8,6 +8,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..repo_files import read_text
+from .repo_sites import MAX_BYTES, py_files
+
 NETWORK_LIBRARIES: dict[str, tuple[str, ...]] = {
     "googletrans": ("googletrans", "google translate"),
     "deep_translator": ("deep_translator", "deep-translator"),
@@ -25,8 +28,6 @@ NETWORK_LIBRARIES: dict[str, tuple[str, ...]] = {
 """Import name -> words a README uses for it. Libraries whose whole job is an online call."""
 
 _IMPORT = re.compile(r"^\s*(?:from\s+(?P<a>[\w.]+)\s+import|import\s+(?P<b>[\w.]+))", re.M)
-MAX_FILES = 200
-MAX_BYTES = 512 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,19 +46,9 @@ def online_calls(repo: Path | None, readme: str) -> list[OnlineCall]:
     if repo is None or not repo.is_dir():
         return []
     found: dict[str, OnlineCall] = {}
-    for n, path in enumerate(sorted(repo.rglob("*.py"))):
-        if n >= MAX_FILES:
-            break
+    for path in py_files(repo):
         rel = path.relative_to(repo).as_posix()
-        if any(part.startswith(".") or part in ("venv", "node_modules", "tests")
-               for part in rel.split("/")[:-1]):
-            continue
-        try:
-            if not path.is_file() or path.stat().st_size > MAX_BYTES:
-                continue
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
+        text = read_text(path, MAX_BYTES)
         for m in _IMPORT.finditer(text):
             top = (m["a"] or m["b"]).split(".")[0]
             if top in NETWORK_LIBRARIES and top not in found:

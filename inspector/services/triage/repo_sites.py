@@ -5,13 +5,16 @@ lines in it that answer with that code (``return …, 400``, ``abort(400)``,
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..repo_files import SKIP_DIRS, iter_files, read_text
+
 MAX_FILES = 200
 MAX_BYTES = 512 * 1024
-_SKIP = frozenset({"venv", ".venv", "node_modules", "tests", "test", "__pycache__"})
+_SKIP = frozenset(SKIP_DIRS | {"tests", "test"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,16 +26,9 @@ class Site:
     text: str
 
 
-def _py_files(repo: Path) -> list[Path]:
-    out: list[Path] = []
-    for path in sorted(repo.rglob("*.py")):
-        rel = path.relative_to(repo).parts
-        if any(p in _SKIP or p.startswith(".") for p in rel[:-1]):
-            continue
-        out.append(path)
-        if len(out) >= MAX_FILES:
-            break
-    return out
+def py_files(repo: Path) -> list[Path]:
+    """The repo's own Python files (no tests, no vendored folders, symlinks not followed)."""
+    return list(itertools.islice(iter_files(repo, (".py",), _SKIP), MAX_FILES))
 
 
 def _segments(path: str) -> list[str]:
@@ -74,13 +70,11 @@ def status_sites(repo: Path | None, code: int, method: str, path: str, limit: in
     params = path.count("{")
     ranked: list[tuple[int, Site]] = []
     anywhere: list[Site] = []
-    for file in _py_files(repo):
+    for file in py_files(repo):
+        text = read_text(file, MAX_BYTES)
         try:
-            if file.stat().st_size > MAX_BYTES:
-                continue
-            text = file.read_text(encoding="utf-8", errors="replace")
             tree = ast.parse(text)
-        except (OSError, SyntaxError, ValueError):
+        except (SyntaxError, ValueError):
             continue
         lines = text.splitlines()
         rel = file.relative_to(repo).as_posix()

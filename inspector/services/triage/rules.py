@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from inspector.model import SampleResult, Task, TestCase
 from inspector.model.labels import Anchor
@@ -58,6 +59,7 @@ class ItemEvidence:
     audit: SuiteAudit | None
     corpus: CorpusIndex | None
     conventions: ConventionIndex | None = None
+    files: SuiteFiles = field(default_factory=lambda: SuiteFiles())  # one per triage pass
     remedies: list[Remedy] = field(default_factory=list)
 
     @property
@@ -70,28 +72,51 @@ class ItemEvidence:
         """Every golden test file of the task (suite-relative path -> text)."""
         if self.task is None or self.task.root is None:
             return {}
-        tests = self.task.root / "tests"
-        out: dict[str, str] = {}
-        try:
-            files = sorted(tests.rglob("test_*.py"))[:200] if tests.is_dir() else []
-        except OSError:
-            return {}
-        for path in files:
-            text = self.suite_source(path.relative_to(self.task.root).as_posix())
-            if text is not None:
-                out[path.relative_to(self.task.root).as_posix()] = text
-        return out
+        root = self.task.root
+        return {rel: text for rel in self.files.tests(root)
+                if (text := self.files.text(root, rel)) is not None}
 
     def suite_source(self, rel: str) -> str | None:
         if self.task is None or self.task.root is None:
             return None
-        path = self.task.root / rel
-        try:
-            if path.is_file() and path.stat().st_size < 1_000_000:
-                return path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return None
-        return None
+        return self.files.text(self.task.root, rel)
+
+
+MAX_SUITE_FILES = 200
+MAX_SUITE_BYTES = 1_000_000
+
+
+class SuiteFiles:
+    """The task files the rules read (golden tests, conftest), read once per triage pass and
+    shared by every item of every sample."""
+
+    def __init__(self) -> None:
+        self._texts: dict[Path, str | None] = {}
+        self._tests: dict[Path, list[str]] = {}
+
+    def text(self, root: Path, rel: str) -> str | None:
+        path = root / rel
+        if path not in self._texts:
+            text = None
+            try:
+                if path.is_file() and path.stat().st_size < MAX_SUITE_BYTES:
+                    text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = None
+            self._texts[path] = text
+        return self._texts[path]
+
+    def tests(self, root: Path) -> list[str]:
+        """Task-relative paths of the suite's ``test_*.py`` files (at most 200)."""
+        if root not in self._tests:
+            tests = root / "tests"
+            try:
+                found = sorted(tests.rglob("test_*.py"))[:MAX_SUITE_FILES] \
+                    if tests.is_dir() else []
+            except OSError:
+                found = []
+            self._tests[root] = [p.relative_to(root).as_posix() for p in found]
+        return self._tests[root]
 
 
 # ------------------------------------------------------------------- evidence (exceptions)
