@@ -4,7 +4,7 @@
 
 REPO defaults to this project's own ``inspector/`` folder (about 100 Python modules);
 the endpoints default to a bundled real task's README. "before" is
-``inspector/services/coverage.py`` as of git revision REV (default: the commit before the
+``inspector/services/repo/coverage.py`` as of git revision REV (default: the commit before the
 resolver), loaded from ``git show``; it is skipped outside a git checkout.
 """
 
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from inspector.model.readme import extract_endpoints  # noqa: E402
-from inspector.services.coverage import compute_coverage  # noqa: E402
+from inspector.services.repo.coverage import compute_coverage  # noqa: E402
 
 BEFORE = "60c2226~1"
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from inspector.model.agreement import agreement
 from inspector.model.labels import Anchor, ItemRef, Label
-from inspector.services.label_export import ExportRow, render
-from inspector.services.label_store import LabelStore
+from inspector.services.labels.export import ExportRow, render
+from inspector.services.labels.store import LabelStore
 
 
 def _ms(values: list[float]) -> str:

@@ -47,8 +47,8 @@ def _rss_mb() -> float:
 
 def measure_service(path: Path) -> dict[str, Any]:
     from inspector.model.log_levels import Level
-    from inspector.services.deployment_log import open_log_path
-    from inspector.services.log_filter import LogFilter, scan
+    from inspector.services.logs.deployment_log import open_log_path
+    from inspector.services.logs.filters import LogFilter, scan
 
     out: dict[str, Any] = {"size_mb": path.stat().st_size / (1 << 20)}
     t0 = time.perf_counter()
@@ -86,7 +86,7 @@ def measure_service(path: Path) -> dict[str, Any]:
 
 
 def measure_app(path: Path) -> dict[str, Any]:
-    from inspector.services.deployment_log import open_log_path
+    from inspector.services.logs.deployment_log import open_log_path
     from inspector.ui.replay_app import ReplayApp
     from inspector.ui.widgets.log_view import LogView
 

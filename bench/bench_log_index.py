@@ -1,4 +1,4 @@
-"""Benchmark :class:`inspector.services.log_index.LineIndex` on a huge deployment log.
+"""Benchmark :class:`inspector.services.logs.index.LineIndex` on a huge deployment log.
 
 Usage::
 
@@ -64,7 +64,7 @@ def _hwm_mb() -> float | None:
 
 def measure(path: Path) -> dict[str, Any]:
     """Measure one log (run this in a fresh process); returns the figures."""
-    from inspector.services.log_index import LineIndex
+    from inspector.services.logs.index import LineIndex
 
     res: dict[str, Any] = {"rss_start_mb": _rss_mb()}
     t0 = time.perf_counter()

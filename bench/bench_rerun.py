@@ -26,11 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from inspector.services.backends import backend_factory, find_target  # noqa: E402
-from inspector.services.deployments import DeploymentPool  # noqa: E402
-from inspector.services.harness.backend import SampleJob  # noqa: E402
+from inspector.services.deploy.backend import SampleJob  # noqa: E402
+from inspector.services.deploy.choose import backend_factory, find_target  # noqa: E402
+from inspector.services.deploy.warm import DeploymentPool  # noqa: E402
 from inspector.services.harness.evaluate import evaluate_sample  # noqa: E402
-from inspector.services.rerun import rerun, resolve_tests  # noqa: E402
+from inspector.services.rerun.runner import rerun, resolve_tests  # noqa: E402
 
 
 def _median(xs: list[float]) -> str:

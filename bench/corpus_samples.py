@@ -308,7 +308,7 @@ class SampleRenderer:
               '  File "/opt/genesis-inspector/inspector/services/harness/evaluate.py", line 102, '
               "in evaluate_sample\n    inst = session.install(logs[Phase.INSTALL])\n"
               "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
-              '  File "/opt/genesis-inspector/inspector/services/harness/local.py", line 115, '
+              '  File "/opt/genesis-inspector/inspector/services/deploy/local.py", line 115, '
               "in install\n    shutil.copytree(self.job.repo, self.workdir, symlinks=True, "
               f"ignore=COPY_IGNORE)\n{err[0]}: {err[1]}")
         self.logs[Phase.TESTS].add(self.tick(0.01, 0.3), "meta", tb)

@@ -21,9 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from inspector.model.runformat import load_run  # noqa: E402
-from inspector.services.backends import backend_factory  # noqa: E402
-from inspector.services.deployments import DeploymentPool, Target  # noqa: E402
-from inspector.services.rerun import rerun, resolve_tests  # noqa: E402
+from inspector.services.deploy.choose import backend_factory  # noqa: E402
+from inspector.services.deploy.warm import DeploymentPool, Target  # noqa: E402
+from inspector.services.rerun.runner import rerun, resolve_tests  # noqa: E402
 
 REAL_RUNS = ("repo_readme_1125_atlas_m2-large_Python", "repo_readme_1125_dash_m2-mini_Python",
              "repo_readme_1125_relay_open_coder-7b_Python")

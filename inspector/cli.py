@@ -135,7 +135,7 @@ def _suites_not_run(runs: list) -> list[str]:
     """One line per deployed sample whose suite did not run (fully): its status and cause."""
     from inspector.model import SuiteStatus
     from inspector.model.pytest_output import exit_meaning
-    from inspector.services.suite_cause import cause_of
+    from inspector.services.suite.cause import cause_of
 
     lines = []
     for run in runs:
@@ -182,13 +182,13 @@ def cmd_failures(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from inspector.services.harness.backend import Limits
+    from inspector.services.deploy.backend import Limits
     from inspector.services.harness.evaluate import EvaluationError, EvaluationPlan, Evaluator
     from inspector.services.metrics import compute_run_metrics
 
     settings = cli_settings()
-    from inspector.services.backends import backend_factory
-    from inspector.services.deployments import DeployError
+    from inspector.services.deploy.choose import backend_factory
+    from inspector.services.deploy.warm import DeployError
 
     try:
         backend = backend_factory(
@@ -256,7 +256,7 @@ def cmd_app(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from inspector.model.outcomes import Phase
-    from inspector.services.deployment_log import NoLogError, locate_sample_log
+    from inspector.services.logs.deployment_log import NoLogError, locate_sample_log
 
     speeds = {"1": 1.0, "2": 2.0, "5": 5.0, "10": 10.0, "50": 50.0, "max": None}
     speed = speeds.get(args.speed.lower().removesuffix("x"), -1.0)
@@ -279,7 +279,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from inspector.cli_sandbox import positive_mb
-    from inspector.services.log_caps import DEFAULT_LOG_CAP_MB
+    from inspector.services.logs.caps import DEFAULT_LOG_CAP_MB
 
     p = argparse.ArgumentParser(
         prog="inspector",

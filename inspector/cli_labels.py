@@ -13,7 +13,7 @@ from inspector.cli_output import print_json
 
 
 def _labels_dir(path: str | None, labels: str | None) -> Path:
-    from inspector.services.label_store import find_labels_dir
+    from inspector.services.labels.store import find_labels_dir
 
     if labels:
         return Path(labels)
@@ -30,7 +30,7 @@ def _labels_dir(path: str | None, labels: str | None) -> Path:
 
 def _load(path: str | None, labels: str | None):  # type: ignore[no-untyped-def]
     from inspector.model.errors import LoadError
-    from inspector.services.label_store import LabelStore
+    from inspector.services.labels.store import LabelStore
 
     store = LabelStore(_labels_dir(path, labels))
     try:
@@ -86,8 +86,8 @@ def cmd_agreement(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from inspector.services.label_export import render
-    from inspector.services.label_report import export_rows, sample_index
+    from inspector.services.labels.export import render
+    from inspector.services.labels.report import export_rows, sample_index
 
     run_dir = Path(args.run_dir)
     if not run_dir.exists():
@@ -158,7 +158,7 @@ def _confirm(args: argparse.Namespace, ctx, triages):  # type: ignore[no-untyped
         _pool,
         _settings_allow_local,
     )
-    from inspector.services.deployments import DeployError, Target
+    from inspector.services.deploy.warm import DeployError, Target
     from inspector.services.triage.engine import confirm_in
     from inspector.services.triage.remedies import SUPPORTED, confirm_suggestions
 
@@ -242,7 +242,7 @@ def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
 
 def cmd_suggest(args: argparse.Namespace) -> int:
     from inspector.model.verdict import Verdict, verdict_of
-    from inspector.services.label_report import sample_index, suggestion_accuracy
+    from inspector.services.labels.report import sample_index, suggestion_accuracy
 
     root = Path(args.path) if args.path else paths.sample_runs()
     if not root.exists():

@@ -17,7 +17,7 @@ from inspector.cli_errors import EXIT_NOT_DEPLOYED, cli_settings
 from inspector.cli_output import print_json
 
 if TYPE_CHECKING:
-    from inspector.services.sandbox.docker_backend import SandboxLimits
+    from inspector.services.deploy.docker_backend import SandboxLimits
 
 
 def positive_mb(text: str) -> float:
@@ -75,7 +75,7 @@ def _settings_any_source(flag: bool) -> bool:
 
 
 def _limits(args: argparse.Namespace) -> SandboxLimits:
-    from inspector.services.sandbox.docker_backend import SandboxLimits
+    from inspector.services.deploy.docker_backend import SandboxLimits
 
     return SandboxLimits(memory_mb=args.memory, pids=args.pids, cpus=args.cpus,
                          lifetime=args.lifetime, disk_mb=args.disk, tmp_mb=args.tmp,
@@ -83,9 +83,9 @@ def _limits(args: argparse.Namespace) -> SandboxLimits:
 
 
 def _pool(args: argparse.Namespace, allow_local: bool):  # type: ignore[no-untyped-def]
-    from inspector.services.backends import backend_factory
-    from inspector.services.deployments import DeploymentPool
-    from inspector.services.harness.backend import Limits
+    from inspector.services.deploy.backend import Limits
+    from inspector.services.deploy.choose import backend_factory
+    from inspector.services.deploy.warm import DeploymentPool
 
     any_source = _settings_any_source(args.allow_any_package_source)
     return DeploymentPool(backend_factory(allow_local, _limits(args), any_source=any_source),
@@ -96,7 +96,7 @@ def _pool(args: argparse.Namespace, allow_local: bool):  # type: ignore[no-untyp
 
 
 def _backend_name(args: argparse.Namespace, allow_local: bool) -> str:
-    from inspector.services.backends import default_backend
+    from inspector.services.deploy.choose import default_backend
 
     return args.backend or default_backend(allow_local)
 
@@ -120,9 +120,9 @@ def _print_tampering(findings: list) -> None:  # type: ignore[type-arg]
 
 
 def cmd_rerun(args: argparse.Namespace) -> int:
-    from inspector.services.backends import find_target
-    from inspector.services.deployments import DeployError
-    from inspector.services.rerun import UnknownTest, rerun, resolve_tests
+    from inspector.services.deploy.choose import find_target
+    from inspector.services.deploy.warm import DeployError
+    from inspector.services.rerun.runner import UnknownTest, rerun, resolve_tests
 
     allow_local = _settings_allow_local(args.allow_local_exec)
     try:
@@ -184,9 +184,9 @@ def cmd_rerun(args: argparse.Namespace) -> int:
 
 def cmd_request(args: argparse.Namespace) -> int:
     from inspector.model.http_request import RequestSpec, to_curl
-    from inspector.services.backends import find_target
-    from inspector.services.deployments import DeployError
-    from inspector.services.http_client import send
+    from inspector.services.deploy.choose import find_target
+    from inspector.services.deploy.warm import DeployError
+    from inspector.services.rerun.http_client import send
 
     allow_local = _settings_allow_local(args.allow_local_exec)
     try:
@@ -318,7 +318,7 @@ def _deploy_options(p: argparse.ArgumentParser) -> None:
 
 def sandbox_options(p: argparse.ArgumentParser) -> None:
     """The backend and sandbox options of every command that deploys a sample."""
-    from inspector.services.log_caps import DEFAULT_KEEP_RERUNS, DEFAULT_LOG_CAP_MB
+    from inspector.services.logs.caps import DEFAULT_KEEP_RERUNS, DEFAULT_LOG_CAP_MB
 
     p.add_argument("--backend", choices=["docker", "local"],
                    help="default: docker when an engine is reachable")

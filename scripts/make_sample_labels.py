@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 from inspector.model.labels import Anchor, ItemRef, Label
-from inspector.services.label_store import LabelStore
+from inspector.services.labels.store import LabelStore
 
 ROOT = Path(__file__).resolve().parent.parent / "sample_runs" / "labels"
 F = "repo_readme_1118_forge_m1-large_Python"

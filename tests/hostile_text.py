@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 from inspector.model.labels import Anchor, ItemRef, Label
-from inspector.services.label_store import LabelStore
+from inspector.services.labels.store import LabelStore
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "hostile" / "text"
 PREDICTIONS = "predictions/repo_readme_0101_hostile_evil_Python/echo-svc"

@@ -12,7 +12,7 @@ from inspector.cli import main
 from inspector.cli_errors import CliError
 from inspector.model.errors import LoadError
 from inspector.model.files import read_regular
-from inspector.services.deployment_log import NoLogError, open_log_path
+from inspector.services.logs.deployment_log import NoLogError, open_log_path
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = ROOT / "sample_runs" / "runs"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import main
-from inspector.services.label_export import CSV_COLUMNS
+from inspector.services.labels.export import CSV_COLUMNS
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_RUNS = ROOT / "sample_runs"

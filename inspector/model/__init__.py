@@ -1,9 +1,9 @@
 """Pure data: tasks, runs, results, logs and their loaders. Never imports Textual or Rich."""
 
-from .discover import Discovery, discover_runs
-from .errors import LoadError, LoadIssue
-from .outcomes import Outcome, Phase, PhaseStatus, SuiteStatus
-from .results import (
+from inspector.model.discover import Discovery, discover_runs
+from inspector.model.errors import LoadError, LoadIssue
+from inspector.model.outcomes import Outcome, Phase, PhaseStatus, SuiteStatus
+from inspector.model.results import (
     ApiCoverage,
     Deployment,
     EndpointCoverage,
@@ -14,8 +14,8 @@ from .results import (
     TestCase,
     TestSummary,
 )
-from .run import Run, RunSource
-from .task import Endpoint, Task
+from inspector.model.run import Run, RunSource
+from inspector.model.task import Endpoint, Task
 
 __all__ = [
     "ApiCoverage", "Deployment", "Discovery", "Endpoint", "EndpointCoverage", "Evidence",

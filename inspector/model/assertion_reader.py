@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from . import suite_flow as sf
-from .failure_facts import (
+from inspector.model import suite_flow as sf
+from inspector.model.failure_facts import (
     COMPARISON,
     CONNECTION,
     CONTAINS,
@@ -38,7 +38,7 @@ from .failure_facts import (
     Expectation,
     RequestFact,
 )
-from .testids import split_node_id
+from inspector.model.testids import split_node_id
 
 MAX_MESSAGE = 50_000  # characters of the message read (from its start)
 MAX_TRACEBACK = 200_000  # characters of the traceback read (from its end)

@@ -8,14 +8,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import repogenesis, runformat
-from .errors import LoadError, LoadIssue
-from .files import read_regular
-from .jsonfields import read_json
-from .readme import extract_endpoints, extract_port
-from .run import Run
-from .task import Task
-from .tasks import load_tasks
+from inspector.model import repogenesis, runformat
+from inspector.model.errors import LoadError, LoadIssue
+from inspector.model.files import read_regular
+from inspector.model.jsonfields import read_json
+from inspector.model.readme import extract_endpoints, extract_port
+from inspector.model.run import Run
+from inspector.model.task import Task
+from inspector.model.tasks import load_tasks
 
 MAX_DEPTH = 5
 _SKIP_DIRS = {".git", "__pycache__", "node_modules", ".venv", "venv", "predictions", "samples",

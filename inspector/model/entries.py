@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .tampering import TamperFinding
-from .verdict import Verdict
+from inspector.model.tampering import TamperFinding
+from inspector.model.verdict import Verdict
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ import os
 import stat
 from pathlib import Path
 
-from .errors import LoadError
+from inspector.model.errors import LoadError
 
 _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),

@@ -6,8 +6,8 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from .entries import RunEntry, SampleEntry
-from .verdict import Verdict
+from inspector.model.entries import RunEntry, SampleEntry
+from inspector.model.verdict import Verdict
 
 ANY = ""
 

@@ -1,7 +1,7 @@
 """An HTTP request a user composes against a deployed sample, and the response it got.
 
 Pure data: building URLs and curl commands, validation and pretty-printing only. Sending lives
-in :mod:`inspector.services.http_client`.
+in :mod:`inspector.services.rerun.http_client`.
 """
 
 from __future__ import annotations

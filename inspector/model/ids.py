@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .errors import LoadError
+from inspector.model.errors import LoadError
 
 
 def id_problem(value: str) -> str | None:

@@ -8,8 +8,8 @@ import math
 from pathlib import Path
 from typing import Any
 
-from .errors import LoadError, LoadIssue
-from .files import read_regular
+from inspector.model.errors import LoadError, LoadIssue
+from inspector.model.files import read_regular
 
 _MISSING = object()
 MAX_INT = 2 ** 53  # larger integers overflow float arithmetic (ratios, thresholds) downstream

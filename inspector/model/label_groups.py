@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from .labels import ItemRef, Label, LabelFile
+from inspector.model.labels import ItemRef, Label, LabelFile
 
 
 def followers(file: LabelFile, root_key: str) -> list[Label]:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .labels import ItemRef
-from .labelset import LabelSet
+from inspector.model.labels import ItemRef
+from inspector.model.labelset import LabelSet
 
 
 def final_follows(labels: LabelSet, item: ItemRef) -> str | None:

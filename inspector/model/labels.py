@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from .errors import LoadError
+from inspector.model.errors import LoadError
 
 LABELS_FORMAT = "genesis-inspector.labels"
 LABELS_VERSION = 1

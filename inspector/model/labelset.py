@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .labels import ItemRef, Label, LabelFile
+from inspector.model.labels import ItemRef, Label, LabelFile
 
 FINAL_STATUSES = ("adjudicated", "agreed", "majority", "single", "unresolved")
 

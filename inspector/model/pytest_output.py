@@ -7,8 +7,8 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from .outcomes import Outcome
-from .results import SuiteCause, TestCase
+from inspector.model.outcomes import Outcome
+from inspector.model.results import SuiteCause, TestCase
 
 EXIT_MEANINGS = {
     0: "no test failed",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .task import Endpoint
+from inspector.model.task import Endpoint
 
 _METHODS = "GET|POST|PUT|DELETE|PATCH"
 _EXPLICIT = re.compile(rf"({_METHODS})\s+(/[^\s\-:]+)\s*[-:]?\s*(.+?)(?:\n|$)", re.I)

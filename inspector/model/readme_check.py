@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .contract_types import UNKNOWN, SpecCheck
-from .failure_facts import (
+from inspector.model.contract_types import UNKNOWN, SpecCheck
+from inspector.model.failure_facts import (
     CONTAINS,
     EXCEPTION,
     HEADER,
@@ -36,12 +36,12 @@ from .failure_facts import (
     VALUE,
     Expectation,
 )
-from .readme_check_ctx import Ctx
-from .readme_check_fields import contains, header, key, length, truth, type_, value
-from .readme_check_status import status
+from inspector.model.readme_check_ctx import Ctx
+from inspector.model.readme_check_fields import contains, header, key, length, truth, type_, value
+from inspector.model.readme_check_status import status
 
 if TYPE_CHECKING:
-    from .readme_contract import ReadmeContract
+    from inspector.model.readme_contract import ReadmeContract
 
 _HANDLERS = {STATUS: status, KEY: key, VALUE: value, CONTAINS: contains, TYPE: type_,
              HEADER: header, LENGTH: length, TRUTH: truth}

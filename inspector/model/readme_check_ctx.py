@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from .contract_types import (
+from inspector.model.contract_types import (
     SILENT,
     UNKNOWN,
     EndpointContract,
@@ -14,10 +14,10 @@ from .contract_types import (
     Mention,
     SpecCheck,
 )
-from .failure_facts import CONTAINS, EXCEPTION, KEY, Expectation
+from inspector.model.failure_facts import CONTAINS, EXCEPTION, KEY, Expectation
 
 if TYPE_CHECKING:
-    from .readme_contract import ReadmeContract
+    from inspector.model.readme_contract import ReadmeContract
 
 RESPONSE_SIDE = ("response", "error", "")
 

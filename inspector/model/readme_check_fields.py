@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .contract_types import (
+from inspector.model.contract_types import (
     CASE,
     CONTRADICTED,
     DEFAULT,
@@ -25,7 +25,7 @@ from .contract_types import (
     SpecCheck,
     match_kind,
 )
-from .readme_check_ctx import Ctx, quote
+from inspector.model.readme_check_ctx import Ctx, quote
 
 _PY_TYPES = {
     "int": "integer", "integer": "integer", "float": "number", "number": "number",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .contract_types import (
+from inspector.model.contract_types import (
     CONTRADICTED,
     SILENT,
     SPECIFIED,
@@ -14,7 +14,7 @@ from .contract_types import (
     Mention,
     SpecCheck,
 )
-from .readme_check_ctx import Ctx, quote
+from inspector.model.readme_check_ctx import Ctx, quote
 
 _SIBLINGS = ({"400", "422"}, {"401", "403"})  # codes READMEs and tests swap for one situation
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .contract_types import (
+from inspector.model.contract_types import (
     CASE,
     ERROR,
     EXACT,
@@ -25,18 +25,18 @@ from .contract_types import (
     SpecCheck,
     match_kind,
 )
-from .readme_check import check
-from .readme_layout import Layout
-from .readme_mentions import (
+from inspector.model.readme_check import check
+from inspector.model.readme_layout import Layout
+from inspector.model.readme_mentions import (
     clip,
     header_mentions,
     limit_mentions,
     literal_tokens,
     status_mentions,
 )
-from .readme_schemas import collect_fields
-from .readme_sections import Sections, fitting
-from .spec_endpoints import declared_base, extract_spec_endpoints
+from inspector.model.readme_schemas import collect_fields
+from inspector.model.readme_sections import Sections, fitting
+from inspector.model.spec_endpoints import declared_base, extract_spec_endpoints
 
 __all__ = ["EndpointContract", "FieldSpec", "Mention", "ReadmeContract", "SpecCheck", "check"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .contract_types import (
+from inspector.model.contract_types import (
     DEFAULT,
     ENUM,
     ERROR,
@@ -27,7 +27,7 @@ from .contract_types import (
     RESPONSE,
     FieldSpec,
 )
-from .readme_json import Node
+from inspector.model.readme_json import Node
 
 TYPE_WORDS = {
     "string": "string", "str": "string", "text": "string", "char": "string",

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from http import HTTPStatus
 
-from .contract_types import Mention
-from .readme_fields import type_word
-from .readme_layout import Layout, code_spans, is_rule_row, table_cells
+from inspector.model.contract_types import Mention
+from inspector.model.readme_fields import type_word
+from inspector.model.readme_layout import Layout, code_spans, is_rule_row, table_cells
 
 _PHRASES = {s.value: s.phrase for s in HTTPStatus}
 _PHRASE_RE = "|".join(sorted({re.escape(p) for p in _PHRASES.values()}, key=len, reverse=True))

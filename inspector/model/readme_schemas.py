@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .contract_types import ERROR, REQUEST, RESPONSE, EndpointContract, FieldSpec
-from .readme_fields import FieldReader, role_of
-from .readme_json import parse_json
-from .readme_layout import Block, Layout, code_spans, is_rule_row, table_cells
-from .readme_sections import METHODS
+from inspector.model.contract_types import ERROR, REQUEST, RESPONSE, EndpointContract, FieldSpec
+from inspector.model.readme_fields import FieldReader, role_of
+from inspector.model.readme_json import parse_json
+from inspector.model.readme_layout import Block, Layout, code_spans, is_rule_row, table_cells
+from inspector.model.readme_sections import METHODS
 
 _HTTP_FIRST = re.compile(rf"^\s*(?:{'|'.join(METHODS)})\s+/\S*\s+HTTP/", re.M)
 _NAME_LABEL = re.compile(

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from .contract_types import EndpointContract
-from .readme_layout import PLAIN_LEVEL, Layout
-from .task import Endpoint
+from inspector.model.contract_types import EndpointContract
+from inspector.model.readme_layout import PLAIN_LEVEL, Layout
+from inspector.model.task import Endpoint
 
 METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS")
 _M = "|".join(METHODS)

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import LoadIssue
+from inspector.model.errors import LoadIssue
 
 NEIGHBOURHOOD_UP = 2
 REPO_REFUSED = "repo not opened: "

@@ -18,16 +18,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .errors import LoadError, LoadIssue
-from .ids import check_id
-from .jsonfields import Fields, read_json
-from .outcomes import Phase
-from .predictions import parse_predictions_name
-from .repo_scope import REPO_REFUSED, RepoScope, run_scope
-from .results import ApiCoverage, Deployment, SampleResult, TestSummary
-from .run import Run, RunSource
-from .stock_flaws import java_counts_doubled, run_java_notes
-from .task import Task
+from inspector.model.errors import LoadError, LoadIssue
+from inspector.model.ids import check_id
+from inspector.model.jsonfields import Fields, read_json
+from inspector.model.outcomes import Phase
+from inspector.model.predictions import parse_predictions_name
+from inspector.model.repo_scope import REPO_REFUSED, RepoScope, run_scope
+from inspector.model.results import ApiCoverage, Deployment, SampleResult, TestSummary
+from inspector.model.run import Run, RunSource
+from inspector.model.stock_flaws import java_counts_doubled, run_java_notes
+from inspector.model.task import Task
 
 FORMAT = "repogenesis"
 REPORT_RE = re.compile(r"^report(?:_(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}))?\.json$")

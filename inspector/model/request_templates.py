@@ -17,8 +17,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
-from .http_request import RequestSpec
-from .task import Endpoint, Task
+from inspector.model.http_request import RequestSpec
+from inspector.model.task import Endpoint, Task
 
 _METHODS = "GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS"
 _MENTION = rf"`({_METHODS})\s+(/[^`\s]*)`"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .outcomes import INCOMPLETE_RATIO, Outcome, Phase, PhaseStatus, SuiteStatus
-from .tampering import TamperFinding
+from inspector.model.outcomes import INCOMPLETE_RATIO, Outcome, Phase, PhaseStatus, SuiteStatus
+from inspector.model.tampering import TamperFinding
 
 
 @dataclass(frozen=True, slots=True)

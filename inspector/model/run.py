@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .results import SampleResult
-from .task import Task
+from inspector.model.results import SampleResult
+from inspector.model.task import Task
 
 
 @dataclass(frozen=True, slots=True)

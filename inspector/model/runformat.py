@@ -23,14 +23,14 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from .errors import LoadError, LoadIssue
-from .files import read_regular
-from .ids import check_id
-from .jsonfields import MAX_INT, Fields, read_json
-from .outcomes import Outcome, Phase, PhaseStatus
-from .realpaths import real_folder, resolve_below, within
-from .repo_scope import REPO_REFUSED, RepoScope, run_scope
-from .results import (
+from inspector.model.errors import LoadError, LoadIssue
+from inspector.model.files import read_regular
+from inspector.model.ids import check_id
+from inspector.model.jsonfields import MAX_INT, Fields, read_json
+from inspector.model.outcomes import Outcome, Phase, PhaseStatus
+from inspector.model.realpaths import real_folder, resolve_below, within
+from inspector.model.repo_scope import REPO_REFUSED, RepoScope, run_scope
+from inspector.model.results import (
     CAUSE_KINDS,
     ApiCoverage,
     Deployment,
@@ -42,10 +42,10 @@ from .results import (
     TestCase,
     TestSummary,
 )
-from .run import Run, RunSource
-from .tampering import TamperFinding
-from .task import Endpoint, Task
-from .testids import id_repairer
+from inspector.model.run import Run, RunSource
+from inspector.model.tampering import TamperFinding
+from inspector.model.task import Endpoint, Task
+from inspector.model.testids import id_repairer
 
 FORMAT_NAME = "genesis-inspector-run"
 FORMAT_VERSION = 1

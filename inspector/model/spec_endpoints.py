@@ -31,8 +31,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .readme import extract_endpoints
-from .task import Endpoint
+from inspector.model.readme import extract_endpoints
+from inspector.model.task import Endpoint
 
 METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH")  # as the stock harness and route analysis
 _M = "|".join(METHODS)

@@ -8,8 +8,8 @@ tests the task declares is flagged, with the halved figures beside it.
 
 from __future__ import annotations
 
-from .results import SampleResult, TestSummary
-from .task import Task
+from inspector.model.results import SampleResult, TestSummary
+from inspector.model.task import Task
 
 JAVA_DOUBLED = "stock Java counts likely doubled: Maven prints per-class and aggregate lines"
 

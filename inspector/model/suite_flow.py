@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .failure_facts import RequestFact
+from inspector.model.failure_facts import RequestFact
 
 MAX_FILE_CHARS = 400_000  # larger files are not parsed
 MAX_DEPTH = 12  # hops through assignments, fixtures and helpers

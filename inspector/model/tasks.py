@@ -5,12 +5,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from .errors import LoadError, LoadIssue
-from .files import read_regular
-from .java_tests import java_test_notes, java_tests
-from .readme import extract_endpoints, extract_framework, extract_port
-from .spec_endpoints import extract_spec_endpoints
-from .task import Task
+from inspector.model.errors import LoadError, LoadIssue
+from inspector.model.files import read_regular
+from inspector.model.java_tests import java_test_notes, java_tests
+from inspector.model.readme import extract_endpoints, extract_framework, extract_port
+from inspector.model.spec_endpoints import extract_spec_endpoints
+from inspector.model.task import Task
 
 MAX_README_BYTES = 2 * 1024 * 1024
 

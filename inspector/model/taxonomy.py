@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import LoadError
-from .jsonfields import read_json
+from inspector.model.errors import LoadError
+from inspector.model.jsonfields import read_json
 
 TAXONOMY_FORMAT = "genesis-inspector.taxonomy"
 TAXONOMY_VERSION = 1

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .labels import Anchor, ItemRef
+from inspector.model.labels import Anchor, ItemRef
 
 UNSURE_BELOW = 0.55
 """A suggestion whose confidence is below this is shown as "unsure" (category ``None``)."""

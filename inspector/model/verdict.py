@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from .results import SampleResult
+from inspector.model.results import SampleResult
 
 
 class Verdict(StrEnum):

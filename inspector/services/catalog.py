@@ -44,8 +44,8 @@ from inspector.services.health import (
     tampering_check,
 )
 from inspector.services.metrics import compute_run_metrics
-from inspector.services.suite_audit import audit_task
-from inspector.services.suite_cause import cause_of
+from inspector.services.suite.audit import audit_task
+from inspector.services.suite.cause import cause_of
 from inspector.services.tamper.findings import TamperedSample, sample_tampering
 
 INDEX_VERSION = 9  # 9: samples.tampering (findings, recorded or scanned)

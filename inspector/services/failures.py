@@ -8,9 +8,8 @@ from typing import Any
 from inspector.model import Run, SampleResult, SuiteStatus, Task
 from inspector.model.pytest_output import exit_meaning
 from inspector.model.tampering import TamperFinding
-
-from .suite_cause import cause_of
-from .tamper.findings import finding_line, sample_tampering
+from inspector.services.suite.cause import cause_of
+from inspector.services.tamper.findings import finding_line, sample_tampering
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,7 @@ from pathlib import Path
 
 from inspector.model import Run, SampleResult
 from inspector.model.outcomes import INCOMPLETE_RATIO
-
-from .suite_audit import (
+from inspector.services.suite.audit import (
     HARNESS_CONVENTION,
     MISSING_DEPENDENCY,
     NON_COLLECTABLE,
@@ -51,7 +50,7 @@ from .suite_audit import (
     SuiteAudit,
     SuiteIssue,
 )
-from .tamper.findings import TamperedSample, tampered
+from inspector.services.tamper.findings import TamperedSample, tampered
 
 KINDS = ("collection_error", "zero_collected", "never_passes", "fewer_than_expected",
          "suite_defect")

@@ -18,9 +18,8 @@ from inspector.model.runformat import (
     sample_to_json,
     task_to_json,
 )
-
-from .atomic import write_json_atomic
-from .metrics import repogenesis_summary
+from inspector.services.atomic import write_json_atomic
+from inspector.services.metrics import repogenesis_summary
 
 HARNESS_VERSION = "1.0.0"  # the RepoGenesis harness version whose report format we write
 
@@ -207,7 +206,7 @@ def write_repogenesis_output(out: Path, samples: list[SampleResult], predictions
     """
     import json
 
-    from .atomic import write_bytes_atomic
+    from inspector.services.atomic import write_bytes_atomic
 
     report = stock_report(samples, rel(predictions, out), elapsed, timestamp, agent, model,
                           startup_timeout, backend)

@@ -32,8 +32,8 @@ from inspector.ui.themes import install_themes
 
 if TYPE_CHECKING:
     from inspector.model.entries import SampleEntry
-    from inspector.services.deployments import DeploymentPool
-    from inspector.services.label_session import LabelSession
+    from inspector.services.deploy.warm import DeploymentPool
+    from inspector.services.labels.session import LabelSession
 
 
 class InspectorApp(SafeTextApp, App[None]):
@@ -79,8 +79,8 @@ class InspectorApp(SafeTextApp, App[None]):
 
     def _open_labels(self, annotator: str | None, blind: bool | None,
                      labels_dir: Path | None) -> None:
-        from inspector.services.label_session import LabelSession
-        from inspector.services.label_store import default_annotator, find_labels_dir
+        from inspector.services.labels.session import LabelSession
+        from inspector.services.labels.store import default_annotator, find_labels_dir
 
         name = annotator or self.settings.annotator or default_annotator()
         folder = labels_dir or find_labels_dir(self.root)
@@ -155,8 +155,8 @@ class InspectorApp(SafeTextApp, App[None]):
         """The app's pool of warm deployments (created on first use, closed on exit)."""
         with self._pool_guard:
             if self._pool is None:
-                from inspector.services.backends import backend_factory
-                from inspector.services.deployments import DeploymentPool
+                from inspector.services.deploy.choose import backend_factory
+                from inspector.services.deploy.warm import DeploymentPool
 
                 self._pool = DeploymentPool(backend_factory(
                     self.settings.allow_local_exec,
@@ -175,7 +175,7 @@ class InspectorApp(SafeTextApp, App[None]):
             return self.rerun_backend
         with self._pool_guard:
             if self._default_backend is None:
-                from inspector.services.backends import default_backend
+                from inspector.services.deploy.choose import default_backend
 
                 self._default_backend = default_backend(self.settings.allow_local_exec)
             return self._default_backend
@@ -249,7 +249,7 @@ class InspectorApp(SafeTextApp, App[None]):
             self.notify("Labelling is off: " + "; ".join(self.label_problems),
                         severity="error", timeout=10)
             return
-        from inspector.services.label_triage import QueueTriage, RemedyRunner
+        from inspector.services.labels.queue import QueueTriage, RemedyRunner
 
         runner = RemedyRunner(self.deployments) if RemedyRunner.available() else None
         self.push_screen(LabelScreen(entries, start, session=self.labels,

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from textual.command import Provider
     from textual.dom import DOMNode
 
-    from inspector.services.label_session import LabelSession
+    from inspector.services.labels.session import LabelSession
     from inspector.ui.app import InspectorApp
     from inspector.ui.replay_app import ReplayApp
 

@@ -18,7 +18,7 @@ from inspector.model.triage import (
 from inspector.ui.safe import plain, sanitize
 
 if TYPE_CHECKING:
-    from inspector.services.label_session import LabelSession
+    from inspector.services.labels.session import LabelSession
 
 KIND_NAMES = {DEPLOY_FAILED: "deployment failed", SUITE_NOT_RUN: "suite did not run",
               SUITE_INCOMPLETE: "suite incomplete"}

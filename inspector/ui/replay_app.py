@@ -9,7 +9,7 @@ from textual.binding import Binding
 
 from inspector.config import Settings
 from inspector.model.outcomes import Phase
-from inspector.services.deployment_log import DeploymentLog
+from inspector.services.logs.deployment_log import DeploymentLog
 from inspector.ui.safe import SafeTextApp
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.replay import ReplayScreen
@@ -17,7 +17,7 @@ from inspector.ui.styles import SEMANTIC_DEFAULTS
 from inspector.ui.themes import install_themes
 
 if TYPE_CHECKING:
-    from inspector.services.label_session import LabelSession
+    from inspector.services.labels.session import LabelSession
 
 
 class ReplayApp(SafeTextApp, App[None]):

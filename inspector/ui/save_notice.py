@@ -12,7 +12,7 @@ from inspector.model.labels import Label
 
 
 def announce_save(app: App, saved: str) -> Callable[[Label | None, Exception | None], None]:
-    """A ``done`` callback for :class:`~inspector.services.label_session.LabelSession` writes:
+    """A ``done`` callback for :class:`~inspector.services.labels.session.LabelSession` writes:
     on the writer thread, it shows ``saved`` after the file is written, or the error."""
 
     def done(label: Label | None, error: Exception | None) -> None:

@@ -17,7 +17,7 @@ from textual.worker import WorkerCancelled
 
 from inspector.config import load_settings
 from inspector.model.labels import ItemRef, Label
-from inspector.services.label_store import LabelStore
+from inspector.services.labels.store import LabelStore
 from inspector.ui.app import InspectorApp
 from inspector.ui.messages import OpenSample
 from inspector.ui.screens.labelling import LabelScreen

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from inspector.model.labels import ItemRef, Label
-from inspector.services.label_session import LabelSession
-from inspector.services.label_store import (
+from inspector.services.labels.session import LabelSession
+from inspector.services.labels.store import (
     MAX_LABEL_FILE_BYTES,
     LabelFileError,
     LabelStore,

@@ -20,9 +20,9 @@ import pytest
 from inspector.model import Phase, PhaseStatus, discover_runs
 from inspector.model.runformat import load_run
 from inspector.model.tasks import load_tasks
-from inspector.services.harness.backend import Limits, SampleJob
+from inspector.services.deploy.backend import Limits, SampleJob
+from inspector.services.deploy.local import LocalBackend
 from inspector.services.harness.evaluate import EvaluationPlan, Evaluator, evaluate_sample
-from inspector.services.harness.local import LocalBackend
 from inspector.services.harness.ports import port_open
 from inspector.services.harness.venvs import VenvCache
 
@@ -336,7 +336,7 @@ def test_cli_evaluate_cancel_with_ctrl_c_cleans_up(tmp_path: Path, sample_runs: 
 
 def test_base_url_variables_keep_the_path_the_tests_expect(tmp_path: Path) -> None:
     """RepoGenesis suites read e.g. API_BASE_URL with a default of .../api/v1."""
-    from inspector.services.harness.backend import base_url_env
+    from inspector.services.deploy.backend import base_url_env
 
     task_root = tmp_path / "repo" / "chat"
     (task_root / "tests").mkdir(parents=True)

@@ -16,17 +16,17 @@ import pytest
 
 from inspector.model import Outcome, Phase, PhaseStatus, Task
 from inspector.model.tasks import load_tasks
-from inspector.services.deployments import DeploymentPool, Target
+from inspector.services.deploy.backend import Limits, SampleJob, TestRun
+from inspector.services.deploy.local import LocalBackend, LocalSession
+from inspector.services.deploy.steps import deploy
+from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.harness import confine
-from inspector.services.harness.backend import Limits, SampleJob, TestRun
-from inspector.services.harness.deploy import deploy
 from inspector.services.harness.evaluate import EvaluationPlan, Evaluator, evaluate_sample
 from inspector.services.harness.junit import parse_junit
-from inspector.services.harness.local import LocalBackend, LocalSession
 from inspector.services.harness.phase_log import PhaseLog
 from inspector.services.harness.ports import port_open
 from inspector.services.harness.venvs import VenvCache
-from inspector.services.rerun import rerun, resolve_tests
+from inspector.services.rerun.runner import rerun, resolve_tests
 
 pytestmark = pytest.mark.slow
 

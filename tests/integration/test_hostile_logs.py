@@ -18,14 +18,14 @@ import pytest
 from hostile_logs import HOSTILE, check_blob_log, check_flood_log, noisy_task
 
 from inspector.model import Phase
-from inspector.services.deployments import DeploymentPool, Target
-from inspector.services.harness.backend import Limits, SampleJob
+from inspector.services.deploy.backend import Limits, SampleJob
+from inspector.services.deploy.local import LocalBackend
+from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.harness.evaluate import evaluate_sample
-from inspector.services.harness.local import LocalBackend
 from inspector.services.harness.phase_log import DEFAULT_LOG_CAP
 from inspector.services.harness.venvs import VenvCache
-from inspector.services.rerun import rerun
-from inspector.services.rerun_logs import deployment_folders, prune_deployments
+from inspector.services.logs.rerun_logs import deployment_folders, prune_deployments
+from inspector.services.rerun.runner import rerun
 
 pytestmark = pytest.mark.slow
 

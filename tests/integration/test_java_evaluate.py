@@ -10,9 +10,9 @@ import pytest
 from inspector.model import Outcome, Phase, PhaseStatus
 from inspector.model.runformat import load_run
 from inspector.model.tasks import load_tasks
-from inspector.services.harness.backend import SampleJob
+from inspector.services.deploy.backend import SampleJob
+from inspector.services.deploy.local import LocalBackend
 from inspector.services.harness.evaluate import EvaluationPlan, Evaluator, evaluate_sample
-from inspector.services.harness.local import LocalBackend
 
 pytestmark = pytest.mark.slow
 

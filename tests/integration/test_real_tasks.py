@@ -22,9 +22,9 @@ import pytest
 from inspector.model import Outcome, Phase, Task
 from inspector.model.runformat import load_run
 from inspector.model.tasks import load_tasks
-from inspector.services.harness.backend import Limits, SampleJob
+from inspector.services.deploy.backend import Limits, SampleJob
+from inspector.services.deploy.local import LocalBackend
 from inspector.services.harness.evaluate import evaluate_sample
-from inspector.services.harness.local import LocalBackend
 from inspector.services.harness.venvs import VenvCache
 
 pytestmark = pytest.mark.slow

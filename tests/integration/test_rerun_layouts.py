@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome, Task
-from inspector.services.deployments import DeploymentPool, Target
-from inspector.services.harness.backend import Limits, SampleJob
+from inspector.services.deploy.backend import Limits, SampleJob
+from inspector.services.deploy.local import LocalBackend
+from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.harness.evaluate import evaluate_sample
-from inspector.services.harness.local import LocalBackend
 from inspector.services.harness.venvs import VenvCache
-from inspector.services.rerun import rerun, resolve_tests
+from inspector.services.rerun.runner import rerun, resolve_tests
 
 pytestmark = pytest.mark.slow
 

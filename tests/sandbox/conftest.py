@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Task
-from inspector.services.backends import backend_factory, find_target
-from inspector.services.deployments import DeploymentPool, Target
-from inspector.services.harness.backend import Limits
+from inspector.services.deploy.backend import Limits
+from inspector.services.deploy.choose import backend_factory, find_target
+from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.sandbox.base_image import BASE_IMAGE, base_image_id
 from inspector.services.sandbox.engine import EngineUnavailable, connect
 

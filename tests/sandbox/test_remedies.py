@@ -28,9 +28,9 @@ from inspector.model.triage import (
     Remedy,
     TestSuggestion,
 )
-from inspector.services.backends import backend_factory, find_target
-from inspector.services.deployments import DeploymentPool, Target
-from inspector.services.harness.backend import Limits
+from inspector.services.deploy.backend import Limits
+from inspector.services.deploy.choose import backend_factory, find_target
+from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.sandbox.engine import (
     LABEL,
     LABEL_KIND,

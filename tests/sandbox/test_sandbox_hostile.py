@@ -20,14 +20,14 @@ import pytest
 from inspector.model import Phase
 from inspector.model.runformat import load_run
 from inspector.model.tasks import load_tasks
-from inspector.services.backends import backend_factory
-from inspector.services.deployments import DeploymentPool, Target
-from inspector.services.harness.backend import Limits, SampleJob, TestRun
-from inspector.services.harness.deploy import DeployOutcome, deploy
+from inspector.services.deploy.backend import Limits, SampleJob, TestRun
+from inspector.services.deploy.choose import backend_factory
+from inspector.services.deploy.docker_backend import DockerBackend, DockerSession
+from inspector.services.deploy.steps import DeployOutcome, deploy
+from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.harness.phase_log import PhaseLog
-from inspector.services.rerun import rerun
+from inspector.services.rerun.runner import rerun
 from inspector.services.sandbox.cleanup import list_sandboxes
-from inspector.services.sandbox.docker_backend import DockerBackend, DockerSession
 from inspector.services.sandbox.images import LABEL_LAYOUT, LAYOUT, ensure_sample_image
 
 from .conftest import make_repo
@@ -330,10 +330,10 @@ HOLDER = """
 import sys
 from pathlib import Path
 from inspector.model.tasks import load_tasks
-from inspector.services.backends import backend_factory
-from inspector.services.deployments import DeploymentPool, Target
-from inspector.services.harness.backend import Limits
-from inspector.services.sandbox.docker_backend import SandboxLimits
+from inspector.services.deploy.choose import backend_factory
+from inspector.services.deploy.warm import DeploymentPool, Target
+from inspector.services.deploy.backend import Limits
+from inspector.services.deploy.docker_backend import SandboxLimits
 tasks, _ = load_tasks(Path(sys.argv[1]) / "tasks")
 pool = DeploymentPool(backend_factory(False, SandboxLimits(lease=float(sys.argv[3]))),
                       work_root=Path(sys.argv[4]), limits=Limits(startup=8))

@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from inspector.model.http_request import RequestSpec
-from inspector.services.backends import backend_factory
-from inspector.services.deployments import DeploymentPool
-from inspector.services.harness.backend import Limits
-from inspector.services.http_client import send
-from inspector.services.rerun import rerun
+from inspector.services.deploy.backend import Limits
+from inspector.services.deploy.choose import backend_factory
+from inspector.services.deploy.docker_backend import SandboxLimits
+from inspector.services.deploy.warm import DeploymentPool
+from inspector.services.rerun.http_client import send
+from inspector.services.rerun.runner import rerun
 from inspector.services.sandbox.cleanup import list_sandboxes
-from inspector.services.sandbox.docker_backend import SandboxLimits
 from inspector.services.sandbox.engine import LABEL_SAMPLE
 
 from .conftest import make_repo
@@ -168,8 +168,8 @@ def test_wall_clock_ends_the_sandbox_by_itself(docker_client, tmp_path) -> None:
 HOLDER = """
 import sys, time
 from pathlib import Path
-from inspector.services.backends import backend_factory, find_target
-from inspector.services.deployments import DeploymentPool
+from inspector.services.deploy.choose import backend_factory, find_target
+from inspector.services.deploy.warm import DeploymentPool
 pool = DeploymentPool(backend_factory(False), work_root=Path(sys.argv[2]))
 target = find_target(Path(sys.argv[1]), "todo-service", 0, "forge")
 live, _ = pool.acquire(target, "docker")

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 from inspector.model.http_request import RequestSpec
-from inspector.services.backends import find_target
-from inspector.services.http_client import send
-from inspector.services.rerun import rerun, resolve_tests
+from inspector.services.deploy.choose import find_target
+from inspector.services.rerun.http_client import send
+from inspector.services.rerun.runner import rerun, resolve_tests
 
 from .conftest import FORGE, RELAY
 
@@ -152,11 +152,11 @@ def test_a_suite_with_its_own_pytest_ini_keeps_repo_root_ids(docker_client, tmp_
     """The runner starts in /golden with the task's tests/pytest.ini (rootdir tests/) and its
     tests/conftest.py; ids stay relative to the repo root, and a re-run by id works."""
     from inspector.model import Outcome, Task
-    from inspector.services.backends import backend_factory
-    from inspector.services.deployments import DeploymentPool, Target
-    from inspector.services.harness.backend import Limits, SampleJob
+    from inspector.services.deploy.backend import Limits, SampleJob
+    from inspector.services.deploy.choose import backend_factory
+    from inspector.services.deploy.docker_backend import DockerBackend
+    from inspector.services.deploy.warm import DeploymentPool, Target
     from inspector.services.harness.evaluate import evaluate_sample
-    from inspector.services.sandbox.docker_backend import DockerBackend
 
     root = tmp_path / "tasks" / "repo" / "static-files"
     (root / "tests").mkdir(parents=True)
@@ -198,9 +198,9 @@ def test_a_golden_test_reads_the_repos_readme_next_to_its_suite(docker_client,
     """As in a stock run (tests copied into the repo), ``tests/../README.md`` is the generated
     repo's; the repo's Python files and conftest are not beside the suite."""
     from inspector.model import Outcome
-    from inspector.services.harness.backend import Limits, SampleJob
+    from inspector.services.deploy.backend import Limits, SampleJob
+    from inspector.services.deploy.docker_backend import DockerBackend
     from inspector.services.harness.evaluate import evaluate_sample
-    from inspector.services.sandbox.docker_backend import DockerBackend
 
     from .conftest import make_repo
 

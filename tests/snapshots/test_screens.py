@@ -120,7 +120,7 @@ def test_sample_files(snap_compare, sample_runs: Path, theme: str) -> None:
 
 
 def _replay(sample_runs: Path, theme: str, *, demo: bool = False):  # type: ignore[no-untyped-def]
-    from inspector.services.deployment_log import locate_sample_log
+    from inspector.services.logs.deployment_log import locate_sample_log
     from inspector.ui.replay_app import ReplayApp
 
     log = locate_sample_log(sample_runs / "runs" / FORGE, "todo-service")

@@ -280,7 +280,7 @@ async def test_replay_of_a_hostile_log(app: InspectorApp, markup_probe: list[str
 
 
 async def test_replay_app_on_a_hostile_log_file(root: Path, markup_probe: list[str]) -> None:
-    from inspector.services.deployment_log import locate_sample_log
+    from inspector.services.logs.deployment_log import locate_sample_log
 
     folder = root / "runs" / "hostile-run" / "samples" / "echo-svc" / "0"
     app = ReplayApp(locate_sample_log(folder, None, 0, None), speed=None)

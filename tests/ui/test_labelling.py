@@ -12,7 +12,7 @@ from textual.widgets import Input, Static
 from textual.worker import WorkerCancelled
 
 from inspector.model.labels import ItemRef
-from inspector.services.label_store import read_label_file
+from inspector.services.labels.store import read_label_file
 from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.messages import OpenSample
 from inspector.ui.screens.adjudication import DisagreementScreen

@@ -184,7 +184,7 @@ async def test_an_unsure_suggestion_shows_the_readings_weighed(corpus: Path,
     from textual.app import App, ComposeResult
 
     from inspector.model.taxonomy import load_taxonomy
-    from inspector.services.label_store import DEFAULT_TAXONOMY
+    from inspector.services.labels.store import DEFAULT_TAXONOMY
 
     taxonomy = load_taxonomy(DEFAULT_TAXONOMY)
     triage = next(t for t in (triage_sample(x, engine) for x in engine.samples()

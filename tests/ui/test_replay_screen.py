@@ -6,7 +6,7 @@ import asyncio
 import time
 from pathlib import Path
 
-from inspector.services.deployment_log import open_log_path
+from inspector.services.logs.deployment_log import open_log_path
 from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.replay_app import ReplayApp
 from inspector.ui.screens.replay import ReplayScreen, parse_seek
@@ -272,7 +272,7 @@ async def test_demo_copy_and_export(tmp_path: Path, monkeypatch) -> None:  # typ
 
 
 async def test_untimed_log_replays_line_by_line(sample_runs: Path) -> None:
-    from inspector.services.deployment_log import locate_sample_log
+    from inspector.services.logs.deployment_log import locate_sample_log
 
     log = locate_sample_log(sample_runs / "repogenesis" / "relay", "todo-service")
     app = ReplayApp(log, play=True, speed=10.0)

@@ -11,15 +11,15 @@ import pytest
 from inspector.model.log_levels import Level
 from inspector.model.outcomes import Phase
 from inspector.model.runformat import load_run
-from inspector.services.deployment_log import (
+from inspector.services.logs.deployment_log import (
     UNTIMED_LINE_SECONDS,
     NoLogError,
     locate_sample_log,
     open_log_path,
     open_sample_log,
 )
-from inspector.services.log_export import export_lines
-from inspector.services.log_filter import FilterError, LogFilter, Rows, find, first_error, scan
+from inspector.services.logs.export import export_lines
+from inspector.services.logs.filters import FilterError, LogFilter, Rows, find, first_error, scan
 
 RUN = "repo_readme_1118_forge_m1-large_Python"
 RELAY = "repo_readme_1119_relay_open_coder-7b_Python"

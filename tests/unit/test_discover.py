@@ -406,7 +406,7 @@ class TestTasksRootGuess:
 
 class TestLabelsFolderGuess:
     def test_a_labels_folder_above_a_repository_boundary_is_not_adopted(self, tmp_path):
-        from inspector.services.label_store import find_labels_dir
+        from inspector.services.labels.store import find_labels_dir
 
         (tmp_path / "labels" / "annotators").mkdir(parents=True)
         (tmp_path / "labels" / "annotators" / "ana.json").write_text("{}")
@@ -417,7 +417,7 @@ class TestLabelsFolderGuess:
         assert find_labels_dir(runs) == runs / "labels"
 
     def test_an_empty_annotators_folder_is_no_evidence(self, tmp_path):
-        from inspector.services.label_store import find_labels_dir
+        from inspector.services.labels.store import find_labels_dir
 
         (tmp_path / "labels" / "annotators").mkdir(parents=True)
         runs = tmp_path / "runs"

@@ -11,13 +11,13 @@ import pytest
 from inspector.model import Endpoint
 from inspector.model.tasks import load_tasks
 from inspector.paths import sample_runs
-from inspector.services.endpoint_tests import (
+from inspector.services.suite.endpoint_tests import (
     EndpointTests,
     TestRef,
     endpoint_segments,
     path_segments,
 )
-from inspector.services.endpoint_tests import (  # renamed: pytest would collect test*
+from inspector.services.suite.endpoint_tests import (  # renamed: pytest would collect test*
     tests_for_endpoints as map_tests,
 )
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.services.file_preview import (
+from inspector.services.repo.preview import (
     FilePreview,
     RepoTree,
     hex_dump,

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from inspector.model.http_request import RequestSpec, to_curl
-from inspector.services.http_client import RequestRefused, is_loopback_host, send
+from inspector.services.rerun.http_client import RequestRefused, is_loopback_host, send
 
 from .test_http_request import echo_server, received, run_curl
 

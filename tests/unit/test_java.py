@@ -12,7 +12,7 @@ from inspector.model.stock_flaws import JAVA_DOUBLED, java_counts_doubled
 from inspector.model.tasks import load_tasks
 from inspector.services.harness.maven_log import parse_maven_output, stock_sum
 from inspector.services.harness.surefire import SourceIndex, parse_surefire_reports
-from inspector.services.references import find_refs
+from inspector.services.repo.references import find_refs
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = ROOT / "sample_runs" / "tasks"

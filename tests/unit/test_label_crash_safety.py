@@ -20,8 +20,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from inspector.model.labels import ItemRef, Label, LabelFile
-from inspector.services.label_session import LabelSession
-from inspector.services.label_store import LabelStore, read_label_file
+from inspector.services.labels.session import LabelSession
+from inspector.services.labels.store import LabelStore, read_label_file
 
 ROOT = Path(__file__).resolve().parents[2]
 LABELS_SCHEMA = Draft202012Validator(json.loads(
@@ -102,7 +102,7 @@ SAVE_LOOP = """
 import sys
 from pathlib import Path
 from inspector.model.labels import ItemRef, Label
-from inspector.services.label_store import LabelStore
+from inspector.services.labels.store import LabelStore
 
 store = LabelStore(Path(sys.argv[1]))
 i = int(sys.argv[2])
@@ -165,7 +165,7 @@ def test_sigkill_during_writes_never_tears_the_file(tmp_path: Path) -> None:
 HOLD_LOCK = """
 import sys, time
 from pathlib import Path
-from inspector.services.label_store import LabelStore
+from inspector.services.labels.store import LabelStore
 
 store = LabelStore(Path(sys.argv[1]))
 with store._locked(store.path_for("ana")):
@@ -213,7 +213,7 @@ CONCURRENT = """
 import sys
 from pathlib import Path
 from inspector.model.labels import ItemRef, Label
-from inspector.services.label_store import LabelStore
+from inspector.services.labels.store import LabelStore
 
 store = LabelStore(Path(sys.argv[1]))
 who, tag = sys.argv[2], sys.argv[3]

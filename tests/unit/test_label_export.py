@@ -11,7 +11,7 @@ import re
 import pytest
 
 from inspector.model.taxonomy import Category, Taxonomy
-from inspector.services.label_export import (
+from inspector.services.labels.export import (
     CSV_COLUMNS,
     UNRESOLVED_TEXT,
     ExportRow,

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from inspector.model.labels import ItemRef, Label
-from inspector.services.label_session import LabelSession
-from inspector.services.label_store import LabelStore
+from inspector.services.labels.session import LabelSession
+from inspector.services.labels.store import LabelStore
 
 SAMPLE = "run/task/0"
 ROOT = ItemRef(SAMPLE)  # a sample-level root (the failed deployment)

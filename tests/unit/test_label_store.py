@@ -30,8 +30,8 @@ from inspector.model.labels import (
 )
 from inspector.model.labelset import LabelSet
 from inspector.model.taxonomy import load_taxonomy
-from inspector.services.label_session import LabelSession
-from inspector.services.label_store import (
+from inspector.services.labels.session import LabelSession
+from inspector.services.labels.store import (
     DEFAULT_TAXONOMY,
     LabelFileError,
     LabelStore,

@@ -17,8 +17,8 @@ from inspector.model.logs import LogLine, format_log_line
 from inspector.model.outcomes import Outcome, Phase
 from inspector.model.results import Deployment, SampleResult, TestCase, TestSummary
 from inspector.model.runformat import load_run
-from inspector.services import label_suggest
-from inspector.services.label_suggest import suggest
+from inspector.services.labels import suggest as label_suggest
+from inspector.services.labels.suggest import suggest
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_runs"
@@ -501,7 +501,7 @@ E   ModuleNotFoundError: No module named 'conftest'"""
 def test_rule2_golden_test_importing_its_own_conftest_is_a_harness_convention(tmp_path
                                                                                ) -> None:
     from inspector.model.tasks import load_task
-    from inspector.services.suite_audit import audit_task
+    from inspector.services.suite.audit import audit_task
 
     task = load_task(ROOT / "tests" / "fixtures" / "suite_audit" / "conftest_pythonpath", [])
     assert task is not None

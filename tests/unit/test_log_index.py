@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from inspector.services.log_index import LineIndex, LineRead, LogOpenError
+from inspector.services.logs.index import LineIndex, LineRead, LogOpenError
 
 
 def ref_lines(data: bytes) -> list[bytes]:

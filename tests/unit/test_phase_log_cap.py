@@ -12,11 +12,11 @@ from pathlib import Path
 from inspector.model.log_levels import Level
 from inspector.model.logs import parse_log_line
 from inspector.model.pytest_output import find_cause
-from inspector.services.deployment_log import open_log_path
-from inspector.services.harness.backend import Limits, pytest_rootdir
+from inspector.services.deploy.backend import Limits, pytest_rootdir
 from inspector.services.harness.java_local import _Capture
 from inspector.services.harness.phase_log import CAP_NOTE, PhaseLog, SectionLog, read_output
-from inspector.services.log_filter import LogFilter, first_error, scan
+from inspector.services.logs.deployment_log import open_log_path
+from inspector.services.logs.filters import LogFilter, first_error, scan
 
 CAP = 64 * 1024
 NOTE = re.compile(r"log cap: ([\d,]+) lines \(([\d.]+ [KM]B)\) dropped here: output lines "
@@ -191,7 +191,7 @@ def test_maven_capture_keeps_the_start_and_the_end(tmp_path: Path) -> None:
 def test_scans_read_a_giant_line_only_as_far_as_it_is_shown(tmp_path: Path) -> None:
     """Blocks for a scan stay small: a line longer than a block is clipped to what a record
     shows, lines up to that are whole, and line numbers stay right."""
-    from inspector.services.log_index import LineIndex
+    from inspector.services.logs.index import LineIndex
 
     path = tmp_path / "transcript.log"
     lines = [b"first", b"m" * 40_000, b"g" * (8 * 2**20), b"after", b"e" * 70_000, b"last"]

@@ -18,10 +18,10 @@ import pytest
 from inspector.model import Endpoint, Outcome, PhaseStatus, Task
 from inspector.model.pytest_output import find_cause, rootdir_of
 from inspector.model.testids import base_id, leaf_name, repo_relative_id, split_node_id
-from inspector.services import endpoint_tests
-from inspector.services.harness import backend
-from inspector.services.harness.backend import PhaseOutcome, TestRun, pytest_args
-from inspector.services.suite_cause import locator
+from inspector.services.deploy import backend
+from inspector.services.deploy.backend import PhaseOutcome, TestRun, pytest_args
+from inspector.services.suite import endpoint_tests
+from inspector.services.suite.cause import locator
 
 ITEM = Endpoint("GET", "/items/{id}")
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.services.references import MAX_REFS, Ref, find_refs, resolve_path
+from inspector.services.repo.references import MAX_REFS, Ref, find_refs, resolve_path
 
 FORGE = "repo_readme_1118_forge_m1-large_Python"
 

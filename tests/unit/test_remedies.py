@@ -22,8 +22,8 @@ from inspector.model.triage import (
     Remedy,
     TestSuggestion,
 )
-from inspector.services.backends import backend_factory, find_target
-from inspector.services.deployments import DeploymentPool, Target
+from inspector.services.deploy.choose import backend_factory, find_target
+from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.triage.remedies import (
     RemedyError,
     UnsupportedRemedy,

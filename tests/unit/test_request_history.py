@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model.http_request import RequestSpec, ResponseRecord
-from inspector.services.request_history import (
+from inspector.services.rerun.history import (
     HistoryEntry,
     HistoryError,
     RequestHistory,

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from inspector.services.rerun_logs import (
+from inspector.services.logs.rerun_logs import (
     IN_USE,
     InUse,
     deployment_folders,

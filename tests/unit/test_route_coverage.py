@@ -17,7 +17,7 @@ import pytest
 from inspector.model.readme import extract_endpoints
 from inspector.model.results import ApiCoverage, Deployment, SampleResult, TestSummary
 from inspector.model.runformat import parse_sample, sample_to_json
-from inspector.services.coverage import compute_coverage
+from inspector.services.repo.coverage import compute_coverage
 
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "routes"
 J = "src/main/java/com/example/"

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome, TestCase
-from inspector.services.backends import find_target
-from inspector.services.deployments import DeployError
-from inspector.services.rerun import UnknownTest, compare, normalise_error, resolve_tests
+from inspector.services.deploy.choose import find_target
+from inspector.services.deploy.warm import DeployError
+from inspector.services.rerun.runner import UnknownTest, compare, normalise_error, resolve_tests
 from inspector.services.sandbox.apt_sources import NoAptSource, debian_mirror, read_sources
 from inspector.services.sandbox.engine import owner_alive, owner_label
 from inspector.services.sandbox.repo_archive import repo_tar

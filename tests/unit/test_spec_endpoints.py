@@ -312,7 +312,7 @@ class TestStrictCoverage:
     """Strict AC is over the spec list; total_apis and the lenient count stay the stock ones."""
 
     def _cov(self, repo: Path, task: str):
-        from inspector.services.coverage import compute_coverage
+        from inspector.services.repo.coverage import compute_coverage
 
         r = _readme(task)
         stock = extract_endpoints(r)

@@ -14,7 +14,7 @@ import pytest
 
 from inspector.model.tasks import load_task, load_tasks
 from inspector.services.health import SuiteRecord, TestRecord, analyse_health
-from inspector.services.suite_audit import (
+from inspector.services.suite.audit import (
     HARNESS_CONVENTION,
     MISSING_DEPENDENCY,
     NON_COLLECTABLE,

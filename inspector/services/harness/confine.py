@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .proctree import alive_pids, group_alive, kill_all, tracked_pids
+from inspector.services.harness.proctree import alive_pids, group_alive, kill_all, tracked_pids
 
 ENV_MODE = "GENESIS_LOCAL_ISOLATION"
 MODES = ("uid", "userns", "none")

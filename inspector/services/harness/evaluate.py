@@ -33,25 +33,24 @@ from inspector.model.predictions import parse_predictions_name
 from inspector.model.pytest_output import exit_meaning, find_cause
 from inspector.model.runformat import load_run, rel
 from inspector.model.tasks import load_tasks
-
-from ..atomic import write_json_atomic
-from ..coverage import compute_coverage
-from ..repo_files import repo_digest
-from ..run_writer import (
+from inspector.services.atomic import write_json_atomic
+from inspector.services.deploy.backend import Backend, Limits, PhaseOutcome, SampleJob, TestRun
+from inspector.services.deploy.steps import deploy
+from inspector.services.harness.maven_log import parse_maven_output
+from inspector.services.harness.phase_log import PhaseLog, now_iso, read_output
+from inspector.services.harness.ports import PortLock
+from inspector.services.repo.coverage import compute_coverage
+from inspector.services.repo.files import repo_digest
+from inspector.services.run_writer import (
     sample_dir,
     stock_report,
     write_repogenesis_output,
     write_run_json,
     write_sample,
 )
-from ..suite_cause import locator, needs_cause
-from ..tamper import scan_repo
-from ..tamper.findings import ordered
-from .backend import Backend, Limits, PhaseOutcome, SampleJob, TestRun
-from .deploy import deploy
-from .maven_log import parse_maven_output
-from .phase_log import PhaseLog, now_iso, read_output
-from .ports import PortLock
+from inspector.services.suite.cause import locator, needs_cause
+from inspector.services.tamper import scan_repo
+from inspector.services.tamper.findings import ordered
 
 ProgressFn = Callable[[str, str], None]
 """``(sample_id, message)``, called from worker threads."""

@@ -17,9 +17,8 @@ from pathlib import Path
 
 from inspector.model import Phase, PhaseStatus, TestCase
 from inspector.model.tampering import TamperFinding
-
-from .backend import PhaseOutcome, TestRun, pytest_rootdir, tests_outcome
-from .golden import (
+from inspector.services.deploy.backend import PhaseOutcome, TestRun, pytest_rootdir, tests_outcome
+from inspector.services.harness.golden import (
     RUNNER,
     digest_finding,
     repo_data_files,
@@ -28,9 +27,9 @@ from .golden import (
     task_config,
     tree_digest,
 )
-from .junit import parse_junit
-from .phase_log import PhaseLog, now_iso
-from .venvs import run_logged
+from inspector.services.harness.junit import parse_junit
+from inspector.services.harness.phase_log import PhaseLog, now_iso
+from inspector.services.harness.venvs import run_logged
 
 
 @dataclass

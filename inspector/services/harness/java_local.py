@@ -23,14 +23,13 @@ from pathlib import Path
 
 from inspector.model import Phase, PhaseStatus
 from inspector.model.java_tests import java_tests
-
-from . import confine
-from .backend import Limits, PhaseOutcome, TestRun
-from .local import COPY_IGNORE, LocalSession
-from .maven_log import INFRA, parse_maven_output
-from .phase_log import PhaseLog, now_iso
-from .surefire import SourceIndex, parse_surefire_reports
-from .venvs import run_logged
+from inspector.services.deploy.backend import Limits, PhaseOutcome, TestRun
+from inspector.services.deploy.local import COPY_IGNORE, LocalSession
+from inspector.services.harness import confine
+from inspector.services.harness.maven_log import INFRA, parse_maven_output
+from inspector.services.harness.phase_log import PhaseLog, now_iso
+from inspector.services.harness.surefire import SourceIndex, parse_surefire_reports
+from inspector.services.harness.venvs import run_logged
 
 JAVA_STARTUP = 20.0  # the stock harness's Java limits
 JAVA_TESTS = 600.0
@@ -176,7 +175,7 @@ class JavaSession(LocalSession):
         return box
 
     def _start_command(self, port: int) -> tuple[list[str], str] | None:
-        from .local import find_start_command
+        from inspector.services.deploy.local import find_start_command
 
         found = find_start_command(self.workdir, port)
         if found is not None and found[0][0] == "bash":
@@ -230,6 +229,6 @@ def _surefire_filter(test_id: str) -> str:
 
 
 def _base_url_vars(port: int) -> dict[str, str]:
-    from .backend import BASE_URL_VARS
+    from inspector.services.deploy.backend import BASE_URL_VARS
 
     return {var: f"http://127.0.0.1:{port}" for var in BASE_URL_VARS}

@@ -21,8 +21,7 @@ from pathlib import Path
 
 from inspector import paths
 from inspector.model.requirement_sources import check_requirement_sources
-
-from .phase_log import PhaseLog
+from inspector.services.harness.phase_log import PhaseLog
 
 MARKER = ".genesis-complete"
 LAYOUT = "2"  # bump when how a venv is built changes

@@ -4,8 +4,16 @@ resolved the way its framework would (see :mod:`.python`, :mod:`.django`, :mod:`
 
 from __future__ import annotations
 
-from .model import METHODS, WILD, Route, Unknown, matches, normalize, pattern
-from .resolve import find_routes
+from inspector.services.routes.model import (
+           METHODS,
+           WILD,
+           Route,
+           Unknown,
+           matches,
+           normalize,
+           pattern,
+)
+from inspector.services.routes.resolve import find_routes
 
 __all__ = ["METHODS", "WILD", "Route", "Unknown", "find_routes", "matches", "normalize",
            "pattern"]

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ast
 
-from .model import METHODS, Part, Route, from_regex
-from .pyindex import Index, Module, dotted, kwarg, str_list
+from inspector.services.routes.model import METHODS, Part, Route, from_regex
+from inspector.services.routes.pyindex import Index, Module, dotted, kwarg, str_list
 
 _GENERIC = {
     "ListAPIView": "GET", "CreateAPIView": "POST", "ListCreateAPIView": "GET POST",

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import ast
 
-from .model import METHODS, Part, Route, Unknown
-from .pyindex import Index, Module, dotted, kwarg, str_list
+from inspector.services.routes.model import METHODS, Part, Route, Unknown
+from inspector.services.routes.pyindex import Index, Module, dotted, kwarg, str_list
 
 
 def _uses_eve(index: Index) -> bool:

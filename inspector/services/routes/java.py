@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .model import METHODS, Part, Route, Unknown
+from inspector.services.routes.model import METHODS, Part, Route, Unknown
 
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _COMMENT = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', re.S)

@@ -18,7 +18,7 @@ import ast
 import re
 from dataclasses import dataclass, field
 
-from .model import Part, Unknown
+from inspector.services.routes.model import Part, Unknown
 
 MAX_DEPTH = 12
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from .model import METHODS, Part, Route, Unknown, join, show
-from .pyindex import Index, Module, dotted, kwarg, str_list
+from inspector.services.routes.model import METHODS, Part, Route, Unknown, join, show
+from inspector.services.routes.pyindex import Index, Module, dotted, kwarg, str_list
 
 APPS = {"Flask", "FastAPI", "APIFlask", "Quart", "Starlette"}
 ROUTERS = {"APIRouter": "prefix", "Blueprint": "url_prefix", "APIBlueprint": "url_prefix",

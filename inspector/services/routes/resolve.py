@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from .django import DjangoRoutes
-from .eve import eve_routes
-from .java import JavaRoutes
-from .model import Route
-from .pyindex import Index
-from .python import PythonRoutes
+from inspector.services.routes.django import DjangoRoutes
+from inspector.services.routes.eve import eve_routes
+from inspector.services.routes.java import JavaRoutes
+from inspector.services.routes.model import Route
+from inspector.services.routes.pyindex import Index
+from inspector.services.routes.python import PythonRoutes
 
 # Other languages keep the plain one-line check: `router.get("/x", ...)` with a literal path.
 _OTHER = re.compile(r"\.(get|post|put|delete|patch)\s*\(\s*[\"'`](/[^\"'`]*)[\"'`]", re.I)

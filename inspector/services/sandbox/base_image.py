@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .apt_sources import AptSource, debian_mirror
-from .container_exec import follow_logs
-from .engine import LABEL, LABEL_KIND
-from .pip_env import pip_mounts_and_env
+from inspector.services.sandbox.apt_sources import AptSource, debian_mirror
+from inspector.services.sandbox.container_exec import follow_logs
+from inspector.services.sandbox.engine import LABEL, LABEL_KIND
+from inspector.services.sandbox.pip_env import pip_mounts_and_env
 
 if TYPE_CHECKING:
     import docker

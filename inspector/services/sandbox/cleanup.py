@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .engine import (
+from inspector.services.sandbox.engine import (
     LABEL,
     LABEL_EXPIRES,
     LABEL_KEEP,
@@ -106,7 +106,7 @@ def cleanup_leftovers(client: docker.DockerClient, *, everything: bool = False) 
             with contextlib.suppress(Exception):
                 net.remove()
                 removed.append(f"network {net.name}")
-    from .images import stale_sample_images
+    from inspector.services.sandbox.images import stale_sample_images
 
     for tag in stale_sample_images(client):
         with contextlib.suppress(Exception):  # in use by a running sandbox: next time

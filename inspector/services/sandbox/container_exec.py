@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..harness.line_buffer import LineBuffer
+from inspector.services.harness.line_buffer import LineBuffer
 
 if TYPE_CHECKING:
     from docker.models.containers import Container

@@ -47,15 +47,27 @@ from inspector.model.requirement_sources import (
     check_requirement_sources,
     plain_requirement_problem,
 )
-
-from ..harness.local import STOCK_BUNDLE, TEST_PACKAGES
-from ..harness.phase_log import PhaseLog
-from ..harness.venvs import uv_binary
-from .base_image import BASE_IMAGE, SANDBOX_UID, base_image_id
-from .container_exec import follow_logs
-from .engine import LABEL, LABEL_KIND, LABEL_OWNER, LABEL_REQS, owner_label
-from .lease import EXIT_LEASE, EXIT_WALL_CLOCK, LEASE_DIR, LEASE_TMPFS, Heartbeat, watchdog_command
-from .pip_env import pip_mounts_and_env
+from inspector.services.deploy.local import STOCK_BUNDLE, TEST_PACKAGES
+from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.harness.venvs import uv_binary
+from inspector.services.sandbox.base_image import BASE_IMAGE, SANDBOX_UID, base_image_id
+from inspector.services.sandbox.container_exec import follow_logs
+from inspector.services.sandbox.engine import (
+    LABEL,
+    LABEL_KIND,
+    LABEL_OWNER,
+    LABEL_REQS,
+    owner_label,
+)
+from inspector.services.sandbox.lease import (
+    EXIT_LEASE,
+    EXIT_WALL_CLOCK,
+    LEASE_DIR,
+    LEASE_TMPFS,
+    Heartbeat,
+    watchdog_command,
+)
+from inspector.services.sandbox.pip_env import pip_mounts_and_env
 
 if TYPE_CHECKING:
     import docker

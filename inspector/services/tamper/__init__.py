@@ -4,6 +4,6 @@
 findings, recorded or scanned on demand, and summarises them for the CLI and the app.
 """
 
-from .scan import scan_repo
+from inspector.services.tamper.scan import scan_repo
 
 __all__ = ["scan_repo"]

@@ -28,7 +28,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from .python_code import is_tests_path
+from inspector.services.tamper.python_code import is_tests_path
 
 _KILLED_PLUGINS = {"junitxml", "runner", "python", "terminal", "reports", "main", "skipping"}
 _ONLY_COLLECT = {"--co", "--collect-only", "--setup-only", "--setup-plan"}

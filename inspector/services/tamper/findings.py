@@ -14,8 +14,7 @@ from pathlib import Path
 
 from inspector.model import Run, SampleResult, Task
 from inspector.model.tampering import TamperFinding
-
-from .scan import scan_repo
+from inspector.services.tamper.scan import scan_repo
 
 KIND_LABELS = {
     "root_conftest": "root conftest.py", "conftest": "conftest.py",

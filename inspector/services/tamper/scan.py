@@ -31,10 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from inspector.model.tampering import TamperFinding
-
-from .config import EntryPoint, entry_points, pytest_sections
-from .python_code import Forgery, PythonReport, analyse_python
-from .shell import analyse_shell
+from inspector.services.tamper.config import EntryPoint, entry_points, pytest_sections
+from inspector.services.tamper.python_code import Forgery, PythonReport, analyse_python
+from inspector.services.tamper.shell import analyse_shell
 
 KEPT_OUT = "could influence the test run; kept out"
 FORGES = "an attempt to forge the test outcome; kept out of the golden run, the verdict stands"

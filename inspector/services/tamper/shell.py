@@ -15,7 +15,13 @@ import shlex
 from dataclasses import dataclass, field
 from itertools import islice, product
 
-from .python_code import UNKNOWN, Forgery, is_report_path, is_tests_path, shown
+from inspector.services.tamper.python_code import (
+    UNKNOWN,
+    Forgery,
+    is_report_path,
+    is_tests_path,
+    shown,
+)
 
 _SUBST = re.compile(r"\$\((?:[^()]|\([^()]*\))*\)|`[^`]*`")
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][\w-]*)\1")

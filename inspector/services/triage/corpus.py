@@ -11,8 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from inspector.model import Outcome, Run
-
-from ..rerun import normalise_error
+from inspector.services.rerun.runner import normalise_error
 
 
 @dataclass(frozen=True, slots=True)

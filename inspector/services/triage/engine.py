@@ -29,14 +29,13 @@ from inspector.model.triage import (
     SampleTriage,
     TestSuggestion,
 )
-
-from ..suite_audit import SuiteAudit, audit_task
-from . import rules, spec_rules
-from .combine import decide
-from .conventions import ConventionIndex
-from .corpus import CorpusIndex
-from .items import failure_items
-from .roots import group_roots
+from inspector.services.suite.audit import SuiteAudit, audit_task
+from inspector.services.triage import rules, spec_rules
+from inspector.services.triage.combine import decide
+from inspector.services.triage.conventions import ConventionIndex
+from inspector.services.triage.corpus import CorpusIndex
+from inspector.services.triage.items import failure_items
+from inspector.services.triage.roots import group_roots
 
 Family = Callable[[rules.ItemEvidence], list[Reading]]
 

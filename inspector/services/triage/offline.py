@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..repo_files import read_text
-from .repo_sites import MAX_BYTES, py_files
+from inspector.services.repo.files import read_text
+from inspector.services.triage.repo_sites import MAX_BYTES, py_files
 
 NETWORK_LIBRARIES: dict[str, tuple[str, ...]] = {
     "googletrans": ("googletrans", "google translate"),

@@ -28,7 +28,7 @@ folder of their own (below). Remedies, Docker and local alike:
 Package names must be one plain requirement (``pandas``, ``Babel>=2.12``) from the configured
 index, whatever ``allow_any_package_source`` says.
 
-**Logs** are kept like re-run logs (:mod:`inspector.services.rerun_logs`): one folder per
+**Logs** are kept like re-run logs (:mod:`inspector.services.logs.rerun_logs`): one folder per
 re-run, ``<log root>/<task>/<sample>/<stamp>-<backend>`` (``logs/install.log``, ``start.log``,
 ``health.log``, ``tests-1.log``, and ``remedy.log``: what was applied and the verdict), the
 newest ``pool.keep_reruns`` of a sample kept, a folder in use never pruned. The log root is
@@ -62,17 +62,16 @@ from inspector.model.triage import (
     Remedy,
     TestSuggestion,
 )
-
-from ..deployments import DeploymentPool, Target
-from ..harness.backend import Limits, SampleJob
-from ..harness.deploy import DeployOutcome, deploy
-from ..harness.golden import CONFIG_FILES
-from ..harness.local import COPY_IGNORE, STOCK_BUNDLE
-from ..harness.phase_log import PhaseLog
-from ..harness.ports import PortLock
-from ..rerun import LineSink, UnknownTest, recorded_cases, resolve_tests
-from ..rerun_logs import InUse, prune_deployments
-from .remedy_outcome import RemedyRun, is_collection_error, judge
+from inspector.services.deploy.backend import Limits, SampleJob
+from inspector.services.deploy.local import COPY_IGNORE, STOCK_BUNDLE
+from inspector.services.deploy.steps import DeployOutcome, deploy
+from inspector.services.deploy.warm import DeploymentPool, Target
+from inspector.services.harness.golden import CONFIG_FILES
+from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.harness.ports import PortLock
+from inspector.services.logs.rerun_logs import InUse, prune_deployments
+from inspector.services.rerun.runner import LineSink, UnknownTest, recorded_cases, resolve_tests
+from inspector.services.triage.remedy_outcome import RemedyRun, is_collection_error, judge
 
 __all__ = ["DEFAULT_TIMEOUT", "SUPPORTED", "RemedyError", "UnsupportedRemedy", "confirm",
            "confirm_suggestions", "log_root_for"]
@@ -119,8 +118,8 @@ def confirm(remedy: Remedy, target: Target, pool: DeploymentPool, backend: str, 
     module docstring.
 
     Raises :class:`RemedyError` when the remedy cannot be tried (:class:`UnsupportedRemedy`
-    for ``run_as_script``) and :class:`~..deployments.DeployError` when the backend is not
-    available; never changes the recorded run.
+    for ``run_as_script``) and :class:`~inspector.services.deploy.warm.DeployError` when the
+    backend is not available; never changes the recorded run.
     """
     if remedy.kind not in SUPPORTED:
         raise UnsupportedRemedy(f"{target.key}: {remedy.describe()!r} is not tried by a causal "

@@ -31,8 +31,7 @@ from inspector.model.triage import (
     RUN_ALONE,
     Remedy,
 )
-
-from ..rerun import normalise_error
+from inspector.services.rerun.runner import normalise_error
 
 
 @dataclass

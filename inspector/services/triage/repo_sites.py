@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..repo_files import SKIP_DIRS, iter_files, read_text
+from inspector.services.repo.files import SKIP_DIRS, iter_files, read_text
 
 MAX_FILES = 200
 MAX_BYTES = 512 * 1024

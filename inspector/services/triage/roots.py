@@ -21,8 +21,7 @@ import re
 
 from inspector.model import SampleResult
 from inspector.model.triage import DEPLOY_FAILED, TEST, FailureItem, RootGroup
-
-from ..rerun import normalise_error
+from inspector.services.rerun.runner import normalise_error
 
 _CONNECTION = re.compile(
     r"ConnectionError|Connection refused|ConnectError|Max retries exceeded|"

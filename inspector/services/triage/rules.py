@@ -30,11 +30,15 @@ from inspector.model.triage import (
     Reading,
     Remedy,
 )
-
-from ..label_suggest import suggest
-from ..suite_audit import HARNESS_CONVENTION, MISSING_DEPENDENCY, SuiteAudit, SuiteIssue
-from .conventions import ConventionIndex
-from .corpus import CorpusIndex
+from inspector.services.labels.suggest import suggest
+from inspector.services.suite.audit import (
+    HARNESS_CONVENTION,
+    MISSING_DEPENDENCY,
+    SuiteAudit,
+    SuiteIssue,
+)
+from inspector.services.triage.conventions import ConventionIndex
+from inspector.services.triage.corpus import CorpusIndex
 
 NOT_MODEL = "not-model"
 
@@ -155,7 +159,7 @@ def _remedy_from_evidence(ev: ItemEvidence, category: str, rule: str, reason: st
 
 def _third_party(module: str, ev: ItemEvidence) -> bool:
     """Neither the standard library nor a module of the task's suite (a helper in tests/)."""
-    from ..pymodules import is_stdlib
+    from inspector.services.repo.pymodules import is_stdlib
 
     top = module.split(".")[0]
     if is_stdlib(top) or top in ("conftest", "tests"):
@@ -166,7 +170,7 @@ def _third_party(module: str, ev: ItemEvidence) -> bool:
 
 
 def _dist_for(module: str) -> str:
-    from ..pymodules import IMPORT_ALIASES
+    from inspector.services.repo.pymodules import IMPORT_ALIASES
 
     top = module.split(".")[0]
     aliases = IMPORT_ALIASES.get(top, ())

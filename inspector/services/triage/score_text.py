@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .score import NONE, ScoreReport, UnitScore
+from inspector.services.triage.score import NONE, ScoreReport, UnitScore
 
 NA = "n/a"
 SPLIT_TITLES = {"held_out": "held-out", "dev": "dev", "all": "all"}

@@ -20,12 +20,11 @@ from inspector.model.labels import Anchor
 from inspector.model.readme_check import check
 from inspector.model.readme_contract import ReadmeContract
 from inspector.model.triage import RUN_ALONE, Reading, Remedy
-
-from .conventions import describe
-from .offline import online_calls
-from .pollution import shared_literals
-from .repo_sites import status_sites
-from .rules import NOT_MODEL, ItemEvidence
+from inspector.services.triage.conventions import describe
+from inspector.services.triage.offline import online_calls
+from inspector.services.triage.pollution import shared_literals
+from inspector.services.triage.repo_sites import status_sites
+from inspector.services.triage.rules import NOT_MODEL, ItemEvidence
 
 OTHER = "other"
 ARCHITECTURAL = "architectural"

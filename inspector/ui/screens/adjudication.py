@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from inspector.model.agreement import agreement
 from inspector.model.labels import ItemRef, Label
-from inspector.services.label_session import LabelSession
+from inspector.services.labels.session import LabelSession
 from inspector.ui.app_access import inspector_app, open_label_session
 from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.label_text import category_text

@@ -32,8 +32,8 @@ from inspector.model.results import SampleResult
 from inspector.model.task import Task
 from inspector.model.triage import Confirmation, RootGroup, TestSuggestion
 from inspector.model.verdict import Verdict
-from inspector.services.label_session import KEEP, LabelSession
-from inspector.services.label_triage import QueueSample, QueueTriage, load_queue_sample
+from inspector.services.labels.queue import QueueSample, QueueTriage, load_queue_sample
+from inspector.services.labels.session import KEEP, LabelSession
 from inspector.ui.app_access import inspector_app, open_label_session
 from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.label_text import item_name
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 ConfirmFn = Callable[..., Confirmation]
 """Tries a remedy on a fresh deployment of a sample: ``confirm(remedy, result, task, backend,
-on_line=..., say=..., cancel=...)`` (:class:`~inspector.services.label_triage.RemedyRunner`)."""
+on_line=..., say=..., cancel=...)`` (:class:`~inspector.services.labels.queue.RemedyRunner`)."""
 
 
 def suggestion_json(s: TestSuggestion) -> dict[str, str]:

@@ -26,16 +26,15 @@ from textual.worker import get_current_worker
 from inspector.model.log_levels import LEVEL_CHOICES, pytest_test_ref
 from inspector.model.outcomes import PHASE_ORDER, Phase
 from inspector.model.replay_clock import ReplayClock
-from inspector.services.deployment_log import DeploymentLog, PhaseSpan
-from inspector.services.log_export import export_lines
-from inspector.services.log_filter import FilterError, LogFilter, Query, Rows, find, first_error
-from inspector.services.log_filter import scan as scan_log
+from inspector.services.logs.deployment_log import DeploymentLog, PhaseSpan
+from inspector.services.logs.export import export_lines
+from inspector.services.logs.filters import FilterError, LogFilter, Query, Rows, find, first_error
+from inspector.services.logs.filters import scan as scan_log
 from inspector.ui.app_access import label_session
 from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.safe import plain, sanitize
-
-from ..widgets.log_view import LogView, format_time
-from ..widgets.timeline import Timeline, TimelineState
+from inspector.ui.widgets.log_view import LogView, format_time
+from inspector.ui.widgets.timeline import Timeline, TimelineState
 
 FPS = 30
 

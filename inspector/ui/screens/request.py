@@ -27,14 +27,14 @@ from inspector import paths
 from inspector.model import Endpoint
 from inspector.model.http_request import BODY_KINDS, RequestSpec, ResponseRecord, to_curl
 from inspector.model.request_templates import suggested_params, template_for
-from inspector.services.deployments import DeployError, Target
-from inspector.services.http_client import RequestRefused, send
-from inspector.services.request_history import (
+from inspector.services.deploy.warm import DeployError, Target
+from inspector.services.rerun.history import (
     HistoryEntry,
     HistoryError,
     RequestHistory,
     history_path,
 )
+from inspector.services.rerun.http_client import RequestRefused, send
 from inspector.ui.app_access import inspector_app
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour

@@ -23,8 +23,8 @@ from textual.widgets import DataTable, Footer, RichLog, Static
 
 from inspector.model import TestCase
 from inspector.model.testids import leaf_name
-from inspector.services.deployments import DeployError, Target
-from inspector.services.rerun import RerunReport, rerun
+from inspector.services.deploy.warm import DeployError, Target
+from inspector.services.rerun.runner import RerunReport, rerun
 from inspector.services.tamper.findings import finding_line
 from inspector.ui.app_access import inspector_app
 from inspector.ui.dialogs.times import TimesScreen

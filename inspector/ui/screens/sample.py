@@ -29,7 +29,7 @@ from inspector.model.errors import LoadError
 from inspector.model.labels import Anchor, ItemRef
 from inspector.model.testids import leaf_name
 from inspector.model.verdict import Verdict
-from inspector.services.endpoint_tests import tests_for_endpoints
+from inspector.services.suite.endpoint_tests import tests_for_endpoints
 from inspector.ui.app_access import inspector_app
 from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.messages import OpenSample
@@ -377,7 +377,7 @@ class SampleScreen(Screen[None]):
     def action_replay(self, phase: str | None = None) -> None:
         """Replay this sample's deployment log (at ``phase`` if given)."""
         from inspector.model.outcomes import Phase
-        from inspector.services.deployment_log import NoLogError, open_sample_log
+        from inspector.services.logs.deployment_log import NoLogError, open_sample_log
         from inspector.ui.screens.replay import ReplayScreen
 
         pane = self.main_pane
@@ -397,7 +397,7 @@ class SampleScreen(Screen[None]):
 
     def _target(self) -> Any:
         """The deployable target of this sample, or None (after telling why)."""
-        from inspector.services.deployments import DeployError, Target
+        from inspector.services.deploy.warm import DeployError, Target
 
         if self.sample is None:
             self.notify("The sample is still loading.", severity="warning")
@@ -440,7 +440,7 @@ class SampleScreen(Screen[None]):
 
     def action_rerun_failures(self) -> None:
         """Redeploy this sample once and run every recorded failure again."""
-        from inspector.services.rerun import resolve_tests
+        from inspector.services.rerun.runner import resolve_tests
         from inspector.ui.screens.rerun import RerunScreen
 
         target = self._target()

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from inspector.services.deployments import LiveDeployment
+from inspector.services.deploy.warm import LiveDeployment
 from inspector.ui.app_access import inspector_app
 from inspector.ui.safe import plain
 from inspector.ui.styles import colour

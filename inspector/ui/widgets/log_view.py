@@ -19,10 +19,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from inspector.model.log_levels import Level, pytest_test_ref
-from inspector.services.deployment_log import DeploymentLog, Record
-from inspector.services.log_filter import Rows
-
-from ..styles import colour
+from inspector.services.logs.deployment_log import DeploymentLog, Record
+from inspector.services.logs.filters import Rows
+from inspector.ui.styles import colour
 
 MAX_WIDTH = 4000
 

@@ -32,9 +32,9 @@ from inspector.model.outcomes import PHASE_ORDER
 from inspector.model.pytest_output import exit_meaning
 from inspector.model.tampering import TamperFinding
 from inspector.model.testids import split_node_id
-from inspector.services.file_preview import list_repo_tree, preview_file
-from inspector.services.references import Ref, find_refs
-from inspector.services.suite_cause import cause_of, cause_ref
+from inspector.services.repo.preview import list_repo_tree, preview_file
+from inspector.services.repo.references import Ref, find_refs
+from inspector.services.suite.cause import cause_of, cause_ref
 from inspector.services.tamper.findings import KIND_LABELS
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour, outcome_text, verdict_text

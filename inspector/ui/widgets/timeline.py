@@ -9,10 +9,9 @@ from textual.events import Click
 from textual.message import Message
 from textual.widget import Widget
 
-from inspector.services.deployment_log import PhaseSpan
+from inspector.services.logs.deployment_log import PhaseSpan
 from inspector.ui.safe import sanitize
-
-from ..styles import colour
+from inspector.ui.styles import colour
 
 
 @dataclass(frozen=True)

@@ -6,9 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from inspector.model import Phase, PhaseStatus
-
-from .backend import PhaseOutcome, Session
-from .phase_log import PhaseLog
+from inspector.services.deploy.backend import PhaseOutcome, Session
+from inspector.services.harness.phase_log import PhaseLog
 
 
 @dataclass

@@ -7,8 +7,7 @@ import re
 
 from inspector.model.labels import Anchor, Suggestion
 from inspector.model.results import SampleResult
-
-from .label_suggest import log_lines
+from inspector.services.labels.suggest import log_lines
 
 _TELLING = re.compile(
     r"(Error\b|Error:|Exception|Traceback|No matching distribution|Could not find a version|"

@@ -21,12 +21,16 @@ from pathlib import Path
 
 from inspector import paths
 from inspector.model import Phase, SampleResult, Task
-
-from .harness.backend import Backend, Limits, SampleJob, Session
-from .harness.deploy import DeployOutcome, deploy
-from .harness.phase_log import PhaseLog
-from .harness.ports import PortLock
-from .rerun_logs import DEFAULT_KEEP_RERUNS, InUse, prune_attempt_logs, prune_deployments
+from inspector.services.deploy.backend import Backend, Limits, SampleJob, Session
+from inspector.services.deploy.steps import DeployOutcome, deploy
+from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.harness.ports import PortLock
+from inspector.services.logs.rerun_logs import (
+    DEFAULT_KEEP_RERUNS,
+    InUse,
+    prune_attempt_logs,
+    prune_deployments,
+)
 
 Say = Callable[[str], None]
 
@@ -107,7 +111,7 @@ class LiveDeployment:
         if self.backend == "local":
             return f"http://127.0.0.1:{self.job.port}"
         if self._forward is None:
-            from .sandbox.forward import PortForward
+            from inspector.services.sandbox.forward import PortForward
 
             container = getattr(self.session, "container", None)
             if container is None:
@@ -213,7 +217,7 @@ class DeploymentPool:
                 return container.status == "running"
             except Exception:  # noqa: BLE001 - removed behind our back
                 return False
-        from .harness.ports import port_open
+        from inspector.services.harness.ports import port_open
 
         return port_open(live.job.port)
 

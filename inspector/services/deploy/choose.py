@@ -8,15 +8,14 @@ from typing import TYPE_CHECKING
 
 from inspector.model import discover_runs
 from inspector.model.repo_scope import REPO_REFUSED
-
-from .deployments import DeployError, Target
-from .harness.backend import Backend
-from .harness.local import LocalBackend, LocalExecNotAllowed
-from .harness.venvs import VenvCache
-from .sandbox.engine import EngineUnavailable, engine_reachable
+from inspector.services.deploy.backend import Backend
+from inspector.services.deploy.local import LocalBackend, LocalExecNotAllowed
+from inspector.services.deploy.warm import DeployError, Target
+from inspector.services.harness.venvs import VenvCache
+from inspector.services.sandbox.engine import EngineUnavailable, engine_reachable
 
 if TYPE_CHECKING:
-    from .sandbox.docker_backend import SandboxLimits
+    from inspector.services.deploy.docker_backend import SandboxLimits
 
 BACKENDS = ("docker", "local")
 
@@ -44,9 +43,9 @@ def backend_factory(allow_local: bool, sandbox_limits: SandboxLimits | None = No
             except LocalExecNotAllowed as exc:
                 raise DeployError(str(exc)) from None
         if name == "docker":
-            from .sandbox.cleanup import cleanup_leftovers
-            from .sandbox.docker_backend import DockerBackend
-            from .sandbox.engine import connect
+            from inspector.services.deploy.docker_backend import DockerBackend
+            from inspector.services.sandbox.cleanup import cleanup_leftovers
+            from inspector.services.sandbox.engine import connect
 
             try:
                 client = connect()

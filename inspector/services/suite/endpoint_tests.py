@@ -10,7 +10,7 @@ it makes are collected: ``<client>.get/post/put/patch/delete/head/options(url)``
 ``<client>.request(method, url)`` on ``requests``/``httpx``, a session or any client object,
 directly, in nested functions, through the suite's own functions and ``self.`` methods (with
 the arguments of each call), and in the fixtures it requests (autouse fixtures are ignored).
-URLs are read by :mod:`inspector.services.suite_source` (constants, f-strings, class and
+URLs are read by :mod:`inspector.services.suite.source` (constants, f-strings, class and
 ``self.`` attributes, fixtures, helper functions returning URLs, ``os.environ`` defaults,
 ``urljoin``, parametrize values...); a relative path on a client made with ``base_url=`` is
 joined to it. A leading dynamic part or ``scheme://host[:port]`` is taken as the base URL and
@@ -37,10 +37,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.model import Endpoint
-from inspector.services.suite_audit import collectable, matches_files
-from inspector.services.suite_audit import find_config as find_pytest_config
-from inspector.services.suite_audit import option as pytest_option
-from inspector.services.suite_source import (
+from inspector.services.suite.audit import collectable, matches_files
+from inspector.services.suite.audit import find_config as find_pytest_config
+from inspector.services.suite.audit import option as pytest_option
+from inspector.services.suite.source import (
     DYN,
     ClassRef,
     Env,

@@ -22,7 +22,7 @@ import re
 import shutil
 from pathlib import Path
 
-from .log_caps import DEFAULT_KEEP_RERUNS
+from inspector.services.logs.caps import DEFAULT_KEEP_RERUNS
 
 __all__ = ["DEFAULT_KEEP_RERUNS", "IN_USE", "InUse", "in_use", "prune_attempt_logs",
            "prune_deployments"]

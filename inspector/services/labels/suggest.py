@@ -51,11 +51,10 @@ from inspector.model.labels import Anchor, Suggestion
 from inspector.model.logs import parse_log_line
 from inspector.model.outcomes import Phase
 from inspector.model.results import SampleResult, TestCase
-
-from .pymodules import IMPORT_ALIASES as _IMPORT_ALIASES
-from .pymodules import Requirement, parse_requirements
-from .pymodules import norm_dist as _norm_dist
-from .suite_audit import SuiteAudit
+from inspector.services.repo.pymodules import IMPORT_ALIASES as _IMPORT_ALIASES
+from inspector.services.repo.pymodules import Requirement, parse_requirements
+from inspector.services.repo.pymodules import norm_dist as _norm_dist
+from inspector.services.suite.audit import SuiteAudit
 
 ARCHITECTURAL = "architectural"
 DEPENDENCY = "dependency"

@@ -35,9 +35,8 @@ from pathlib import Path
 
 from inspector.model import ApiCoverage, Endpoint, EndpointCoverage, Evidence
 from inspector.model.spec_endpoints import stock_only
-
-from .repo_files import SKIP_DIRS, iter_files, read_text
-from .routes import WILD, Route, find_routes, matches, normalize, pattern
+from inspector.services.repo.files import SKIP_DIRS, iter_files, read_text
+from inspector.services.routes import WILD, Route, find_routes, matches, normalize, pattern
 
 SOURCE_EXT = (".py", ".java", ".js", ".ts", ".kt")
 CONFIG_EXT = (".properties", ".yml", ".yaml")

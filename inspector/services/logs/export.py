@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .atomic import atomic_writer
-from .deployment_log import DeploymentLog
+from inspector.services.atomic import atomic_writer
+from inspector.services.logs.deployment_log import DeploymentLog
 
 
 class ExportCancelled(Exception):

@@ -42,15 +42,14 @@ from inspector.model.labels import (
 )
 from inspector.model.labelset import LabelSet
 from inspector.model.taxonomy import Taxonomy, load_taxonomy
-
-from .atomic import (
+from inspector.services.atomic import (
     STALE_TEMP_SECONDS,
     shared_file_mode,
     sweep_stale_temps,
     write_bytes_atomic,
 )
 
-DEFAULT_TAXONOMY = Path(__file__).resolve().parent.parent / "data" / "taxonomy.json"
+DEFAULT_TAXONOMY = Path(__file__).resolve().parents[2] / "data" / "taxonomy.json"
 ADJUDICATOR = "adjudication"
 
 

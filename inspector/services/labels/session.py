@@ -2,7 +2,7 @@
 pending evidence, and writes done in order on one background thread.
 
 The app holds one session; screens ask it what to show and hand it edits. Every write goes
-through :class:`~inspector.services.label_store.LabelStore` (atomic, locked) on a single
+through :class:`~inspector.services.labels.store.LabelStore` (atomic, locked) on a single
 writer thread, so keystrokes never wait for ``fsync`` and edits land in the order made.
 """
 
@@ -19,8 +19,7 @@ from inspector.model.label_groups import follow_label, followers, group_labels, 
 from inspector.model.labels import Anchor, ItemRef, Label, LabelFile, Suggestion
 from inspector.model.labelset import LabelSet
 from inspector.model.taxonomy import Taxonomy, load_taxonomy
-
-from .label_store import DEFAULT_TAXONOMY, LabelFileError, LabelStore
+from inspector.services.labels.store import DEFAULT_TAXONOMY, LabelFileError, LabelStore
 
 
 class _Keep:

@@ -17,11 +17,10 @@ from pathlib import Path
 from inspector.model import Outcome, TestCase
 from inspector.model.tampering import TamperFinding
 from inspector.model.testids import base_id, leaf_name, repo_relative_id
-
-from .deployments import DeploymentPool, LiveDeployment, Target
-from .harness.phase_log import PhaseLog
-from .tamper import scan_repo
-from .tamper.findings import ordered
+from inspector.services.deploy.warm import DeploymentPool, LiveDeployment, Target
+from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.tamper import scan_repo
+from inspector.services.tamper.findings import ordered
 
 LineSink = Callable[[str, str], None]
 """``(stream, text)`` for each line of test output, as it arrives."""

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from ..model.taxonomy import Taxonomy
+from inspector.model.taxonomy import Taxonomy
 
 EXPORT_FORMAT = "genesis-inspector.label-export"
 EXPORT_VERSION = 1

@@ -24,11 +24,10 @@ from inspector.model.labels import Anchor, Suggestion
 from inspector.model.results import SampleResult
 from inspector.model.task import Task
 from inspector.model.triage import Confirmation, Remedy, RootGroup, SampleTriage
-
-from .catalog import Catalog
-from .deployments import DeployError, DeploymentPool, Target
-from .triage.engine import TriageContext, triage_sample
-from .triage.items import failure_items
+from inspector.services.catalog import Catalog
+from inspector.services.deploy.warm import DeployError, DeploymentPool, Target
+from inspector.services.triage.engine import TriageContext, triage_sample
+from inspector.services.triage.items import failure_items
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +89,7 @@ class RemedyRunner:
                  cancel: threading.Event | None = None) -> Confirmation:
         """Try ``remedy`` on ``result``'s repo; raises :class:`DeployError` (no repo, no
         task, no backend) or the remedy's error when it cannot be tried."""
-        from .triage.remedies import confirm
+        from inspector.services.triage.remedies import confirm
 
         if task is None:
             raise DeployError(f"{result.sample_id}: the task (README and golden tests) is not "
@@ -117,9 +116,9 @@ def load_queue_sample(catalog: Catalog, entry: SampleEntry,
     """Read ``entry``'s result and task, triage it, suggest a category for the whole sample
     and collect its evidence (blocking: call it from a worker). A load error or a rule bug
     is reported in ``error``, never raised."""
-    from .label_evidence import evidence_candidates, log_evidence
-    from .label_suggest import suggest
-    from .suite_audit import audit_task
+    from inspector.services.labels.evidence import evidence_candidates, log_evidence
+    from inspector.services.labels.suggest import suggest
+    from inspector.services.suite.audit import audit_task
 
     try:
         sample = catalog.load_sample(entry)

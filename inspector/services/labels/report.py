@@ -12,8 +12,7 @@ from inspector.model.labelset import LabelSet
 from inspector.model.results import SampleResult
 from inspector.model.run import Run
 from inspector.model.task import Task
-
-from .label_export import ExportRow
+from inspector.services.labels.export import ExportRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +29,8 @@ class SampleInfo:
 
     def suggest(self) -> Suggestion | None:
         """The suggestion for this sample, with its task's README and suite audit."""
-        from .label_suggest import suggest
-        from .suite_audit import audit_task
+        from inspector.services.labels.suggest import suggest
+        from inspector.services.suite.audit import audit_task
 
         return suggest(self.result, task_readme=self.readme,
                        audit=audit_task(self.task) if self.task is not None else None)

@@ -4,7 +4,7 @@
   its head and its tail are kept, the middle is dropped and a note says how much (see
   :mod:`inspector.services.harness.phase_log`). ``Limits.log_cap_mb``, ``--log-cap-mb``.
 * :data:`DEFAULT_KEEP_RERUNS`: re-runs whose logs are kept per sample; older ones are removed
-  when a new one starts (see :mod:`inspector.services.rerun_logs`).
+  when a new one starts (see :mod:`inspector.services.logs.rerun_logs`).
   ``DeploymentPool(keep_reruns=…)``, ``--keep-reruns``.
 """
 

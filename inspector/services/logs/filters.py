@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 from inspector.model.log_levels import PREFILTER, Level, level_names
 from inspector.model.outcomes import Phase
-
-from .deployment_log import DeploymentLog, Record, Segment
+from inspector.services.logs.deployment_log import DeploymentLog, Record, Segment
 
 SCAN_BLOCK = 32 * 1024
 """Bytes per regex call of a scan. Python's ``re`` holds the GIL for a whole call, so a scan

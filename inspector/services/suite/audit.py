@@ -33,8 +33,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
 from inspector.model.task import Task
-
-from .pymodules import (
+from inspector.services.repo.pymodules import (
     IMPORT_ALIASES,
     KNOWN_THIRD_PARTY,
     Requirement,

@@ -11,9 +11,8 @@ from pathlib import Path
 
 from inspector.model import Phase, SampleResult, SuiteCause, SuiteStatus, Task
 from inspector.model.pytest_output import Locate, find_cause
-
-from .harness.phase_log import read_output
-from .references import Ref, resolve_path
+from inspector.services.harness.phase_log import read_output
+from inspector.services.repo.references import Ref, resolve_path
 
 
 def needs_cause(status: SuiteStatus, collection_errors: int, exit_code: int | None,

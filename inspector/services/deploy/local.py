@@ -19,9 +19,7 @@ from pathlib import Path
 from inspector.model import Phase, PhaseStatus
 from inspector.model.requirement_sources import plain_requirement_problem
 from inspector.model.tampering import TamperFinding
-
-from . import bytecode, confine
-from .backend import (
+from inspector.services.deploy.backend import (
     HEALTH_PATHS,
     PhaseOutcome,
     SampleJob,
@@ -29,12 +27,13 @@ from .backend import (
     base_url_env,
     no_entry_point,
 )
-from .golden import make_writable, tree_digest
-from .golden_local import CapturedRun, GoldenSuite, run_golden, stage
-from .phase_log import PhaseLog, SectionLog, now_iso
-from .ports import port_open, wait_port_closed
-from .proctree import group_alive as _group_alive  # noqa: F401 - kept for callers
-from .venvs import VenvCache
+from inspector.services.harness import bytecode, confine
+from inspector.services.harness.golden import make_writable, tree_digest
+from inspector.services.harness.golden_local import CapturedRun, GoldenSuite, run_golden, stage
+from inspector.services.harness.phase_log import PhaseLog, SectionLog, now_iso
+from inspector.services.harness.ports import port_open, wait_port_closed
+from inspector.services.harness.proctree import group_alive as _group_alive  # noqa: F401 - kept for callers
+from inspector.services.harness.venvs import VenvCache
 
 STOCK_BUNDLE = ["flask", "fastapi", "uvicorn", "django", "djangorestframework", "requests",
                 "sqlalchemy", "pydantic"]
@@ -93,7 +92,7 @@ class LocalBackend:
 
     def open(self, job: SampleJob) -> LocalSession:
         if job.task.language == "java":
-            from .java_local import JavaSession
+            from inspector.services.harness.java_local import JavaSession
 
             return JavaSession(self, job)
         return LocalSession(self, job)

@@ -34,8 +34,7 @@ from typing import TYPE_CHECKING
 
 from inspector.model import Phase, PhaseStatus
 from inspector.model.tampering import TamperFinding
-
-from ..harness.backend import (
+from inspector.services.deploy.backend import (
     HEALTH_PATHS,
     PhaseOutcome,
     SampleJob,
@@ -44,7 +43,8 @@ from ..harness.backend import (
     no_entry_point,
     tests_outcome,
 )
-from ..harness.golden import (
+from inspector.services.deploy.local import find_start_command
+from inspector.services.harness.golden import (
     digest_finding,
     golden_tar,
     repo_data_files,
@@ -52,10 +52,9 @@ from ..harness.golden import (
     tar_digest,
     task_config,
 )
-from ..harness.local import find_start_command
-from ..harness.phase_log import PhaseLog, now_iso
-from .container_exec import ExecHandle, exec_io, run_exec, start_exec
-from .engine import (
+from inspector.services.harness.phase_log import PhaseLog, now_iso
+from inspector.services.sandbox.container_exec import ExecHandle, exec_io, run_exec, start_exec
+from inspector.services.sandbox.engine import (
     LABEL,
     LABEL_EXPIRES,
     LABEL_KIND,
@@ -64,15 +63,15 @@ from .engine import (
     connect,
     owner_label,
 )
-from .images import (
+from inspector.services.sandbox.images import (
     REPO_VENV,
     RUNNER_UID,
     RUNNER_VENV,
     BaseImageMissing,
     ensure_sample_image,
 )
-from .lease import LEASE_DIR, LEASE_TMPFS, Heartbeat, watchdog_command
-from .repo_archive import SANDBOX_UID, RepoTooLarge, repo_tar, tar_space
+from inspector.services.sandbox.lease import LEASE_DIR, LEASE_TMPFS, Heartbeat, watchdog_command
+from inspector.services.sandbox.repo_archive import SANDBOX_UID, RepoTooLarge, repo_tar, tar_space
 
 if TYPE_CHECKING:
     import docker

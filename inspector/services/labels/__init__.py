@@ -1,0 +1,1 @@
+"""Failure labels: stores, sessions, suggestions, exports and the labelling queue."""

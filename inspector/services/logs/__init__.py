@@ -1,0 +1,1 @@
+"""Deployment logs: lazy indexed reading, filtering, export and on-disk caps."""

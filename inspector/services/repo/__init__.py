@@ -1,0 +1,1 @@
+"""Reading a generated repository: its files, previews, references, coverage, modules."""

@@ -1,0 +1,1 @@
+"""Re-running tests and sending requests against a deployed sample."""

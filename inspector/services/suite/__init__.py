@@ -1,0 +1,1 @@
+"""Static reading of a task's golden test suite: sources, audit, causes, endpoints hit."""
