@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Select, Static, TextArea
 
-from inspector.model.http_request import BODY_KINDS, RequestSpec
+from inspector.model.http_request import BODY_KINDS, BodyKind, RequestSpec
 from inspector.ui.request.fields import parse_headers, parse_query
 from inspector.ui.safe import plain, sanitize
 
@@ -65,10 +67,11 @@ class RequestEditor(Vertical):
         """The request in the editor and what is wrong with it (nothing when sendable)."""
         method = self.query_one("#req-method", Select).value
         kind = self.query_one("#req-body-kind", Select).value
+        body_kind: BodyKind = cast("BodyKind", kind) if kind in BODY_KINDS else "none"
         headers, problems = parse_headers(self.query_one("#req-headers", TextArea).text)
         spec = RequestSpec(str(method), self.query_one("#req-path", Input).value.strip(),
                            parse_query(self.query_one("#req-query", TextArea).text), headers,
-                           kind if kind in BODY_KINDS else "none",  # type: ignore[arg-type]
+                           body_kind,
                            self.query_one("#req-body", TextArea).text)
         return spec, problems + spec.validate()
 

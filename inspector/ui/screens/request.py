@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Callable
 
 from rich.text import Text
 from textual import on, work
@@ -254,10 +255,10 @@ class RequestScreen(Screen[None]):
             error = str(exc)
         self._ui(self._received, cancel, spec, response, base, entries, error)
 
-    def _ui(self, fn: object, *args: object) -> None:
+    def _ui(self, fn: Callable[..., object], *args: object) -> None:
         """Run ``fn`` on the event loop; a no-op once the app has gone."""
         with contextlib.suppress(RuntimeError):
-            self.app.call_from_thread(fn, *args)  # type: ignore[arg-type]
+            self.app.call_from_thread(fn, *args)
 
     @property
     def shown(self) -> bool:
