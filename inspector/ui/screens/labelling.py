@@ -6,61 +6,51 @@ labels the root and its group: the members get labels that *follow* the root (st
 ``follows`` = the root's key, so exports and agreement see them); a key on a member gives it a
 label of its own, overriding the group (``f`` makes it follow again). ``r`` re-runs the item's
 remedy in a sandbox (a background worker; Esc cancels) to confirm the suspected cause.
+
+The screen is composed of the status line (:class:`~inspector.ui.labelling.progress.LabelProgress`),
+the queue (:class:`~inspector.ui.widgets.failure_queue.FailureQueue`, posting ``RowChanged``)
+and the item (:class:`~inspector.ui.labelling.detail.DetailPane`); where keys go next and what
+they write is plain logic in :mod:`inspector.ui.labelling`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal
 from textual.events import Key
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, ProgressBar, Static
+from textual.widgets import Footer, Header, Input
 from textual.worker import get_current_worker
 
 from inspector.model.entries import SampleEntry
 from inspector.model.errors import LoadError
-from inspector.model.labels import CONFIDENCES, Anchor, ItemRef, Label, Suggestion
-from inspector.model.results import SampleResult
-from inspector.model.task import Task
-from inspector.model.triage import Confirmation, RootGroup, TestSuggestion
+from inspector.model.labels import CONFIDENCES, ItemRef, Label
+from inspector.model.triage import Confirmation, TestSuggestion
 from inspector.model.verdict import Verdict
-from inspector.services.labels.queue import QueueSample, QueueTriage, load_queue_sample
+from inspector.services.labels.queue import QueueSample, QueueTriage
 from inspector.services.labels.session import KEEP, LabelSession
 from inspector.ui.app_access import inspector_app, open_label_session
 from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.label_text import item_name
+from inspector.ui.labelling import item as items
+from inspector.ui.labelling import navigation
+from inspector.ui.labelling.confirm import ConfirmFn, ConfirmRuns
+from inspector.ui.labelling.detail import DetailPane, ItemView
+from inspector.ui.labelling.loader import QueueLoader
+from inspector.ui.labelling.progress import LabelProgress, ProgressCounts
+from inspector.ui.labelling.saving import plan_save, suggestion_json
 from inspector.ui.messages import LabelsChanged, OpenSample
-from inspector.ui.safe import plain, sanitize
 from inspector.ui.widgets.evidence_list import EvidenceList
 from inspector.ui.widgets.failure_queue import FailureQueue, QueueRow
 from inspector.ui.widgets.item_header import ItemHeader
-from inspector.ui.widgets.label_summary import LabelSummary
-from inspector.ui.widgets.suggestion_panel import SuggestionPanel, confirmation_text
+from inspector.ui.widgets.suggestion_panel import SuggestionPanel
 
-if TYPE_CHECKING:
-    from inspector.model.triage import Remedy
-
-ConfirmFn = Callable[..., Confirmation]
-"""Tries a remedy on a fresh deployment of a sample: ``confirm(remedy, result, task, backend,
-on_line=..., say=..., cancel=...)`` (:class:`~inspector.services.labels.queue.RemedyRunner`)."""
-
-
-def suggestion_json(s: TestSuggestion) -> dict[str, str]:
-    """What a label keeps of the per-test suggestion it was made with (strings only)."""
-    out = {"rule": s.rule, "reason": s.reason, "confidence": f"{s.confidence:.2f}"}
-    if s.category is not None:
-        out = {"category": s.category, **out}
-    if s.remedy is not None:
-        out["remedy"] = s.remedy.describe()
-    return out
+__all__ = ["ConfirmFn", "LabelScreen", "suggestion_json"]
 
 
 class LabelScreen(Screen[None]):
@@ -109,48 +99,37 @@ class LabelScreen(Screen[None]):
         self.index = self.entries.index(current) if current in self.entries else 0
         self.visited: list[int] = []
         self.confidence = "medium"
-        self.loaded: dict[int, QueueSample] = {}
+        self.loader = QueueLoader(self.entries, triage)
         self.row = QueueRow(self.index, self.entries[self.index].sample_id) \
             if self.entries else QueueRow(0, "")
         self._session = session
         self.triage = triage
-        self.confirm_fn = confirm
-        self.confirmations: dict[str, Confirmation] = {}  # item key -> this session's re-run
-        self.confirm_cancel: threading.Event | None = None
-        self.confirming_key: str | None = None
+        self.confirms = ConfirmRuns(self, confirm, lambda: self.panel, self._render_suggestion)
         self._descend: int | None = None  # sample whose first unlabelled root to go to
-        self._inflight: set[int] = set()
-        self._inflight_lock = threading.Lock()
 
     @property
     def session(self) -> LabelSession:
         return self._session or open_label_session(self)
 
+    @property
+    def loaded(self) -> dict[int, QueueSample]:
+        """The queue samples read so far, by position."""
+        return self.loader.loaded
+
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal(id="progress-row"):
-            yield Static("", id="progress-text")
-            yield ProgressBar(total=1, show_eta=False, id="progress")
+        yield LabelProgress(id="progress-row")
         with Horizontal():
             yield FailureQueue(self.session.taxonomy, self.session.mine, id="queue")
-            with Vertical(id="item-col"):
-                with VerticalScroll(id="item"):
-                    yield ItemHeader(id="item-header")
-                    yield SuggestionPanel(self.session.taxonomy, id="suggestion-panel")
-                    yield Static("Evidence  (a attaches/detaches, Enter opens)",
-                                 id="evidence-title")
-                    yield EvidenceList(id="evidence")
-                    yield LabelSummary(self.session.taxonomy, id="labels")
-                yield Static("", id="legend")
+            yield DetailPane(self.session, id="item-col")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "Label failures"
         self.sub_title = (f"{self.session.annotator}"
                           f"{' · blind' if self.session.blind else ''}")
-        self.query_one("#legend", Static).update(self._legend())
         if not self.entries:
             self.header.say("No failing samples here: nothing to label. Esc goes back.")
             return
@@ -163,24 +142,21 @@ class LabelScreen(Screen[None]):
             self.notify("Your label file cannot be read, so nothing will be written to it: "
                         + "; ".join(self.session.problems), severity="error", timeout=15)
 
-    def _legend(self) -> Text:
-        t = Text()
-        for cat in self.session.taxonomy.categories:
-            t.append(f" {sanitize(cat.key)} ", style="bold reverse")
-            t.append(f" {sanitize(cat.name)}   ", style=f"bold {cat.colour}")
-        return t
-
     @property
     def queue(self) -> FailureQueue:
         return self.query_one("#queue", FailureQueue)
 
     @property
+    def detail(self) -> DetailPane:
+        return self.query_one("#item-col", DetailPane)
+
+    @property
     def header(self) -> ItemHeader:
-        return self.query_one("#item-header", ItemHeader)
+        return self.detail.header
 
     @property
     def panel(self) -> SuggestionPanel:
-        return self.query_one("#suggestion-panel", SuggestionPanel)
+        return self.detail.panel
 
     # ------------------------------------------------------------------ queue
 
@@ -190,18 +166,11 @@ class LabelScreen(Screen[None]):
 
     def _update_progress(self) -> None:
         done, total = self.session.progress(e.sample_id for e in self.entries)
-        pct = f" ({done * 100 // total}%)" if total else ""
-        text = (f"{done} of {total} failing samples labelled by {self.session.annotator}{pct}"
-                f" · item {self.index + 1}/{total}")
-        triaged = [lo.triage for lo in self.loaded.values() if lo.triage is not None]
-        items = [i.ref for t in triaged for g in t.groups for i in g.items]
-        if items:
-            n = sum(1 for r in items if self.session.mine(r) is not None)
-            text += (f" · failure items {n}/{len(items)} labelled in {len(triaged)} "
-                     "triaged samples")
-        self.query_one("#progress-text", Static).update(plain(text))
-        bar = self.query_one("#progress", ProgressBar)
-        bar.update(total=max(1, total), progress=done)
+        triaged = [lo for lo in self.loaded.values() if lo.triage is not None]
+        refs = items.sample_refs(triaged)
+        self.query_one(LabelProgress).counts = ProgressCounts(
+            self.session.annotator, done, total, self.index + 1,
+            sum(1 for r in refs if self.session.mine(r) is not None), len(refs), len(triaged))
 
     @on(FailureQueue.RowChanged, "#queue")
     def _row_changed(self, event: FailureQueue.RowChanged) -> None:
@@ -266,21 +235,14 @@ class LabelScreen(Screen[None]):
 
     def _load_into(self, i: int) -> None:
         """Load sample ``i`` unless it is loaded or being loaded; hand it to the UI."""
-        with self._inflight_lock:
-            if i in self.loaded or i in self._inflight or not 0 <= i < len(self.entries):
-                return
-            self._inflight.add(i)
-        try:
-            loaded = load_queue_sample(inspector_app(self).catalog,
-                                       self.entries[i], self.triage)
-        finally:
-            with self._inflight_lock:
-                self._inflight.discard(i)
+        loaded = self.loader.load(inspector_app(self).catalog, i)
+        if loaded is None:
+            return
         with contextlib.suppress(RuntimeError):  # the app has gone
             self.app.call_from_thread(self._loaded, i, loaded)
 
     def _loaded(self, index: int, loaded: QueueSample) -> None:
-        self.loaded[index] = loaded
+        self.loader.keep(index, loaded)
         if not self.is_attached:
             return
         if loaded.triage is not None:
@@ -311,89 +273,39 @@ class LabelScreen(Screen[None]):
     @property
     def scope(self) -> str | None:
         """The failing test being labelled (``None``: the sample or a sample-level item)."""
-        return self.row.item.test_id if self.row.item is not None else None
-
-    def _group(self) -> RootGroup | None:
-        """The group the current row labels: its own, or for the sample row the sample-level
-        root group (whose root is the sample itself)."""
-        if self.row.group is not None:
-            return self.row.group
-        triage = self.loaded.get(self.index)
-        if triage is None or triage.triage is None:
-            return None
-        return next((g for g in triage.triage.groups if g.root.ref == self.item), None)
+        return items.scope(self.row)
 
     def _test_suggestion(self) -> TestSuggestion | None:
-        loaded = self.loaded.get(self.index)
-        if loaded is None or loaded.triage is None:
-            return None
-        return loaded.triage.for_item(self.item.key)
-
-    def _render_item(self) -> None:
-        loaded = self.loaded.get(self.index)
-        self.header.show(self.entry, loaded.error if loaded is not None else "")
-        self._render_scope()
-        self._render_suggestion()
-        self._render_evidence()
-        self._render_labels()
+        return items.suggestion_for(self.row, self.loaded.get(self.index))
 
     def _failing_items(self) -> list[QueueRow]:
         """The current sample's root rows (what ``t`` steps through)."""
         if self.index not in self.queue.triages:
             return []
-        return [r for r in self.queue.rows(self.index) if r.item is not None and not r.is_member]
+        return items.roots(self.queue.rows(self.index))
 
-    def _render_scope(self) -> None:
-        self.header.show_scope(self.row, self.session.mine(self.row.ref),
-                               len(self._failing_items()))
-
-    def _render_suggestion(self) -> None:
-        loaded = self.loaded.get(self.index)
-        group = self._group()
+    def _view(self) -> ItemView:
         conf = self.confirmations.get(self.item.key)
         if conf is None and self.row.is_member and self.row.root_ref is not None:
             conf = self.confirmations.get(self.row.root_ref.key)  # the group's re-run
-        if self.row.item is None:
-            triage = loaded.triage if loaded else None
-            groups = triage.groups if triage else ()
-            self.panel.show_sample(loaded.suggestion if loaded else None,
-                                   sum(len(g.items) for g in groups), len(groups), group)
-            return
-        assert group is not None
-        self.panel.show_item(self._test_suggestion(), group, self.row.is_member, conf,
-                             note="" if self.triage is not None else
-                             "per-test suggestions are not available")
+        return ItemView(self.entry, self.loaded.get(self.index), self.row,
+                        len(self._failing_items()), self.confidence, conf,
+                        self.triage is not None)
 
-    def _candidates(self) -> list[Anchor]:
-        loaded = self.loaded.get(self.index)
-        if loaded is None:
-            return []
-        if self.row.item is None:
-            return list(loaded.candidates)
-        out: list[Anchor] = []
-        s = self._test_suggestion()
-        if s is not None:
-            out.extend(s.anchors)
-            for r in s.competing:
-                out.extend(r.anchors)
-        if self.scope is not None:
-            out.append(Anchor.for_test(self.scope))
-        out.extend(loaded.logs)
-        return list(dict.fromkeys(out))
+    def _render_item(self) -> None:
+        self.detail.show(self._view())
 
-    def _attached(self) -> list[Anchor]:
-        mine = self.session.mine(self.item)
-        return list(mine.evidence) if mine else self.session.pending_evidence(self.item)
+    def _render_scope(self) -> None:
+        self.detail.show_scope(self._view())
+
+    def _render_suggestion(self) -> None:
+        self.detail.show_suggestion(self._view())
 
     def _render_evidence(self) -> None:
-        self.query_one("#evidence", EvidenceList).show(self._candidates(), self._attached())
+        self.detail.show_evidence(self._view())
 
     def _render_labels(self) -> None:
-        item = self.item
-        self.query_one("#labels", LabelSummary).show(
-            item, self.session.mine(item), self.confidence, len(self.session.followers(item)),
-            self.session.visible(item), self.session.others(item),
-            self.session.adjudicated(item))
+        self.detail.show_labels(self._view())
 
     # ------------------------------------------------------------------ keys
 
@@ -429,29 +341,22 @@ class LabelScreen(Screen[None]):
     def _save(self, item: ItemRef, category: str, reason: str, advance: bool) -> None:
         loaded = self.loaded.get(self.index)
         row = self.row
-        note = self.query_one("#labels", LabelSummary).note
-        name = self.session.taxonomy.name_of(category)
-        group = row.group  # the sample row labels the sample alone, as before per-test items
-        ts = self._test_suggestion()
-        suggestion: Suggestion | dict[str, str] | None = (
-            suggestion_json(ts) if ts is not None else
-            loaded.suggestion if loaded and row.item is None else None)
-        confidence = self.confidence if self.session.mine(item) is None else None
-        members = [m.ref for m in group.members] if group is not None and \
-            not row.is_member else []
-        saved = f"{item.key.split('/', 1)[-1]} → {name}"
-        if members:
-            saved += f" (+{len(members)} following)"
-        done = lambda lb, err: self._written(lb, err, saved)  # noqa: E731
+        plan = plan_save(row, category, self.session.taxonomy.name_of(category),
+                         per_test=self._test_suggestion(),
+                         sample_suggestion=loaded.suggestion if loaded else None,
+                         confidence=self.confidence if self.session.mine(item) is None
+                         else None)
+        note = self.detail.note
+        done = lambda lb, err: self._written(lb, err, plan.saved)  # noqa: E731
         try:
-            if group is not None and not row.is_member:
-                self.session.save_group(item, members, category, confidence=confidence,
-                                        note=note, suggestion=suggestion, reason=reason,
-                                        done=done)
+            if plan.group:
+                self.session.save_group(item, plan.members, category,
+                                        confidence=plan.confidence, note=note,
+                                        suggestion=plan.suggestion, reason=reason, done=done)
             else:
-                self.session.save(item, category, confidence=confidence, note=note,
-                                  suggestion=suggestion, reason=reason,
-                                  follows=None if row.is_member else KEEP, done=done)
+                self.session.save(item, category, confidence=plan.confidence, note=note,
+                                  suggestion=plan.suggestion, reason=reason,
+                                  follows=None if plan.is_member else KEEP, done=done)
         except LoadError as exc:
             self.notify(f"Not saved: {exc}", severity="error", timeout=12)
             return
@@ -485,50 +390,40 @@ class LabelScreen(Screen[None]):
 
     # ------------------------------------------------------------------ moving on
 
-    def _first_unlabelled_root(self, index: int, after: QueueRow | None = None,
-                               skip: ItemRef | None = None) -> QueueRow | None:
-        rows = [r for r in self.queue.rows(index) if r.item is not None and not r.is_member]
-        if after is not None and after in rows:
-            rows = rows[rows.index(after) + 1:]
-        return next((r for r in rows if r.ref != skip and self.session.mine(r.ref) is None),
-                    None)
+    def _first_unlabelled_root(self, index: int) -> QueueRow | None:
+        return navigation.first_unlabelled_root(self.queue.rows(index), self.session.mine)
+
+    def _rows_if_triaged(self, index: int) -> list[QueueRow] | None:
+        return self.queue.rows(index) if index in self.queue.triages else None
 
     def _next_unlabelled_root(self, after: QueueRow) -> None:
         """After labelling a root: the next unlabelled root of this sample, else of the next
         sample with one (its row, until it is triaged)."""
-        here = self._first_unlabelled_root(self.index, after, skip=after.ref)
-        if here is not None:
-            self.row = here
-            self.queue.go_to(self.index, here.ref)
+        target = navigation.next_unlabelled_root(
+            self.index, after, len(self.entries), self._rows_if_triaged,
+            lambda i: self.session.state(self.entries[i].sample_id) == "unlabelled",
+            self.session.mine)
+        if target is None:
+            self.notify("Every failure item triaged so far is labelled.", timeout=5)
+        elif target.here and target.row is not None:
+            self.row = target.row
+            self.queue.go_to(self.index, target.row.ref)
             self._render_item()
-            return
-        n = len(self.entries)
-        for step in range(1, n + 1):
-            i = (self.index + step) % n
-            if i in self.queue.triages:
-                found = self._first_unlabelled_root(i, skip=after.ref)
-                if found is None:
-                    continue
-                self.visited.append(self.index)
-                self.show(i, ref=found.ref)
-                return
-            if self.session.state(self.entries[i].sample_id) == "unlabelled":
-                self._descend = i
-                self.go(i)
-                return
-        self.notify("Every failure item triaged so far is labelled.", timeout=5)
+        elif target.row is not None:
+            self.visited.append(self.index)
+            self.show(target.index, ref=target.row.ref)
+        else:
+            self._descend = target.index
+            self.go(target.index)
 
     def action_next_unlabelled(self, after_save: str | None = None) -> None:
         """The next sample (after this one, wrapping) the annotator has not labelled."""
-        n = len(self.entries)
-        for step in range(1, n + 1):
-            i = (self.index + step) % n
-            sid = self.entries[i].sample_id
-            if sid == after_save:
-                continue
-            if self.session.state(sid) == "unlabelled":
-                self.go(i)
-                return
+        i = navigation.next_unlabelled_sample(
+            self.index, [e.sample_id for e in self.entries],
+            lambda sid: self.session.state(sid) == "unlabelled", skip=after_save)
+        if i is not None:
+            self.go(i)
+            return
         if after_save is not None or self.session.state(self.entry.sample_id) == "labelled":
             self.notify("Every sample in this queue is labelled. D shows disagreements.",
                         timeout=5)
@@ -553,12 +448,7 @@ class LabelScreen(Screen[None]):
                         if self.index in self.loaded else "Still loading this sample.",
                         severity="warning", timeout=3)
             return
-        options: list[QueueRow | None] = [None, *roots]
-        current = self.row if self.row.item is not None and not self.row.is_member else None
-        if self.row.is_member:  # from a member, on to the next root
-            current = next((r for r in roots if r.group == self.row.group), None)
-        i = options.index(current) if current in options else 0
-        nxt = options[(i + 1) % len(options)]
+        nxt = navigation.next_scope(self.row, roots)
         self.row = nxt or QueueRow(self.index, self.entry.sample_id)
         self.queue.go_to(self.index, nxt.ref if nxt else None)
         self._render_item()
@@ -623,11 +513,11 @@ class LabelScreen(Screen[None]):
         self.queue.focus()
 
     def action_toggle_evidence(self) -> None:
-        anchor = self.query_one("#evidence", EvidenceList).anchor
+        anchor = self.detail.highlighted_anchor
         if anchor is None:
             self.notify("No evidence to attach here.", severity="warning", timeout=3)
             return
-        if anchor in self._attached():
+        if anchor in self.detail.attached(self.item):
             self.session.remove_evidence(self.item, anchor, done=self._written)
         else:
             state = self.session.add_evidence(self.item, anchor, done=self._written)
@@ -664,6 +554,21 @@ class LabelScreen(Screen[None]):
 
     # ------------------------------------------------------------------ confirmation
 
+    @property
+    def confirmations(self) -> dict[str, Confirmation]:
+        """This session's re-runs, by item key."""
+        return self.confirms.results
+
+    @property
+    def confirm_cancel(self) -> threading.Event | None:
+        """Set to cancel the running re-run (``None``: none runs)."""
+        return self.confirms.cancel
+
+    @property
+    def confirming_key(self) -> str | None:
+        """The item being confirmed."""
+        return self.confirms.key
+
     def action_confirm(self) -> None:
         """Re-run the item's remedy in a sandbox to confirm its suspected cause."""
         loaded = self.loaded.get(self.index)
@@ -676,72 +581,20 @@ class LabelScreen(Screen[None]):
             self.notify("No remedy to try for this item: nothing a re-run could confirm.",
                         severity="warning", timeout=5)
             return
-        if self.confirm_cancel is not None:
+        if self.confirms.cancel is not None:
             self.notify("A confirmation is already running (Esc cancels it).",
                         severity="warning", timeout=4)
             return
-        if self.confirm_fn is None:
+        if self.confirms.confirm_fn is None:
             self.notify("Causal re-runs are not available in this build.",
                         severity="error", timeout=6)
             return
-        cancel = threading.Event()
-        self.confirm_cancel = cancel
-        self.confirming_key = self.item.key
-        inspector_app(self).track_cancel(cancel)
         what = f"{remedy.describe()} — {item_name(self.row.item) if self.row.item else 'sample'}"
-        self.panel.confirming(f"confirming: {what}")
-        self._confirm(cancel, remedy, loaded.sample, loaded.task, self.item.key)
-
-    @work(thread=True, exclusive=True, group="confirm", exit_on_error=False)
-    def _confirm(self, cancel: threading.Event, remedy: Remedy, sample: SampleResult,
-                 task: Task | None, key: str) -> None:
-        """The causal re-run (Docker, long): output lines feed the progress line."""
-        app = inspector_app(self)
-        result: Confirmation | None = None
-        error: str | None = None
-        try:
-            assert self.confirm_fn is not None
-            backend = app.resolve_backend()
-            result = self.confirm_fn(remedy, sample, task, backend, on_line=self.panel.feed,
-                                     say=self.panel.feed, cancel=cancel)
-        except Exception as exc:  # noqa: BLE001 - shown, never crashes the app
-            error = f"{type(exc).__name__}: {exc}"
-        finally:
-            app.track_cancel(cancel, False)
-        with contextlib.suppress(RuntimeError):  # the app has gone
-            app.call_from_thread(self._confirmed, cancel, key, result, error)
-
-    def _confirmed(self, cancel: threading.Event, key: str, result: Confirmation | None,
-                   error: str | None) -> None:
-        if self.confirm_cancel is cancel:
-            self.confirm_cancel = None
-            self.confirming_key = None
-        if not self.is_attached:
-            return
-        short = key.split("/", 1)[-1]
-        if cancel.is_set():
-            self.panel.confirmed(plain(f"Re-run of {short} cancelled: nothing to compare."))
-        elif result is not None:
-            self.confirmations[key] = result
-            final = confirmation_text(result).split("\n")[0]
-            final.truncate(len(final.plain.split(":", 1)[0]) + 1)
-            final.append(f" re-run of {sanitize(short)} done (shown with its suggestion)",
-                         style="dim")
-            self.panel.confirmed(final)
-        else:
-            self.panel.confirmed(plain(f"Re-run of {short} failed: {error}"))
-        self._render_suggestion()
+        self.confirms.start(remedy, loaded.sample, loaded.task, self.item.key, what)
 
     def cancel_confirmation(self) -> bool:
         """Cancel a running confirmation; ``False`` when none runs."""
-        if self.confirm_cancel is None:
-            return False
-        if not self.confirm_cancel.is_set():
-            self.confirm_cancel.set()
-            self.panel.cancelling()
-        else:
-            self.notify("Still cancelling: waiting for the sandbox to stop.", timeout=3)
-        return True
+        return self.confirms.stop()
 
     # ------------------------------------------------------------------ elsewhere
 
@@ -762,8 +615,8 @@ class LabelScreen(Screen[None]):
         self.dismiss(None)
 
     def on_unmount(self) -> None:
-        if self.confirm_cancel is not None:  # leaving: the sandbox stops too
-            self.confirm_cancel.set()
+        if self.confirms.cancel is not None:  # leaving: the sandbox stops too
+            self.confirms.cancel.set()
 
     def on_screen_resume(self) -> None:
         if self.entries and self.is_mounted:

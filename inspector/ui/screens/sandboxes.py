@@ -15,6 +15,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
@@ -260,8 +261,8 @@ class SandboxesScreen(Screen[None]):
         except Exception as exc:  # noqa: BLE001 - shown, never crashes the app
             self._ui(self._stopped, f"Could not stop: {exc}", "error", None)
 
-    def _stopped(self, message: str, severity: str, row: Row | None) -> None:
-        self.notify(message, severity=severity)  # type: ignore[arg-type]
+    def _stopped(self, message: str, severity: SeverityLevel, row: Row | None) -> None:
+        self.notify(message, severity=severity)
         if row is not None and row.kind == "engine":
             self.engine_rows = [r for r in self.engine_rows if r.key != row.key]
         if self in self.app.screen_stack:
