@@ -169,7 +169,8 @@ class LabelSession:
              note: str | None = None, evidence: tuple[Anchor, ...] | None = None,
              suggestion: Suggestion | dict[str, str] | None = None, reason: str = "",
              follows: str | None | _Keep = KEEP,
-             done: Callable[[Label | None, Exception | None], None] | None = None) -> Future[Label | None]:
+             done: Callable[[Label | None, Exception | None], None] | None = None
+             ) -> Future[Label | None]:
         """Label ``item`` (or change the label); unset fields keep their current value.
 
         ``follows``: the root key the label follows, ``None`` for a label of its own (an
@@ -266,7 +267,8 @@ class LabelSession:
                      else follows)
 
     def retract(self, item: ItemRef, reason: str = "",
-                done: Callable[[Label | None, Exception | None], None] | None = None) -> Future[Label | None]:
+                done: Callable[[Label | None, Exception | None], None] | None = None
+             ) -> Future[Label | None]:
         """Withdraw the annotator's label of ``item`` and of the labels following it (kept
         in the file, with history)."""
         def write() -> Label | None:
