@@ -380,7 +380,7 @@ class Service:
         return int(kids[0]) if kids else None
 
 
-def _layout(box: Box, ids: tuple[int, int] | None) -> dict[str, list]:  # type: ignore[type-arg]
+def _layout(box: Box, ids: tuple[int, int] | None) -> dict[str, list[list[str | bool]]]:
     """The tmpfs to mount (``fresh``: path, mode, size) and the folders to bind into the box
     (``binds``: path, source, writable), parents first; ``ids``: the uid and gid the service
     will run as, if not the inspector's."""

@@ -1030,8 +1030,8 @@ def _urls(mod: _Module) -> Iterator[tuple[str, int, str, str]]:
                 yield val, line, where, gate
 
 
-def _functions(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None,
-                                                   ast.FunctionDef | None]]:
+def _functions(tree: ast.Module) -> Iterator[
+        tuple[ast.AST, str | None, ast.FunctionDef | ast.AsyncFunctionDef | None]]:
     """(node to scan, class name, function) for the module body, class bodies and every
     function (methods included)."""
     yield tree, None, None
@@ -1040,9 +1040,9 @@ def _functions(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None,
             yield node, node.name, None
             for sub in node.body:
                 if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
-                    yield sub, node.name, sub  # type: ignore[misc]
+                    yield sub, node.name, sub
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield node, None, node  # type: ignore[misc]
+            yield node, None, node
 
 
 def _own_nodes(owner: ast.AST) -> Iterator[ast.AST]:

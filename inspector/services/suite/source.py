@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 import string
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
@@ -726,7 +726,7 @@ def _join(parts: list[list[str]]) -> list[str]:
     return out
 
 
-def _union(groups) -> list[str]:  # type: ignore[no-untyped-def]
+def _union(groups: Iterable[list[str]]) -> list[str]:
     """Distinct templates of several alternatives; a wholly unknown one is dropped when
     another alternative is known (``os.getenv("X") or "http://..."``)."""
     out: list[str] = []
