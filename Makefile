@@ -1,10 +1,8 @@
-# The developer loop: lint, type-check the model (strict, see [tool.mypy]), run the tests.
+# The developer loop: scripts/check.sh (ruff, mypy with the settings in pyproject.toml, pytest).
 # `make check TESTS=tests/unit` runs part of the suite; PYTHON picks the interpreter (a venv).
 PYTHON ?= python
 TESTS ?=
 
 .PHONY: check
 check:
-	$(PYTHON) -m ruff check inspector tests
-	$(PYTHON) -m mypy inspector/model
-	$(PYTHON) -m pytest $(TESTS)
+	PYTHON=$(PYTHON) bash scripts/check.sh $(TESTS)

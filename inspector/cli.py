@@ -14,10 +14,15 @@ import threading
 import time
 from contextlib import nullcontext
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspector import __version__, paths
 from inspector.cli_errors import CliError, cli_settings
 from inspector.cli_output import print_json, protect_terminal, terminal_safe
+
+if TYPE_CHECKING:
+    from inspector.model import LoadIssue
+    from inspector.model.discover import Discovery
 
 COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox",
             "labels")
@@ -39,7 +44,7 @@ def _table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def _print_issues(issues: list, limit: int = 15) -> None:  # type: ignore[type-arg]
+def _print_issues(issues: list[LoadIssue], limit: int = 15) -> None:
     shown = [i for i in issues if i.severity == "error"] + \
         [i for i in issues if i.severity != "error"]
     for issue in shown[:limit]:
@@ -48,7 +53,7 @@ def _print_issues(issues: list, limit: int = 15) -> None:  # type: ignore[type-a
         print(f"inspector: … and {len(shown) - limit} more problems", file=sys.stderr)
 
 
-def _discover(path: str | None):  # type: ignore[no-untyped-def]
+def _discover(path: str | None) -> Discovery:
     from inspector.model import discover_runs
 
     root = Path(path) if path else paths.sample_runs()
@@ -104,9 +109,9 @@ def cmd_summary(args: argparse.Namespace) -> int:
         print("\n".join(suites))
     every = [t for per_run in tampering for t in per_run]
     print(f"\nTampering attempts: {summary_line(every)}")
-    for t in sorted(every, key=lambda t: (not t.deliberate, t.sample_id))[:TAMPER_LINES]:
-        kinds = ", ".join(dict.fromkeys(f.kind for f in t.findings))
-        print(f"  {t.sample_id}: {'deliberate' if t.deliberate else 'could influence'} "
+    for ts in sorted(every, key=lambda t: (not t.deliberate, t.sample_id))[:TAMPER_LINES]:
+        kinds = ", ".join(dict.fromkeys(f.kind for f in ts.findings))
+        print(f"  {ts.sample_id}: {'deliberate' if ts.deliberate else 'could influence'} "
               f"({kinds})")
     if len(every) > TAMPER_LINES:
         print(f"  … and {len(every) - TAMPER_LINES} more (`inspector failures` lists them all)")

@@ -6,10 +6,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspector import paths
 from inspector.cli_errors import CliError
 from inspector.cli_output import print_json
+
+if TYPE_CHECKING:
+    from inspector.model import Run
+    from inspector.model.taxonomy import Taxonomy
+    from inspector.model.triage import SampleTriage
+    from inspector.services.labels.store import LabelStore, LoadedLabels
+    from inspector.services.triage.engine import TriageContext
 
 
 def _labels_dir(path: str | None, labels: str | None) -> Path:
@@ -28,7 +36,7 @@ def _labels_dir(path: str | None, labels: str | None) -> Path:
     return find_labels_dir(root)
 
 
-def _load(path: str | None, labels: str | None):  # type: ignore[no-untyped-def]
+def _load(path: str | None, labels: str | None) -> tuple[LabelStore, Taxonomy, LoadedLabels]:
     from inspector.model.errors import LoadError
     from inspector.services.labels.store import LabelStore
 
@@ -43,7 +51,7 @@ def _load(path: str | None, labels: str | None):  # type: ignore[no-untyped-def]
     return store, taxonomy, loaded
 
 
-def _runs(path: Path):  # type: ignore[no-untyped-def]
+def _runs(path: Path) -> list[Run]:
     from inspector.model import discover_runs
 
     found = discover_runs(path)
@@ -132,7 +140,7 @@ def _progress(done: int, total: int) -> None:
     print(f"\rtriaging {done}/{total} samples", end=end, file=sys.stderr, flush=True)
 
 
-def _triage(root: Path, args: argparse.Namespace | None = None):  # type: ignore[no-untyped-def]
+def _triage(root: Path, args: argparse.Namespace | None = None) -> list[SampleTriage]:
     """Every failing sample of the runs under ``root``, triaged (progress on a terminal);
     with ``--confirm``, the root suggestions that carry a remedy are re-decided with a causal
     re-run's outcome."""
@@ -148,7 +156,8 @@ def _triage(root: Path, args: argparse.Namespace | None = None):  # type: ignore
     return triages
 
 
-def _confirm(args: argparse.Namespace, ctx, triages):  # type: ignore[no-untyped-def]
+def _confirm(args: argparse.Namespace, ctx: TriageContext, triages: list[SampleTriage]
+             ) -> list[SampleTriage]:
     """Try the remedies of up to ``--confirm-max`` root suggestions in the sandbox."""
     import time
 
@@ -270,7 +279,9 @@ def cmd_suggest(args: argparse.Namespace) -> int:
                               ensure_ascii=False))
         return 0
     for r in rows:
-        name = taxonomy.name_of(r["category"]) if r["category"] else "— (no rule fired)"
+        category = r["category"]
+        name = taxonomy.name_of(category) if isinstance(category, str) and category \
+            else "— (no rule fired)"
         print(f"{r['sample']}\n  {name}" + (f"  [{r['rule']}]" if r["rule"] else ""))
         if r["reason"]:
             print(f"  {r['reason']}")
@@ -308,7 +319,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if loaded.problems or unknown else 0
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     lb = sub.add_parser("labels", help="failure labels: agreement, export, suggestions, check",
                         description="Work with failure labels (labels/annotators/<name>.json "
                                     "next to the runs).")
@@ -348,7 +359,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                          help="at most N remedies, in listing order (default 10)")
     from inspector.cli_sandbox import sandbox_options
 
-    sandbox_options(confirm)  # type: ignore[arg-type]
+    sandbox_options(confirm)
     ck = lsub.add_parser("check", help="validate every label file and the taxonomy")
     ck.add_argument("path", nargs="?", help="runs folder or labels folder")
     for p in (ag, ex, sg, ck):

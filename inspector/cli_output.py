@@ -55,6 +55,8 @@ class SanitizingStream(io.TextIOBase):
     def writable(self) -> bool:
         return True
 
+    # typeshed declares TextIOBase.encoding/errors as plain attributes, but at runtime they are
+    # read-only descriptors of the C base class: only a property can pass the wrapped values on
     @property
     def encoding(self) -> str:  # type: ignore[override]
         return self.raw.encoding

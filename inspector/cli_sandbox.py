@@ -17,7 +17,10 @@ from inspector.cli_errors import EXIT_NOT_DEPLOYED, cli_settings
 from inspector.cli_output import print_json
 
 if TYPE_CHECKING:
+    from inspector.model import TestCase
+    from inspector.model.tampering import TamperFinding
     from inspector.services.deploy.docker_backend import SandboxLimits
+    from inspector.services.deploy.warm import DeploymentPool
 
 
 def positive_mb(text: str) -> float:
@@ -82,7 +85,7 @@ def _limits(args: argparse.Namespace) -> SandboxLimits:
                          lease=args.lease)
 
 
-def _pool(args: argparse.Namespace, allow_local: bool):  # type: ignore[no-untyped-def]
+def _pool(args: argparse.Namespace, allow_local: bool) -> DeploymentPool:
     from inspector.services.deploy.backend import Limits
     from inspector.services.deploy.choose import backend_factory
     from inspector.services.deploy.warm import DeploymentPool
@@ -101,15 +104,15 @@ def _backend_name(args: argparse.Namespace, allow_local: bool) -> str:
     return args.backend or default_backend(allow_local)
 
 
-def _outcome(case: object) -> str:
+def _outcome(case: TestCase | None) -> str:
     if case is None:
         return "—"
-    msg = case.first_message_line  # type: ignore[attr-defined]
-    out = case.outcome.value  # type: ignore[attr-defined]
+    msg = case.first_message_line
+    out = case.outcome.value
     return f"{out}: {msg}" if msg and out != "passed" else out
 
 
-def _print_tampering(findings: list) -> None:  # type: ignore[type-arg]
+def _print_tampering(findings: list[TamperFinding]) -> None:
     """One "tampering attempt" line per finding (kept out of the run; outcomes unaffected)."""
     from inspector.services.tamper.findings import finding_line
 
@@ -316,7 +319,7 @@ def _deploy_options(p: argparse.ArgumentParser) -> None:
     sandbox_options(p)
 
 
-def sandbox_options(p: argparse.ArgumentParser) -> None:
+def sandbox_options(p: argparse._ActionsContainer) -> None:
     """The backend and sandbox options of every command that deploys a sample."""
     from inspector.services.logs.caps import DEFAULT_KEEP_RERUNS, DEFAULT_LOG_CAP_MB
 
@@ -349,7 +352,7 @@ def sandbox_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress or test output")
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     rr = sub.add_parser(
         "rerun", help="redeploy one sample and run one test (or all its failures) again",
         description="Redeploy a generated repo in a sandbox and run tests against it. Exit "

@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from inspector import paths
 from inspector.model import LoadIssue, Run, SampleResult, Task
@@ -50,6 +51,7 @@ from inspector.services.tamper.findings import TamperedSample, sample_tampering
 
 INDEX_VERSION = 9  # 9: samples.tampering (findings, recorded or scanned)
 MESSAGE_CHARS = 300
+_Row = tuple[Any, ...]  # one sqlite row: sqlite3 types its values as Any
 
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, what)`` during a refresh."""
@@ -238,7 +240,8 @@ class Catalog:
     def is_empty(self) -> bool:
         """True before the first refresh has indexed anything (the build shows progress)."""
         with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM locations").fetchone()[0] == 0
+            count: int = self._db.execute("SELECT COUNT(*) FROM locations").fetchone()[0]
+            return count == 0
 
     # ------------------------------------------------------------------ refresh
 
@@ -434,9 +437,10 @@ class Catalog:
     def counts(self) -> tuple[int, int, int]:
         """(runs, samples, tests) in the index."""
         with self._lock:
-            return tuple(self._db.execute(  # type: ignore[return-value]
+            runs, samples, tests = self._db.execute(
                 "SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM samples), "
-                "(SELECT COUNT(*) FROM tests)").fetchone())
+                "(SELECT COUNT(*) FROM tests)").fetchone()
+            return runs, samples, tests
 
     def issues(self) -> list[LoadIssue]:
         """Problems met while locating and loading runs (never raised)."""
@@ -515,7 +519,8 @@ def _issue_from_json(d: dict[str, str]) -> LoadIssue:
     return LoadIssue(Path(d["path"]), d["field"], d["message"], d["severity"])
 
 
-def _run_rows(loc: RunLocation, run: Run) -> tuple[tuple, list[tuple[tuple, list[tuple]]]]:
+def _run_rows(loc: RunLocation, run: Run
+              ) -> tuple[_Row, list[tuple[_Row, list[_Row]]]]:
     metrics = compute_run_metrics(run)
     key = f"{loc.path}#{run.id}"
     samples = []
@@ -548,14 +553,14 @@ def _run_rows(loc: RunLocation, run: Run) -> tuple[tuple, list[tuple[tuple, list
     return run_row, samples
 
 
-def _run_entry(r: tuple) -> RunEntry:
+def _run_entry(r: _Row) -> RunEntry:
     return RunEntry(key=r[0], location=Path(r[1]), run_id=r[2], agent=r[3], model=r[4],
                     language=r[5], format=r[6], date=r[7], source_path=Path(r[8]),
                     harness=r[9], metrics=json.loads(r[10]), notes=tuple(json.loads(r[11])),
                     status=r[12], failures=r[13])
 
 
-def _sample_entry(r: tuple) -> SampleEntry:
+def _sample_entry(r: _Row) -> SampleEntry:
     return SampleEntry(
         key=r[0], run_key=r[1], run_id=r[2], agent=r[3], model=r[4], sample_id=r[5],
         task=r[6], sample=r[7], language=r[8], framework=r[9], verdict=Verdict(r[10]),

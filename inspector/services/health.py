@@ -445,18 +445,18 @@ def analyse_health(suites: Iterable[SuiteRecord], tests: Iterable[TestRecord], *
     readmes = readmes or {}
     audits = audits or {}
     findings: list[HealthFinding] = []
-    for (task, file), agg in collection.items():
-        if agg.samples < min_samples:
+    for (task, file), sagg in collection.items():
+        if sagg.samples < min_samples:
             continue
-        findings.append(_collection_finding(task, file, agg, readmes.get(task),
+        findings.append(_collection_finding(task, file, sagg, readmes.get(task),
                                             audits.get(task)))
-    for task, agg in zero.items():
-        cause, why = _suite_cause(agg.messages.common()[0], readmes.get(task),
+    for task, sagg in zero.items():
+        cause, why = _suite_cause(sagg.messages.common()[0], readmes.get(task),
                                   audits.get(task))
         findings.append(_finding(
-            task, "zero_collected", None, agg,
-            f"In {_n(agg.samples, 'deployed sample')} the suite counted no test at all: "
-            + (("every collected test was skipped" if all_skipped.get(task) == agg.samples else
+            task, "zero_collected", None, sagg,
+            f"In {_n(sagg.samples, 'deployed sample')} the suite counted no test at all: "
+            + (("every collected test was skipped" if all_skipped.get(task) == sagg.samples else
                 f"every test was skipped in {all_skipped[task]} of them, the others crashed, "
                 "were cut short or collected nothing") if all_skipped.get(task) else
                "the test run crashed, was cut short or collected nothing")
@@ -467,18 +467,18 @@ def analyse_health(suites: Iterable[SuiteRecord], tests: Iterable[TestRecord], *
             continue
         findings.append(_never_passes_finding(task, test_id, agg, any_pass, readmes.get(task),
                                               audits.get(task)))
-    for task, agg in fewer.items():
+    for task, sagg in fewer.items():
         coll = ""
-        if agg.with_collection_errors:
-            who = ("It" if agg.samples == 1 else
-                   "All of them" if agg.with_collection_errors == agg.samples else
-                   f"{agg.with_collection_errors} of them")
+        if sagg.with_collection_errors:
+            who = ("It" if sagg.samples == 1 else
+                   "All of them" if sagg.with_collection_errors == sagg.samples else
+                   f"{sagg.with_collection_errors} of them")
             coll = f" {who} had collection errors."
-        cause, why = _suite_cause(agg.messages.common()[0], readmes.get(task),
+        cause, why = _suite_cause(sagg.messages.common()[0], readmes.get(task),
                                   audits.get(task))
         findings.append(_finding(
-            task, "fewer_than_expected", None, agg,
-            f"In {_n(agg.samples, 'deployed sample')} the suite counted fewer than "
+            task, "fewer_than_expected", None, sagg,
+            f"In {_n(sagg.samples, 'deployed sample')} the suite counted fewer than "
             f"{INCOMPLETE_RATIO:.0%} of the {expected_of.get(task, 0)} tests the golden suite "
             f"has, so part of it never ran.{coll}"
             + (f" Suspected cause: {cause}: {why}." if cause else ""), cause))

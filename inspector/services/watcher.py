@@ -10,6 +10,7 @@ from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
 IGNORED_PARTS = frozenset({".git", "__pycache__", "node_modules", ".venv", "venv", "logs",
@@ -44,7 +45,7 @@ class RunsWatcher:
         self.poll_interval = poll_interval
         self.mode = "stopped"
         self.error: str | None = None
-        self._observer: Observer | PollingObserver | None = None
+        self._observer: BaseObserver | None = None
         self._timer: threading.Timer | None = None
         self._lock = threading.Lock()
 

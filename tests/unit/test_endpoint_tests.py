@@ -920,3 +920,24 @@ def test_cycles_and_runaway_code_end_with_what_is_known(task: Path) -> None:
         task / "tests/test_cycles.py", '"http://h/items/"')]
     assert [f for f, _ in result.skipped] == ["tests/test_deep.py"]
     assert result.skipped[0][1].startswith(("RecursionError", "SyntaxError", "MemoryError"))
+
+
+def test_a_unittest_case_with_class_attributes_is_mapped(task: Path) -> None:
+    """Class attributes and nested classes in a ``unittest.TestCase`` body are not tests (they
+    used to stop the mapping with an AttributeError)."""
+    write(task, "tests/test_case_attrs.py", """
+        import unittest
+        import requests
+
+        class ItemsCase(unittest.TestCase):
+            base = "http://localhost:8080/api"
+            timeout: float = 5.0
+
+            class Meta:
+                pass
+
+            def test_items(self):
+                requests.get(self.base + "/items")
+    """)
+    result = map_tests(task / "tests", eps("GET /api/items"))
+    assert ids(result, "GET:/api/items") == ["tests/test_case_attrs.py::ItemsCase::test_items"]

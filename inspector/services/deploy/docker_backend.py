@@ -76,6 +76,7 @@ from inspector.services.sandbox.repo_archive import SANDBOX_UID, RepoTooLarge, r
 if TYPE_CHECKING:
     import docker
     from docker.models.containers import Container
+    from docker.types import Ulimit
 
 _READY = r"""
 import json, os, socket, sys, time, urllib.error, urllib.request
@@ -275,6 +276,7 @@ class DockerSession:
             log.meta(msg)
             return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, msg, None, image.cached,
                                 started, time.monotonic() - t0)
+        assert self.container is not None  # created above, or ``problem`` says why not
         log.meta(f"sandbox {self.container.short_id} up from {image.tag} "
                  f"({time.monotonic() - t0:.1f}s); golden tests staged read-only in {GOLDEN}")
         return PhaseOutcome(Phase.INSTALL, PhaseStatus.OK, image.message, 0, image.cached,
@@ -383,7 +385,7 @@ class DockerSession:
             with contextlib.suppress(ValueError):
                 report = json.loads(line)
         state = report.get("state")
-        elapsed = float(report.get("elapsed", time.monotonic() - t0))  # type: ignore[arg-type]
+        elapsed = _float(report.get("elapsed", time.monotonic() - t0))
         dur = time.monotonic() - t0
         if state == "open":
             probe = str(report.get("probe") or "")
@@ -547,9 +549,10 @@ class DockerSession:
             return ""
         notes = []
         try:
-            stats = self.container.stats(stream=False)
+            got = self.container.stats(stream=False)
         except Exception:  # noqa: BLE001
-            stats = {}
+            got = {}
+        stats = got if isinstance(got, dict) else {}  # one dict when not streamed
         pids = stats.get("pids_stats") or {}
         if pids.get("limit") and pids.get("current", 0) >= pids["limit"] - 2:
             notes.append(f"process limit reached ({pids['current']}/{pids['limit']})")
@@ -654,7 +657,15 @@ def _text(err: bytes) -> str:
     return " | ".join(lines[-3:]) or "no output"
 
 
-def _ulimits() -> list[object]:
+def _float(value: object) -> float:
+    """``float(value)`` for a JSON value, raising the TypeError float() raises for the rest."""
+    if isinstance(value, (int, float, str)):
+        return float(value)
+    raise TypeError("float() argument must be a string or a real number, "
+                    f"not '{type(value).__name__}'")
+
+
+def _ulimits() -> list[Ulimit]:
     from docker.types import Ulimit
 
     return [Ulimit(name="nofile", soft=4096, hard=4096)]

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from inspector import paths
 from inspector.model import Phase, SampleResult, Task
@@ -31,6 +32,9 @@ from inspector.services.logs.rerun_logs import (
     prune_attempt_logs,
     prune_deployments,
 )
+
+if TYPE_CHECKING:
+    from inspector.services.sandbox.forward import PortForward
 
 Say = Callable[[str], None]
 
@@ -87,7 +91,7 @@ class LiveDeployment:
     service_log: PhaseLog | None = None  # the service's output, written while it runs
     in_use: InUse | None = None  # keeps the folder from being pruned while it lives
     test_logs: list[list[Path]] = field(default_factory=list)  # per re-run, oldest first
-    _forward: object | None = None
+    _forward: PortForward | None = None
 
     @property
     def key(self) -> str:
@@ -117,7 +121,7 @@ class LiveDeployment:
             if container is None:
                 raise DeployError("the sandbox is gone")
             self._forward = PortForward(container, self.job.port)
-        return self._forward.base_url  # type: ignore[attr-defined]
+        return self._forward.base_url
 
     def touch(self) -> None:
         self.last_used = time.monotonic()
@@ -135,7 +139,7 @@ class LiveDeployment:
     def close(self) -> None:
         if self._forward is not None:
             with contextlib.suppress(Exception):
-                self._forward.close()  # type: ignore[attr-defined]
+                self._forward.close()
             self._forward = None
         try:
             self.session.close()
@@ -214,7 +218,8 @@ class DeploymentPool:
         if container is not None:
             try:
                 container.reload()
-                return container.status == "running"
+                status: object = container.status
+                return status == "running"
             except Exception:  # noqa: BLE001 - removed behind our back
                 return False
         from inspector.services.harness.ports import port_open

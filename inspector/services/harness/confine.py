@@ -37,7 +37,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspector.services.harness.proctree import alive_pids, group_alive, kill_all, tracked_pids
+from inspector.services.harness.proctree import (
+    alive_pids,
+    boot_ticks,
+    group_alive,
+    kill_all,
+    tracked_pids,
+)
 
 ENV_MODE = "GENESIS_LOCAL_ISOLATION"
 MODES = ("uid", "userns", "none")
@@ -250,7 +256,7 @@ class Service:
         self._status_done = threading.Event()
         env = dict(env)
         env[TOKEN_VAR] = self.token
-        self.started = time.monotonic()
+        self.started = boot_ticks()  # tracked_pids compares /proc start times, in ticks
         if mode == "none":
             self.proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
@@ -374,7 +380,7 @@ class Service:
         return int(kids[0]) if kids else None
 
 
-def _layout(box: Box, ids: tuple[int, int] | None) -> dict[str, list]:  # type: ignore[type-arg]
+def _layout(box: Box, ids: tuple[int, int] | None) -> dict[str, list[list[str | bool]]]:
     """The tmpfs to mount (``fresh``: path, mode, size) and the folders to bind into the box
     (``binds``: path, source, writable), parents first; ``ids``: the uid and gid the service
     will run as, if not the inspector's."""

@@ -87,7 +87,11 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
     """Deploy and test one generated repo; never raises for the repo's own failures."""
     task = job.task
     sid = f"{job.run_id}/{task.name}/{job.sample}"
-    say = (lambda msg: progress(sid, msg)) if progress else (lambda msg: None)
+
+    def say(msg: str) -> None:
+        if progress:
+            progress(sid, msg)
+
     t0 = time.monotonic()
     logs_dir = job.out_dir / "logs"
     if logs_dir.exists():

@@ -10,10 +10,12 @@ whose digest changed before or after the run has its results discarded.
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from inspector.model import Phase, PhaseStatus, TestCase
 from inspector.model.tampering import TamperFinding
@@ -100,7 +102,7 @@ def run_golden(suite: GoldenSuite, python: str, workdir: Path, extra_paths: list
     record.unlink(missing_ok=True)
     cmd = runner_command(python, str(suite.folder), str(workdir), extra_paths, test_ids,
                          str(junit), str(suite.config) if suite.config else None)
-    code = run_logged(cmd, _Echo(log), suite.folder, env, timeout, cancelled)  # type: ignore[arg-type]
+    code = run_logged(cmd, _Echo(log), suite.folder, env, timeout, cancelled)
     data = junit.read_bytes() if junit.is_file() else None
     after = digest_finding(suite.digest, _digest(suite), "after")
     if after is not None:
@@ -130,6 +132,9 @@ class _Echo:
 
     def meta(self, text: str) -> None:
         self._log.meta(text.replace(RUNNER, "<golden runner (golden.RUNNER)>"))
+
+    def pump(self, stream: IO[bytes], name: str) -> threading.Thread:
+        return self._log.pump(stream, name)
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._log, name)

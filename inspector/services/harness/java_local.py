@@ -16,16 +16,18 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import threading
 import time
 from collections import deque
 from dataclasses import replace
 from pathlib import Path
+from typing import IO
 
 from inspector.model import Phase, PhaseStatus
 from inspector.model.java_tests import java_tests
-from inspector.services.deploy.backend import Limits, PhaseOutcome, TestRun
-from inspector.services.deploy.local import COPY_IGNORE, LocalSession
-from inspector.services.harness import confine
+from inspector.services.deploy.backend import Limits, PhaseOutcome, SampleJob, TestRun
+from inspector.services.deploy.local import COPY_IGNORE, LocalBackend, LocalSession
+from inspector.services.harness import confine, line_buffer
 from inspector.services.harness.maven_log import INFRA, parse_maven_output
 from inspector.services.harness.phase_log import PhaseLog, now_iso
 from inspector.services.harness.surefire import SourceIndex, parse_surefire_reports
@@ -111,7 +113,9 @@ class _Capture:
     def meta(self, text: str) -> None:
         self.log.meta(text)
 
-    pump = PhaseLog.pump
+    def pump(self, stream: IO[bytes], name: str) -> threading.Thread:
+        return line_buffer.pump(stream, lambda texts: self.write_many(texts, name),
+                                f"pump-{self.path.stem}-{name}")
 
     @property
     def text(self) -> str:
@@ -121,7 +125,7 @@ class _Capture:
 class JavaSession(LocalSession):
     """A local deployment of a Maven project."""
 
-    def __init__(self, backend, job) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, backend: LocalBackend, job: SampleJob) -> None:
         job = replace(job, limits=java_limits(job.limits))
         super().__init__(backend, job)
         root = job.task.root
@@ -134,7 +138,7 @@ class JavaSession(LocalSession):
         cap = _Capture(log)
         env = self._env(None)
         env.update(extra_env or {})
-        code = run_logged(maven_args(*goals), cap, self.workdir, env,  # type: ignore[arg-type]
+        code = run_logged(maven_args(*goals), cap, self.workdir, env,
                           timeout, self._cancelled)
         return code, cap.text
 
@@ -211,11 +215,11 @@ class JavaSession(LocalSession):
             status, msg = PhaseStatus.OK, "all passed"
         else:
             status = PhaseStatus.FAILED
-            msg = console.problem() if not cases else None
-            if msg is None and counts:
+            problem = console.problem() if not cases else None
+            if problem is None and counts:
                 run, fail, err, skip = counts
-                msg = f"{run} tests run: {fail} failures, {err} errors, {skip} skipped"
-            msg = msg or f"mvn test failed (exit {code})"
+                problem = f"{run} tests run: {fail} failures, {err} errors, {skip} skipped"
+            msg = problem or f"mvn test failed (exit {code})"
         log.meta(msg)
         outcome = PhaseOutcome(Phase.TESTS, status, msg, code, False, started, dur)
         return TestRun(outcome, None, code, surefire_cases=cases)

@@ -102,7 +102,8 @@ class MavenConsole:
                                    for c in self.classes]
         if not rows:
             return None
-        return tuple(sum(r[i] for r in rows) for i in range(4))  # type: ignore[return-value]
+        run, failures, errors, skipped = (sum(r[i] for r in rows) for i in range(4))
+        return run, failures, errors, skipped
 
     def dependency_message(self) -> str | None:
         """One line naming what Maven could not resolve, or None."""
@@ -181,15 +182,16 @@ def parse_maven_output(text: str) -> MavenConsole:
             current_class = m.group("cls")
         m = _COUNTS.search(line)
         if m:
-            nums = tuple(int(m.group(k)) for k in range(1, 5))
+            run, failures, errors, skipped = (int(m.group(k)) for k in range(1, 5))
             rest = m.group("rest")
             cls_m = _IN_CLASS.search(rest)
             if "Time elapsed" in rest or cls_m:
                 t = _ELAPSED.search(rest)
                 out.classes.append(ClassResult(cls_m.group("cls") if cls_m else current_class,
-                                               *nums, seconds=_seconds(t.group(1) if t else None)))
+                                               run, failures, errors, skipped,
+                                               seconds=_seconds(t.group(1) if t else None)))
             else:
-                out.aggregates.append(nums)  # type: ignore[arg-type]
+                out.aggregates.append((run, failures, errors, skipped))
             in_summary = ""
             i += 1
             continue
@@ -239,8 +241,8 @@ def parse_maven_output(text: str) -> MavenConsole:
             in_compile = False
         listed = _LISTED.search(line)
         if listed:
-            for item in listed.group(1).split(", "):
-                coords = item.split(" (", 1)[0].strip()
+            for listed_item in listed.group(1).split(", "):
+                coords = listed_item.split(" (", 1)[0].strip()
                 if re.fullmatch(_COORDS, coords) and coords not in out.unresolved:
                     out.unresolved.append(coords)
         for pattern in _UNRESOLVED:

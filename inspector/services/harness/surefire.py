@@ -117,7 +117,8 @@ def parse_surefire_xml(path: Path, index: SourceIndex | None = None) -> list[Tes
             out = case.find("system-out")
             err = case.find("system-err")
             extra = [f"--- {n} ---\n{e.text.strip()}" for n, e in
-                     (("stdout", out), ("stderr", err)) if e is not None and (e.text or "").strip()]
+                     (("stdout", out), ("stderr", err))
+                     if e is not None and e.text is not None and e.text.strip()]
             if notes or extra:
                 trace = "\n\n".join(p for p in [trace, *notes, *extra] if p)
             cases.append(test_case(class_name, name, outcome, _float(case.get("time")),

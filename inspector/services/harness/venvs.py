@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Protocol
 
 from inspector import paths
 from inspector.model.requirement_sources import check_requirement_sources
@@ -51,7 +52,15 @@ def requirements_key(requirements: str, extra: tuple[str, ...] = ()) -> str:
     return h.hexdigest()[:20]
 
 
-def run_logged(cmd: list[str], log: PhaseLog, cwd: Path | None, env: dict[str, str] | None,
+class CommandLog(Protocol):
+    """Where :func:`run_logged` writes: a :class:`PhaseLog`, or a wrapper around one."""
+
+    def meta(self, text: str) -> None: ...
+
+    def pump(self, stream: IO[bytes], name: str) -> threading.Thread: ...
+
+
+def run_logged(cmd: list[str], log: CommandLog, cwd: Path | None, env: dict[str, str] | None,
                timeout: float, cancelled: Callable[[], bool]) -> int | None:
     """Run a command, streaming its output into ``log``. None means timeout or cancel."""
     log.meta("$ " + " ".join(cmd))

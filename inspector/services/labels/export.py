@@ -96,7 +96,7 @@ def percent(n: int, d: int) -> str:
 
 # --- tables -------------------------------------------------------------------------------
 
-def _row_sort_key(row: ExportRow) -> tuple:
+def _row_sort_key(row: ExportRow) -> tuple[object, ...]:
     return (row.sample, row.test is not None, row.test or "", row.category is not None,
             row.category or "", row.status, sorted(row.ratings.items()), row.run_id,
             row.agent, row.model, row.language, row.task)

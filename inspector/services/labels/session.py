@@ -118,7 +118,7 @@ class LabelSession:
     # ------------------------------------------------------------------------------ writing
     def _submit(self, fn: Callable[[], Label | None],
                 done: Callable[[Label | None, Exception | None], None] | None,
-                path: Path | None = None) -> Future:
+                path: Path | None = None) -> Future[Label | None]:
         """Run ``fn`` on the writer thread; ``done`` hears of success only once the file is on
         disk, and of every failure as a :class:`LabelFileError` naming ``path`` (the
         annotator's file by default) — nothing is lost on the thread."""
@@ -169,7 +169,8 @@ class LabelSession:
              note: str | None = None, evidence: tuple[Anchor, ...] | None = None,
              suggestion: Suggestion | dict[str, str] | None = None, reason: str = "",
              follows: str | None | _Keep = KEEP,
-             done: Callable[[Label | None, Exception | None], None] | None = None) -> Future:
+             done: Callable[[Label | None, Exception | None], None] | None = None
+             ) -> Future[Label | None]:
         """Label ``item`` (or change the label); unset fields keep their current value.
 
         ``follows``: the root key the label follows, ``None`` for a label of its own (an
@@ -191,7 +192,7 @@ class LabelSession:
                    confidence: str | None = None, note: str | None = None,
                    suggestion: Suggestion | dict[str, str] | None = None, reason: str = "",
                    done: Callable[[Label | None, Exception | None], None] | None = None
-                   ) -> Future:
+                   ) -> Future[Label | None]:
         """Label the root of a group and let its members follow, in one write: every member
         without a label of its own (and every label already following the root) gets the
         root's category with ``follows`` = the root's key; members the annotator labelled on
@@ -210,7 +211,7 @@ class LabelSession:
 
     def follow(self, item: ItemRef, root: ItemRef, reason: str = "",
                done: Callable[[Label | None, Exception | None], None] | None = None
-               ) -> Future:
+               ) -> Future[Label | None]:
         """Make ``item`` follow ``root`` again (drop its own label's category for the
         root's); refused (``ValueError``) while the root has no label."""
         self._check_writable()
@@ -266,7 +267,8 @@ class LabelSession:
                      else follows)
 
     def retract(self, item: ItemRef, reason: str = "",
-                done: Callable[[Label | None, Exception | None], None] | None = None) -> Future:
+                done: Callable[[Label | None, Exception | None], None] | None = None
+             ) -> Future[Label | None]:
         """Withdraw the annotator's label of ``item`` and of the labels following it (kept
         in the file, with history)."""
         def write() -> Label | None:
@@ -319,7 +321,7 @@ class LabelSession:
 
     def adjudicate(self, item: ItemRef, category: str, reason: str = "",
                    done: Callable[[Label | None, Exception | None], None] | None = None
-                   ) -> Future:
+                   ) -> Future[Label | None]:
         """Set the final category of ``item`` as this annotator (originals are kept)."""
         def write() -> Label | None:
             stored = self.store.adjudicate(self.annotator, item, category, reason=reason,

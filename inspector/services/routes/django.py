@@ -63,9 +63,9 @@ class DjangoRoutes:
         for m in urls:
             for node in m.nodes:
                 if isinstance(node, ast.Call) and dotted(node.func).endswith("include"):
-                    target = self._include_target(m, node)
-                    if isinstance(target, Module):
-                        included.add(target.rel)
+                    include = self._include_target(m, node)
+                    if isinstance(include, Module):
+                        included.add(include.rel)
         return [m for m in urls if m.rel not in included]
 
     def _urlpatterns(self, mod: Module) -> list[ast.expr]:
@@ -84,20 +84,25 @@ class DjangoRoutes:
         for node in mod.tree.body:
             if isinstance(node, ast.Assign):
                 targets: list[ast.expr] = list(node.targets)
+                value: ast.expr | None = node.value
             elif isinstance(node, ast.AnnAssign) and node.value is not None:
                 targets = [node.target]
+                value = node.value
             else:
                 targets = []
-            if any(isinstance(t, ast.Name) and t.id == "urlpatterns" for t in targets):
+                value = None
+            if value is not None and \
+                    any(isinstance(t, ast.Name) and t.id == "urlpatterns" for t in targets):
                 elts.clear()
-                add(node.value)  # type: ignore[union-attr, arg-type]
+                add(value)
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and \
                     node.target.id == "urlpatterns":
                 add(node.value)
             elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and \
+                    isinstance(node.value.func, ast.Attribute) and \
                     dotted(node.value.func) in ("urlpatterns.append", "urlpatterns.extend"):
                 for a in node.value.args:
-                    (add if node.value.func.attr == "extend" else elts.append)(a)  # type: ignore[attr-defined]
+                    (add if node.value.func.attr == "extend" else elts.append)(a)
         return elts
 
     def _patterns(self, mod: Module, elts: list[ast.expr], prefix: tuple[Part, ...],
@@ -146,7 +151,8 @@ class DjangoRoutes:
         self.out.append(Route(method, path, mod.rel, line, mod.text(line),
                               "prefix " + "; ".join(origin) if origin else ""))
 
-    def _include_target(self, mod: Module, call: ast.Call) -> Module | list | tuple | None:
+    def _include_target(self, mod: Module, call: ast.Call
+                        ) -> Module | list[ast.expr] | tuple[Module, ast.expr] | None:
         arg = call.args[0] if call.args else None
         if isinstance(arg, ast.Tuple) and arg.elts:
             arg = arg.elts[0]
@@ -186,17 +192,19 @@ class DjangoRoutes:
                     f"viewset {ast.unparse(call.args[1])} not found in the repo"])
                 continue
             base = prefix + reg
-            for action in self._actions(cls.mod, cls.node):  # type: ignore[arg-type]
+            for action in self._actions(cls.mod, cls.class_node):
                 method, detail = _ACTIONS[action]
                 self._emit(method, base + (("/{pk}",) if detail else ()), where, origin)
-            for fn in cls.node.body:  # type: ignore[attr-defined]
-                dec = next((d for d in getattr(fn, "decorator_list", ())
+            for fn in cls.class_node.body:
+                if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    continue  # the statements that take decorators
+                dec = next((d for d in fn.decorator_list
                             if isinstance(d, ast.Call) and dotted(d.func).endswith("action")),
                            None)
                 if dec is None:
                     continue
-                detail = kwarg(dec, "detail")
-                is_detail = isinstance(detail, ast.Constant) and detail.value is True
+                detail_kw = kwarg(dec, "detail")
+                is_detail = isinstance(detail_kw, ast.Constant) and detail_kw.value is True
                 url_path = kwarg(dec, "url_path")
                 seg = self.ix.string(cls.mod, url_path) if url_path is not None else (fn.name,)
                 methods = str_list(self.ix, cls.mod, kwarg(dec, "methods")) or ["get"]
@@ -215,7 +223,7 @@ class DjangoRoutes:
             elif depth < 5:
                 b = self.ix.class_of(mod, base)
                 if b is not None:
-                    acts += self._actions(b.mod, b.node, depth + 1)  # type: ignore[arg-type]
+                    acts += self._actions(b.mod, b.class_node, depth + 1)
         allowed = self.ix.class_attr(mod, cls, "http_method_names")
         names = str_list(self.ix, allowed.mod, allowed.node) if allowed else None
         out = list(dict.fromkeys(acts))
@@ -238,11 +246,11 @@ class DjangoRoutes:
             if cls is None:
                 base = dotted(view.func.value).rsplit(".", 1)[-1]
                 return _GENERIC.get(base, "").split() or list(METHODS)
-            return self._class_methods(cls.mod, cls.node)  # type: ignore[arg-type]
+            return self._class_methods(cls.mod, cls.class_node)
         sym = self.ix.ref(mod, view)
         if sym is None or sym.kind != "func":
             return list(METHODS)
-        return self._func_methods(sym.mod, sym.node)  # type: ignore[arg-type]
+        return self._func_methods(sym.mod, sym.func_node)
 
     def _class_methods(self, mod: Module, cls: ast.ClassDef, depth: int = 0) -> list[str]:
         found = [s.name.upper() for s in cls.body
@@ -255,7 +263,7 @@ class DjangoRoutes:
             elif depth < 5:
                 b = self.ix.class_of(mod, base)
                 if b is not None:
-                    found += self._class_methods(b.mod, b.node, depth + 1)  # type: ignore[arg-type]
+                    found += self._class_methods(b.mod, b.class_node, depth + 1)
         return list(dict.fromkeys(found))
 
     def _func_methods(self, mod: Module, fn: ast.FunctionDef | ast.AsyncFunctionDef

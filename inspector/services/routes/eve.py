@@ -46,10 +46,10 @@ def eve_routes(index: Index) -> list[Route]:
         return []
     out: list[Route] = []
     for mod, conf, _line in _settings(index)[:1]:
-        domain = conf.get("DOMAIN")
+        domain: ast.AST | None = conf.get("DOMAIN")
         if isinstance(domain, (ast.Name, ast.Attribute)):
             sym = index._raw_ref(mod, domain, None, 0)
-            domain = sym.node if sym is not None and sym.kind == "expr" else domain
+            domain = sym.expr_node if sym is not None and sym.kind == "expr" else domain
         if not isinstance(domain, ast.Dict):
             continue
         base: tuple[Part, ...] = ()
@@ -58,13 +58,14 @@ def eve_routes(index: Index) -> list[Route]:
                 base += ("/",) + index.string(mod, conf[key])
         res_default = str_list(index, mod, conf.get("RESOURCE_METHODS")) or ["GET"]
         item_default = str_list(index, mod, conf.get("ITEM_METHODS")) or ["GET"]
-        for name_node, spec in zip(domain.keys, domain.values, strict=False):
+        for name_node, value in zip(domain.keys, domain.values, strict=False):
+            spec: ast.AST = value
             if not isinstance(name_node, ast.Constant):
                 continue
             name = str(name_node.value)
             if isinstance(spec, (ast.Name, ast.Attribute)):
                 sym = index._raw_ref(mod, spec, None, 0)
-                spec = sym.node if sym is not None and sym.kind == "expr" else spec
+                spec = sym.expr_node if sym is not None and sym.kind == "expr" else spec
             fields = _dict(spec) if isinstance(spec, ast.Dict) else {}
             url: tuple[Part, ...] = index.string(mod, fields["url"]) if "url" in fields \
                 else (name,)

@@ -51,6 +51,27 @@ class Sym:
     mod: Module
     node: ast.AST | None = None
 
+    @property
+    def class_node(self) -> ast.ClassDef:
+        """The ``class`` statement of a class or instance symbol."""
+        if not isinstance(self.node, ast.ClassDef):
+            raise TypeError(f"a {self.kind} symbol has no class statement")
+        return self.node
+
+    @property
+    def func_node(self) -> ast.FunctionDef | ast.AsyncFunctionDef:
+        """The ``def`` statement of a func symbol."""
+        if not isinstance(self.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            raise TypeError(f"a {self.kind} symbol has no def statement")
+        return self.node
+
+    @property
+    def expr_node(self) -> ast.AST:
+        """The expression an expr symbol stands for."""
+        if self.node is None:
+            raise TypeError(f"a {self.kind} symbol has no expression")
+        return self.node
+
 
 def _module_name(rel: str) -> str:
     parts = rel[:-3].split("/")
@@ -197,7 +218,7 @@ class Index:
                 sym = self.lookup(base.mod, node.attr)
                 return self.deref(sym, depth + 1) if sym else None
             if base.kind in ("class", "instance"):
-                sym = self.class_attr(base.mod, base.node, node.attr)  # type: ignore[arg-type]
+                sym = self.class_attr(base.mod, base.class_node, node.attr)
                 return self.deref(sym, depth + 1) if sym else None
             return None
         if isinstance(node, ast.Call):
@@ -207,7 +228,7 @@ class Index:
             if fn.kind == "class":
                 return Sym("instance", fn.mod, fn.node)
             if fn.kind == "func":
-                ret = _returned(fn.node)  # type: ignore[arg-type]
+                ret = _returned(fn.func_node)
                 return self.ref(fn.mod, ret, None, depth + 1) if ret is not None else None
             return None
         return Sym("expr", mod, node)
@@ -233,7 +254,7 @@ class Index:
         for base in cls.bases:
             b = self.ref(mod, base, None, depth + 1)
             if b is not None and b.kind == "class":
-                found = self.class_attr(b.mod, b.node, attr, depth + 1)  # type: ignore[arg-type]
+                found = self.class_attr(b.mod, b.class_node, attr, depth + 1)
                 if found:
                     return found
         return None
@@ -273,7 +294,7 @@ class Index:
         if isinstance(node, ast.Call):
             return self._call_string(mod, node, env, depth)
         if isinstance(node, ast.Subscript) and dotted(node.value).endswith("environ"):
-            key = node.slice.value if isinstance(node.slice, ast.Constant) else \
+            key = str(node.slice.value) if isinstance(node.slice, ast.Constant) else \
                 ast.unparse(node.slice)
             return (Unknown(f"env var {key} without default ({mod.where(node)})"),)
         if isinstance(node, ast.Subscript):
@@ -300,7 +321,7 @@ class Index:
             if base.kind == "module":
                 return self.lookup(base.mod, node.attr)
             if base.kind in ("class", "instance"):
-                return self.class_attr(base.mod, base.node, node.attr)  # type: ignore[arg-type]
+                return self.class_attr(base.mod, base.class_node, node.attr)
         return None
 
     def _call_string(self, mod: Module, node: ast.Call, env: dict[str, tuple[Module, ast.expr]]
@@ -309,7 +330,7 @@ class Index:
         last = name.rsplit(".", 1)[-1]
         if name in ("os.getenv", "getenv", "os.environ.get", "environ.get", "config",
                     "env", "env.str") or name.endswith(("environ.get", ".getenv")):
-            var = node.args[0].value if node.args and isinstance(node.args[0], ast.Constant) \
+            var = str(node.args[0].value) if node.args and isinstance(node.args[0], ast.Constant) \
                 else ast.unparse(node.args[0]) if node.args else "?"
             default = node.args[1] if len(node.args) > 1 else kwarg(node, "default")
             if default is None:
@@ -360,6 +381,7 @@ def str_list(index: Index, mod: Module, node: ast.AST | None) -> list[str] | Non
     out = []
     for e in node.elts:
         parts = index.string(mod, e)
-        if all(isinstance(p, str) for p in parts):
-            out.append("".join(parts))  # type: ignore[arg-type]
+        known = [p for p in parts if isinstance(p, str)]
+        if len(known) == len(parts):
+            out.append("".join(known))
     return out

@@ -73,9 +73,9 @@ class PythonRoutes:
                              if values and values[-1] is sym.node), node.id)
                 return self._obj_key(sym.mod, ast.Name(id=name), None, depth + 1) \
                     if (sym.mod.rel, name) in self.objs else \
-                    self._obj_key(sym.mod, sym.node, None, depth + 1)
+                    self._obj_key(sym.mod, sym.expr_node, None, depth + 1)
             if sym.kind == "expr":
-                return self._obj_key(sym.mod, sym.node, None, depth + 1)
+                return self._obj_key(sym.mod, sym.expr_node, None, depth + 1)
             return None
         if isinstance(node, ast.Attribute):
             base = self.ix.ref(mod, node.value, env)
@@ -85,7 +85,7 @@ class PythonRoutes:
         if isinstance(node, ast.Call):
             fn = self.ix.ref(mod, node.func, env)
             if fn is not None and fn.kind == "func":
-                rets = [n.value for n in ast.walk(fn.node) if isinstance(n, ast.Return)
+                rets = [n.value for n in ast.walk(fn.func_node) if isinstance(n, ast.Return)
                         and n.value is not None]
                 for r in reversed(rets):
                     k = self._obj_key(fn.mod, r, None, depth + 1)
@@ -138,10 +138,10 @@ class PythonRoutes:
         for node in mod.nodes:
             if not isinstance(node, ast.For):
                 continue
-            items = node.iter
+            items: ast.AST = node.iter
             if isinstance(items, (ast.Name, ast.Attribute)):
                 sym = self.ix._raw_ref(mod, items, None, 0)
-                items = sym.node if sym is not None and sym.kind == "expr" else items  # type: ignore[assignment]
+                items = sym.expr_node if sym is not None and sym.kind == "expr" else items
             if not isinstance(items, (ast.List, ast.Tuple)):
                 continue
             envs: list[Env] = []
@@ -166,10 +166,10 @@ class PythonRoutes:
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     for dec in node.decorator_list:
                         if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute):
-                            self._decorator(mod, dec, node)
+                            self._decorator(mod, dec, dec.func, node)
                 elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                     for env in loops.get(id(node), [{}]):
-                        self._call(mod, node, env)
+                        self._call(mod, node, node.func, env)
             for mod_, call, env in [p for p in self.pending if p[0] is mod]:
                 self._api_parent(mod_, call, env)
 
@@ -179,8 +179,9 @@ class PythonRoutes:
             key = self._unknown_obj(mod, dotted(node), line)
         return key
 
-    def _decorator(self, mod: Module, dec: ast.Call, fn: ast.AST) -> None:
-        attr = dec.func.attr  # type: ignore[attr-defined]
+    def _decorator(self, mod: Module, dec: ast.Call, func: ast.Attribute, fn: ast.AST) -> None:
+        """``@owner.get(...)`` and the like on ``fn``; ``func`` is ``dec.func``."""
+        attr = func.attr
         if attr not in (*_LOWER, "route", "api_route"):
             return
         if attr == "route" and isinstance(fn, ast.ClassDef):  # restx @ns.route on a Resource
@@ -190,7 +191,7 @@ class PythonRoutes:
             methods = [m.upper() for m in listed] if listed is not None else ["GET"]
         else:
             methods = [attr.upper()]
-        key = self._target(mod, dec.func.value, {}, dec.lineno)  # type: ignore[attr-defined]
+        key = self._target(mod, func.value, {}, dec.lineno)
         if key is None:
             return
         path_node = dec.args[0] if dec.args else kwarg(dec, "path") or kwarg(dec, "rule")
@@ -199,9 +200,10 @@ class PythonRoutes:
             if m in METHODS:
                 self.raw.append((key, m, path, mod, dec.lineno))
 
-    def _call(self, mod: Module, call: ast.Call, env: Env) -> None:
-        attr = call.func.attr  # type: ignore[attr-defined]
-        owner = call.func.value  # type: ignore[attr-defined]
+    def _call(self, mod: Module, call: ast.Call, func: ast.Attribute, env: Env) -> None:
+        """``owner.attr(...)`` calls that mount or register routes; ``func`` is ``call.func``."""
+        attr = func.attr
+        owner = func.value
         if attr in LINKS and call.args:
             parent = self._target(mod, owner, env, call.lineno)
             child = self._obj_key(mod, call.args[0], env)
@@ -226,7 +228,7 @@ class PythonRoutes:
             if not call.args:
                 return
             cls = self.ix.class_of(mod, call.args[0])
-            methods = self.class_methods(cls.mod, cls.node) if cls else []  # type: ignore[arg-type]
+            methods = self.class_methods(cls.mod, cls.class_node) if cls else []
             paths = call.args[1:]
         else:
             rule = call.args[0] if call.args else kwarg(call, "rule") or kwarg(call, "path")
@@ -242,7 +244,7 @@ class PythonRoutes:
             if listed is not None:
                 methods = [m.upper() for m in listed]
             elif cls is not None:
-                methods = self.class_methods(cls.mod, cls.node)  # type: ignore[arg-type]
+                methods = self.class_methods(cls.mod, cls.class_node)
             else:
                 methods = ["GET"]
         for p in paths:
@@ -275,7 +277,7 @@ class PythonRoutes:
             for base in cls.bases:
                 b = self.ix.class_of(mod, base)
                 if b is not None:
-                    found += [m for m in self.class_methods(b.mod, b.node, depth + 1)  # type: ignore[arg-type]
+                    found += [m for m in self.class_methods(b.mod, b.class_node, depth + 1)
                               if m not in found]
         return found
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from inspector.services.harness.line_buffer import LineBuffer
+from inspector.services.sandbox.docker_api import api_of, exec_frames, raw_socket
 
 if TYPE_CHECKING:
     from docker.models.containers import Container
@@ -55,13 +56,14 @@ class ExecHandle:
         return self.thread.is_alive()
 
     def exit_code(self) -> int | None:
-        info = self.container.client.api.exec_inspect(self.exec_id)
+        info = api_of(self.container).exec_inspect(self.exec_id)
         return None if info.get("Running") else info.get("ExitCode")
 
     def pgid(self) -> int | None:
         code, out = self.container.exec_run(
             ["/usr/bin/cat", f"/tmp/gi-exec-{self.token}.pid"], user=self.user)
-        text = out.decode(errors="replace").strip() if code == 0 else ""
+        text = out.decode(errors="replace").strip() if code == 0 and isinstance(out, bytes) \
+            else ""
         return int(text) if text.isdigit() else None
 
     def kill(self) -> None:
@@ -97,7 +99,7 @@ def start_exec(container: Container, cmd: list[str], sink: Sink, *, limit: float
     token = secrets.token_hex(6)
     full_env = dict(env or {})
     full_env.update({"GI_TOKEN": token, "GI_LIMIT": str(max(1, int(limit))), "GI_UMASK": umask})
-    api = container.client.api
+    api = api_of(container)
     exec_id = api.exec_create(container.id, [SETSID, "-w", BASH, "-c", _WRAP, "gi", *cmd],
                               stdout=True, stderr=True, environment=full_env, workdir=workdir,
                               user=user)["Id"]
@@ -143,13 +145,11 @@ def exec_io(container: Container, cmd: list[str], *, user: str, stdin: bytes | N
     The way into and out of the sandbox's tmpfs folders and read-only root (``put_archive``
     and ``get_archive`` see neither): e.g. ``tar -x`` fed through stdin.
     """
-    from docker.utils.socket import frames_iter
-
-    api = container.client.api
+    api = api_of(container)
     exec_id = api.exec_create(container.id, cmd, stdin=stdin is not None, stdout=True,
                               stderr=True, user=user, workdir=workdir)["Id"]
     sock = api.exec_start(exec_id, socket=True)
-    raw: socket.socket = getattr(sock, "_sock", sock)
+    raw = raw_socket(sock)
     raw.settimeout(timeout)
     failure: list[str] = []
 
@@ -167,7 +167,7 @@ def exec_io(container: Container, cmd: list[str], *, user: str, stdin: bytes | N
     writer.start()
     out, err = bytearray(), bytearray()
     try:
-        for stream, data in frames_iter(sock, tty=False):
+        for stream, data in exec_frames(sock):
             if stream == 1:
                 if len(out) < max_out:
                     out += data[:max_out - len(out)]

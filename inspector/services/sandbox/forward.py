@@ -15,6 +15,8 @@ import socket
 import threading
 from typing import TYPE_CHECKING
 
+from inspector.services.sandbox.docker_api import api_of, exec_frames, raw_socket
+
 if TYPE_CHECKING:
     from docker.models.containers import Container
 
@@ -51,11 +53,6 @@ while True:
 """
 
 
-def _raw(sock: object) -> socket.socket:
-    """The real socket under docker-py's hijacked response (SocketIO or socket)."""
-    return getattr(sock, "_sock", sock)  # type: ignore[return-value]
-
-
 class PortForward:
     """``127.0.0.1:<port>`` on this machine → ``127.0.0.1:<target>`` inside ``container``."""
 
@@ -88,9 +85,7 @@ class PortForward:
             threading.Thread(target=self._serve, args=(client,), daemon=True).start()
 
     def _serve(self, client: socket.socket) -> None:
-        from docker.utils.socket import frames_iter
-
-        api = self.container.client.api
+        api = api_of(self.container)
         try:
             exec_id = api.exec_create(self.container.id, ["/usr/bin/python3", "-I", "-c",
                                                           _RELAY, str(self.target_port)],
@@ -101,7 +96,7 @@ class PortForward:
             self.errors.append(f"{type(exc).__name__}: {exc}")
             client.close()
             return
-        raw = _raw(hijacked)
+        raw = raw_socket(hijacked)
         with self._lock:
             self._conns.update((client, raw))
 
@@ -119,7 +114,7 @@ class PortForward:
 
         threading.Thread(target=up, daemon=True).start()
         try:
-            for stream, data in frames_iter(hijacked, tty=False):
+            for stream, data in exec_frames(hijacked):
                 if stream == 2:
                     self.errors.append(data.decode(errors="replace").strip())
                     continue

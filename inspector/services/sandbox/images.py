@@ -38,6 +38,7 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -124,7 +125,7 @@ def _read(path: Path) -> str | None:
 
 
 @contextlib.contextmanager
-def _file_lock(name: str):  # type: ignore[no-untyped-def]
+def _file_lock(name: str) -> Iterator[None]:
     d = paths.cache_root() / "sandbox-locks"
     d.mkdir(parents=True, exist_ok=True)
     fd = os.open(d / f"{name}.lock", os.O_CREAT | os.O_RDWR, 0o644)
@@ -397,7 +398,7 @@ def stale_sample_images(client: docker.DockerClient) -> list[str]:
             labels = img.labels or {}
             other_layout = labels.get(LABEL_LAYOUT) != LAYOUT and _age(img) > 3600
             if labels.get(LABEL_BASE) != current or other_layout:
-                out += img.tags or [img.id]
+                out += img.tags or ([img.id] if img.id else [])
     return out
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from functools import lru_cache
@@ -261,7 +261,11 @@ class _Env:
         if node is None or depth > 8:
             return None
         local = local or {}
-        ev = lambda n: self.value(n, local, cls, depth + 1)  # noqa: E731
+        known = local
+
+        def ev(n: ast.expr | None) -> _Value:
+            return self.value(n, known, cls, depth + 1)
+
         if isinstance(node, ast.Constant):
             return node.value if isinstance(node.value, str) else None
         if isinstance(node, ast.Name):
@@ -310,7 +314,7 @@ class _Env:
             return self._call(node, ev)
         return None
 
-    def _call(self, node: ast.Call, ev) -> _Value:  # type: ignore[no-untyped-def]
+    def _call(self, node: ast.Call, ev: Callable[[ast.expr | None], _Value]) -> _Value:
         func = node.func
         name = _dotted(func)
         args = node.args
@@ -324,8 +328,8 @@ class _Env:
             return ev(args[0])
         if name in ("os.path.join", "join") and args:
             base = ev(args[0])
-            for a in args[1:]:
-                part = ev(a)
+            for piece in args[1:]:
+                part = ev(piece)
                 if not (isinstance(base, _PathVal) and isinstance(part, str)):
                     return None
                 base = base.join(part)
@@ -344,7 +348,9 @@ class _Env:
                         else None
                 if func.attr in ("rstrip", "strip", "lstrip"):
                     chars = ev(args[0]) if args else None
-                    return getattr(base, func.attr)(chars if isinstance(chars, str) else None)
+                    strip = {"rstrip": base.rstrip, "strip": base.strip,
+                             "lstrip": base.lstrip}[func.attr]
+                    return strip(chars if isinstance(chars, str) else None)
                 if func.attr == "format":
                     return re.sub(r"\{[^{}]*\}", _HOLE, base)
             return None
@@ -619,6 +625,7 @@ def _files(evs: list[Evidence]) -> tuple[str, ...]:
 def _helper_issue(ctx: _Ctx, name: str, own: str, evs: list[Evidence]) -> None:
     folder = PurePosixPath(own).parent.as_posix()
     provider = None
+    value = ""
     if ctx.root_config is not None:
         mod = next(m for m in ctx.modules if m.rel == evs[0].file)
         dirs = _sys_path(ctx, mod, with_root_config=True)
@@ -628,7 +635,7 @@ def _helper_issue(ctx: _Ctx, name: str, own: str, evs: list[Evidence]) -> None:
     if provider is not None:
         summary = (f"the golden tests import '{name}' ({own}), which only the task's root "
                    f"{provider.file} puts on sys.path (pythonpath = "
-                   f"{ctx.root_config.options['pythonpath'][0]}); the harness copies only "
+                   f"{value}); the harness copies only "
                    "tests/, so that file never reaches the container")
         evidence = (*evs[:MAX_EVIDENCE], provider)
     else:
@@ -1002,27 +1009,29 @@ def _urls(mod: _Module) -> Iterator[tuple[str, int, str, str]]:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
                     isinstance(node.targets[0], ast.Name) and fn is not None:
                 local[node.targets[0].id] = env.value(node.value, local, cls)
-            target = None
+            target: ast.expr | None = None
+            line = 0
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
                     node.func.attr in _HTTP_METHODS | {"request"}:
                 idx = 1 if node.func.attr == "request" else 0
-                arg = node.args[idx] if len(node.args) > idx else next(
+                target = node.args[idx] if len(node.args) > idx else next(
                     (k.value for k in node.keywords if k.arg == "url"), None)
-                target = arg
+                line = node.lineno
             elif (isinstance(node, ast.Assign) and fn is None) or (
                     isinstance(node, ast.Return) and fn is not None and _is_fixture(fn)):
                 target = node.value
+                line = node.lineno
             if target is None:
                 continue
             val = env.value(target, local, cls)
             if isinstance(val, str) and re.match(r"https?://", val) and \
-                    (val, node.lineno) not in seen:
-                seen.add((val, node.lineno))
-                yield val, node.lineno, where, gate
+                    (val, line) not in seen:
+                seen.add((val, line))
+                yield val, line, where, gate
 
 
-def _functions(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None,
-                                                   ast.FunctionDef | None]]:
+def _functions(tree: ast.Module) -> Iterator[
+        tuple[ast.AST, str | None, ast.FunctionDef | ast.AsyncFunctionDef | None]]:
     """(node to scan, class name, function) for the module body, class bodies and every
     function (methods included)."""
     yield tree, None, None
@@ -1031,9 +1040,9 @@ def _functions(tree: ast.Module) -> Iterator[tuple[ast.AST, str | None,
             yield node, node.name, None
             for sub in node.body:
                 if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
-                    yield sub, node.name, sub  # type: ignore[misc]
+                    yield sub, node.name, sub
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield node, None, node  # type: ignore[misc]
+            yield node, None, node
 
 
 def _own_nodes(owner: ast.AST) -> Iterator[ast.AST]:

@@ -169,8 +169,8 @@ def _collect_class(suite: Suite, mod: Module, cls: ClassRef, prefix: str, out: l
     seen: set[str] = set()
     for klass, kmod in chain:
         for item in klass.body:
-            wanted = item.name.startswith("test") if unittest else \
-                isinstance(item, Fn) and names.function(item.name)
+            wanted = isinstance(item, Fn) and (item.name.startswith("test") if unittest
+                                               else names.function(item.name))
             if isinstance(item, Fn) and wanted and item.name not in seen and \
                     not is_fixture(item)[0]:
                 seen.add(item.name)
@@ -261,7 +261,7 @@ def _score(call: tuple[str | None, ...], ep: tuple[str | None, ...],
 # ------------------------------------------------------------------------------ the calls
 
 
-def _call_text(lines: list[str], node: ast.AST) -> str:
+def _call_text(lines: list[str], node: ast.expr) -> str:
     start = node.lineno
     end = getattr(node, "end_lineno", None) or start
     text = " ".join(ln.strip() for ln in lines[start - 1:end])

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 import string
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
@@ -684,11 +684,11 @@ def templates(node: ast.AST | None, env: Env, line: int, depth: int = 0) -> list
         return [str(value)] if isinstance(value, int) and not isinstance(value, bool) else [DYN]
     if isinstance(node, ast.JoinedStr):
         parts: list[list[str]] = []
-        for value in node.values:
-            if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                parts.append([value.value])
-            elif isinstance(value, ast.FormattedValue):
-                parts.append(templates(value.value, env, line, sub))
+        for piece in node.values:
+            if isinstance(piece, ast.Constant) and isinstance(piece.value, str):
+                parts.append([piece.value])
+            elif isinstance(piece, ast.FormattedValue):
+                parts.append(templates(piece.value, env, line, sub))
             else:
                 parts.append([DYN])
         return _join(parts)
@@ -726,7 +726,7 @@ def _join(parts: list[list[str]]) -> list[str]:
     return out
 
 
-def _union(groups) -> list[str]:  # type: ignore[no-untyped-def]
+def _union(groups: Iterable[list[str]]) -> list[str]:
     """Distinct templates of several alternatives; a wholly unknown one is dropped when
     another alternative is known (``os.getenv("X") or "http://..."``)."""
     out: list[str] = []

@@ -77,9 +77,15 @@ def _section(text: str, section: str, line: int, options: dict[str, str]) -> Pyt
     return PytestConfig(line, section, options, [(at, f) for f in forges], plugins)
 
 
+class _CaseKeepingParser(configparser.ConfigParser):
+    """Option names as written (ConfigParser lower-cases them by default)."""
+
+    def optionxform(self, optionstr: str) -> str:
+        return optionstr
+
+
 def _ini(text: str) -> configparser.ConfigParser:
-    cp = configparser.ConfigParser(interpolation=None, strict=False)
-    cp.optionxform = str  # type: ignore[assignment,method-assign]
+    cp = _CaseKeepingParser(interpolation=None, strict=False)
     cp.read_string(text)
     return cp
 
@@ -142,7 +148,8 @@ def pytest_sections(name: str, text: str) -> list[PytestConfig]:
             return []
         tables: list[tuple[str, Any, str]] = []
         if name == "pyproject.toml":
-            tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+            raw_tool = data.get("tool")
+            tool = raw_tool if isinstance(raw_tool, dict) else {}
             pyt = tool.get("pytest") if isinstance(tool.get("pytest"), dict) else None
             if pyt is not None:
                 ini = pyt.get("ini_options")
@@ -210,11 +217,11 @@ def _ep_in_setup_py(text: str) -> list[EntryPoint]:
     except (SyntaxError, ValueError, RecursionError):
         return []
     assigned: dict[str, ast.AST] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign):
-            for t in node.targets:
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            for t in stmt.targets:
                 if isinstance(t, ast.Name):
-                    assigned[t.id] = node.value
+                    assigned[t.id] = stmt.value
     out: list[EntryPoint] = []
 
     def resolve(node: ast.AST) -> ast.AST:

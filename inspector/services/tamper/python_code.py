@@ -300,12 +300,12 @@ class _Analyser:
         if isinstance(node, ast.Constant):
             return {node.value} if isinstance(node.value, str) else {UNKNOWN}
         if isinstance(node, ast.JoinedStr):
-            out = [""]
+            texts = [""]
             for part in node.values:
                 sub = self.candidates(part.value if isinstance(part, ast.FormattedValue)
                                       else part, depth + 1)
-                out = [a + b for a in out for b in sub][:_MAX_CANDIDATES]
-            return set(out)
+                texts = [a + b for a in texts for b in sub][:_MAX_CANDIDATES]
+            return set(texts)
         if isinstance(node, ast.BinOp):
             left, right = self.candidates(node.left, depth + 1), \
                 self.candidates(node.right, depth + 1)
@@ -426,9 +426,10 @@ class _Analyser:
             self.report.forgeries.append(Forgery(line, f"disables pytest plugins "
                                                        f"({_text(call)})"))
         elif name in ("open", "fdopen"):
-            method = isinstance(call.func, ast.Attribute) and \
-                _dotted(call.func.value) not in _OPEN_MODULES
-            args = list(call.args) if not method else [call.func.value, *call.args]
+            func = call.func
+            method = isinstance(func, ast.Attribute) and _dotted(func.value) not in _OPEN_MODULES
+            args = [func.value, *call.args] if isinstance(func, ast.Attribute) and method \
+                else list(call.args)
             mode = next((k.value for k in call.keywords if k.arg == "mode"),
                         args[1] if len(args) >= 2 else None)
             if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and \
@@ -553,7 +554,7 @@ class _Analyser:
             if t.attr in _REPORT_ATTRS:
                 out.append((line, f"sets {_text(t)}"))
             elif t.attr in _EXIT_ATTRS and isinstance(node, (ast.Assign, ast.AnnAssign)) \
-                    and _success(node.value):
+                    and node.value is not None and _success(node.value):
                 out.append((line, f"sets {_text(t)} = {_text(node.value)}"))
             elif t.attr == "stats" and hook == "pytest_terminal_summary":
                 out.append((line, f"replaces {_text(t)}"))

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from inspector.model import Run, SampleResult, Task, discover_runs
+from inspector.model import Run, SampleResult, Task, TestCase, discover_runs
+from inspector.model.labels import Anchor
 from inspector.model.triage import (
     ADD_TASK_FILE,
     INSTALL_REPO_PACKAGE,
@@ -96,7 +97,7 @@ class TriageContext:
                                                        key=lambda s: (s.task, s.sample))]
 
 
-def _case(sample: SampleResult, test_id: str | None):  # type: ignore[no-untyped-def]
+def _case(sample: SampleResult, test_id: str | None) -> TestCase | None:
     if test_id is None:
         return None
     return next((c for c in sample.tests.cases if c.id == test_id), None)
@@ -152,8 +153,8 @@ def _remedy(ev: rules.ItemEvidence) -> Remedy | None:
     return ev.remedies[0] if ev.remedies else None
 
 
-def _dedupe(anchors: tuple) -> tuple:  # type: ignore[type-arg]
-    seen: list = []  # type: ignore[type-arg]
+def _dedupe(anchors: tuple[Anchor, ...]) -> tuple[Anchor, ...]:
+    seen: list[Anchor] = []
     for a in anchors:
         if a not in seen:
             seen.append(a)

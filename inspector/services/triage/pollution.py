@@ -131,5 +131,5 @@ def shared_literals(sources: dict[str, str], test_name: str) -> SharedLiterals |
     others = sorted(n for n, v in by_test.items() if n != test_name and v & own)
     if not others:
         return None
-    values = sorted({v for n in others for v in by_test[n] & own})
-    return SharedLiterals(test_name, tuple(values), tuple(others))
+    shared = sorted({v for n in others for v in by_test[n] & own})
+    return SharedLiterals(test_name, tuple(shared), tuple(others))

@@ -62,7 +62,7 @@ from inspector.model.triage import (
     Remedy,
     TestSuggestion,
 )
-from inspector.services.deploy.backend import Limits, SampleJob
+from inspector.services.deploy.backend import Backend, Limits, SampleJob
 from inspector.services.deploy.local import COPY_IGNORE, STOCK_BUNDLE
 from inspector.services.deploy.steps import DeployOutcome, deploy
 from inspector.services.deploy.warm import DeploymentPool, Target
@@ -338,7 +338,7 @@ def _add_task_file(remedy: Remedy, target: Target, scratch: Path, chosen: list[s
 # -- running --------------------------------------------------------------------------------
 
 def _confirm_in(remedy: Remedy, target: Target, plan: _Plan, pool: DeploymentPool,
-                backend_obj: object, backend: str, folder: Path, on_line: LineSink | None,
+                backend_obj: Backend, backend: str, folder: Path, on_line: LineSink | None,
                 say: Say, cancel: threading.Event, timeout: float) -> Confirmation:
     note = PhaseLog(folder / REMEDY_LOG, pool.limits.log_cap)
     try:
@@ -349,7 +349,7 @@ def _confirm_in(remedy: Remedy, target: Target, plan: _Plan, pool: DeploymentPoo
 
 
 def _tell_and_run(remedy: Remedy, target: Target, plan: _Plan, pool: DeploymentPool,
-                  backend_obj: object, backend: str, folder: Path, on_line: LineSink | None,
+                  backend_obj: Backend, backend: str, folder: Path, on_line: LineSink | None,
                   say: Say, cancel: threading.Event, timeout: float, note: PhaseLog
                   ) -> Confirmation:
     def tell(msg: str) -> None:
@@ -405,7 +405,7 @@ def _relative(path: Path, run: Path | None) -> str:
     return str(path)
 
 
-def _run(plan: _Plan, limits: Limits, backend_obj: object, backend: str,
+def _run(plan: _Plan, limits: Limits, backend_obj: Backend, backend: str,
          folder: Path, on_line: LineSink | None, tell: Say, stop: threading.Event,
          deadline: float) -> tuple[RemedyRun, Path | None]:
     """Deploy the plan's target, run its tests, tear everything down; the run and its most
@@ -425,7 +425,7 @@ def _run(plan: _Plan, limits: Limits, backend_obj: object, backend: str,
             for ph in (Phase.INSTALL, Phase.START, Phase.HEALTH)}
     session = None
     try:
-        session = backend_obj.open(job)  # type: ignore[attr-defined]
+        session = backend_obj.open(job)
         outcome = deploy(session, logs, tell)
         if not outcome.deployed:
             return _not_deployed(outcome, logs), logs[_phase(outcome)].path

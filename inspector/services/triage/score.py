@@ -363,7 +363,7 @@ class ScoreReport:
         return [x for x in seq if split == "all" or x.split == split]
 
     def to_json(self) -> dict[str, Any]:
-        scores = {}
+        scores: dict[str, dict[str, Any]] = {}
         for s in self.splits():
             scores[s] = {u: self.score(s, u).to_json() for u in UNITS}
             scores[s]["grouping"] = self.grouping(s).to_json()
@@ -399,8 +399,8 @@ def score_triage(triages: Sequence[SampleTriage], labels: LabelSet,
     report = ScoreReport(tuple(categories), split)
     by_key: dict[str, TestSuggestion] = {}
     for t in triages:
-        for s in t.suggestions:
-            by_key[s.item.key] = s
+        for sug in t.suggestions:
+            by_key[sug.item.key] = sug
     samples = {t.sample for t in triages}
     labelled = labels.items()
     keys = {i.key for i in labelled}
