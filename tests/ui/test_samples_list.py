@@ -144,3 +144,21 @@ async def test_thousands_of_rows_scroll_and_measure_like_a_table(make_app) -> No
         line = table.render_line(table.scrollable_content_region.height - 1).text
         last = table.shown[-1]
         assert last.task in line and str(last.sample) in line
+
+
+async def test_the_mouse_shows_a_hover_row_and_keys_hide_it(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        table = app.main_screen.query_one(SamplesTable)
+        plain_row = table.render_line(6)
+        await pilot.hover(SamplesTable, offset=(40, 6))  # row 5
+        await pilot.pause()
+        assert table.hover_row == 5
+        hovered = table.render_line(6)
+        assert hovered.text == plain_row.text and hovered != plain_row  # same text, shaded
+        await pilot.press("down")
+        await pilot.pause()
+        assert table.render_line(6) == plain_row
