@@ -49,3 +49,11 @@ class LabelsChanged(Message):
     """A label was written (the label filter and queue markers may change)."""
 
     sample_id: str = ""
+
+
+@dataclass
+class ShowRunSamples(Message):
+    """List the samples of run ``run_key`` (Enter on a run in the runs overview)."""
+
+    run_key: str
+

@@ -1,0 +1,1 @@
+"""The main screen's tabs, one pane each: runs, samples, matrix and benchmark health."""
