@@ -81,7 +81,7 @@ class DetailPane(Vertical):
     @property
     def highlighted_anchor(self) -> Anchor | None:
         """The highlighted evidence."""
-        return self.query_one("#evidence", EvidenceList).anchor
+        return self.query_one("#evidence", EvidenceList).highlighted_anchor
 
     def attached(self, ref: ItemRef) -> list[Anchor]:
         """The evidence attached to ``ref``'s label (or kept for it until it is labelled)."""

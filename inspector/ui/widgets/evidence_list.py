@@ -40,7 +40,7 @@ class EvidenceList(OptionList):
             self.post_message(self.Opened(self, self.anchors[event.option_index]))
 
     @property
-    def anchor(self) -> Anchor | None:
+    def highlighted_anchor(self) -> Anchor | None:
         """The highlighted anchor."""
         i = self.highlighted
         return self.anchors[i] if i is not None and 0 <= i < len(self.anchors) else None
