@@ -24,7 +24,7 @@ from textual.widgets import Digits, Footer, Input, Static
 from textual.worker import get_current_worker
 
 from inspector.model.log_levels import LEVEL_CHOICES, pytest_test_ref
-from inspector.model.outcomes import PHASE_ORDER, Phase
+from inspector.model.outcomes import Phase
 from inspector.model.replay_clock import ReplayClock
 from inspector.services.logs.deployment_log import DeploymentLog, PhaseSpan
 from inspector.services.logs.export import export_lines
@@ -32,35 +32,12 @@ from inspector.services.logs.filters import FilterError, LogFilter, Query, Rows,
 from inspector.services.logs.filters import scan as scan_log
 from inspector.ui.app_access import label_session
 from inspector.ui.dialogs.prompt import PromptScreen
+from inspector.ui.replay.seek import parse_seek
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.widgets.log_view import LogView, format_time
 from inspector.ui.widgets.timeline import Timeline, TimelineState
 
 FPS = 30
-
-
-def parse_seek(text: str, duration: float) -> float | Phase | None:
-    """``90``, ``1:30``, ``1:02:03.5``, ``90s``, ``50%`` or a phase name → a time or phase."""
-    text = text.strip().lower()
-    for phase in PHASE_ORDER:
-        if text in (phase.value, phase.value[:3]) or (text == "build" and phase is Phase.INSTALL):
-            return phase
-    if text.endswith("%"):
-        try:
-            return duration * float(text[:-1]) / 100
-        except ValueError:
-            return None
-    text = text.removesuffix("s")
-    try:
-        parts = [float(p) for p in text.split(":")]
-    except ValueError:
-        return None
-    if not parts or len(parts) > 3:
-        return None
-    seconds = 0.0
-    for p in parts:
-        seconds = seconds * 60 + p
-    return max(0.0, seconds)
 
 
 class ReplayScreen(Screen[None]):
