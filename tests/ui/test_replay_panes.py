@@ -118,3 +118,26 @@ def test_seeking_helpers(tmp_path: Path) -> None:
     assert filtered_step(rows, 5, -1) == 0
     assert filtered_step(rows, 25, 1) == 25
     assert parse_seek("1:02:03.5", 0) == 3723.5 and parse_seek("x:1", 0) is None
+
+
+async def test_demo_header_shows_the_phase_and_a_moving_clock(sample_runs: Path) -> None:
+    from textual.widgets import Digits, Static
+
+    from inspector.services.logs.deployment_log import locate_sample_log
+
+    log = locate_sample_log(
+        sample_runs / "runs" / "repo_readme_1118_forge_m1-large_Python", "todo-service")
+    app = ReplayApp(log, speed=1.0)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(app, pilot)
+        await pilot.press("g", "D")  # demo from the start of the first phase
+        assert screen.has_class("demo") and screen.clock.playing
+        await wait_for(pilot, lambda: screen.clock.finished, 5.0)
+        await pilot.pause(0.1)
+        phase = str(screen.query_one("#demo-phase", Static).render())
+        assert phase.startswith("TESTS") and "✖ failed here" in phase
+        assert "todo-service" in phase and "1x" in phase
+        clock = screen.query_one("#demo-clock", Digits).value
+        assert clock == "0:01.4", clock
+        await pilot.press("escape")
+        assert not screen.has_class("demo")

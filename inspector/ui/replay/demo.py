@@ -1,4 +1,4 @@
-"""Demo mode's big header: the phase being played and a large clock."""
+"""Demo mode: its big header (the phase being played, a large clock) and its state."""
 
 from __future__ import annotations
 
@@ -10,6 +10,9 @@ from textual.containers import Horizontal
 from textual.reactive import reactive
 from textual.widgets import Digits, Static
 
+from inspector.services.logs.deployment_log import DeploymentLog
+from inspector.services.logs.filters import LogFilter
+from inspector.ui.replay.layout import PhaseLayout
 from inspector.ui.safe import sanitize
 
 
@@ -52,3 +55,36 @@ class DemoHeader(Horizontal):
 
     def watch_clock(self, text: str) -> None:
         self.query_one("#demo-clock", Digits).update(text)
+
+
+class DemoMode:
+    """Demo mode's state: the filter to restore when it ends, and where its replay starts."""
+
+    def __init__(self) -> None:
+        self.saved: LogFilter | None = None
+
+    def enter(self, current: LogFilter) -> LogFilter:
+        """The filter demo mode shows: ``current`` with the noise hidden."""
+        self.saved = current
+        return LogFilter(current.query, current.levels, True)
+
+    def leave(self) -> LogFilter:
+        """The filter from before demo mode."""
+        return self.saved or LogFilter()
+
+    @staticmethod
+    def start_line(log: DeploymentLog, line: int | None) -> int:
+        """The first line of the phase holding ``line`` (0 when it has none)."""
+        rec = log.record(line or 0) if len(log) else None
+        start = log.phase_start(rec.phase) if rec and rec.phase else 0
+        return start or 0
+
+    @staticmethod
+    def phase(layout: PhaseLayout, position: int, failure_line: int | None, title: str,
+              speed: str) -> DemoPhase:
+        """What the big header shows at ``position``."""
+        current = layout.current(position)
+        if current is None:
+            return DemoPhase(None, False, title, speed)
+        return DemoPhase(current.label, current.failed and failure_line is not None
+                         and position > failure_line, title, speed)

@@ -48,3 +48,11 @@ def filtered_step(rows: Rows, position: int, delta: int) -> int:
     assert rows.lines is not None
     target = max(0, min(len(rows.lines), rows.count(position) + delta))
     return rows.lines[target - 1] + 1 if target >= 1 else 0
+
+
+def hidden_by_filter(rows: Rows, line: int) -> bool:
+    """Whether the filter behind ``rows`` hides log line ``line``."""
+    if not rows.filtered or rows.lines is None:
+        return False
+    row = rows.row_at_or_before(line)
+    return row < len(rows.lines) and rows.line(row) != line

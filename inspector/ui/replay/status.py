@@ -8,7 +8,10 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from inspector.model.log_levels import pytest_test_ref
+from inspector.services.logs.filters import LogFilter
 from inspector.ui.safe import plain, sanitize
+from inspector.ui.widgets.log_view import LogView
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,24 @@ class StatusFields:
     """The pytest test under the cursor (``⏎`` opens it)."""
     phase: str | None = None
     """The phase of the line under the cursor (when it is no test line)."""
+
+
+def status_fields(view: LogView, flt: LogFilter, position: int, *, busy: str | None,
+                  search: str) -> StatusFields:
+    """The status line's fields for the log view's rows, cursor and selection."""
+    rows = view.rows
+    filtered = not flt.empty
+    selected = None
+    if view.anchor is not None:
+        a, b = view.selection()
+        selected = b - a + 1
+    rec = view.cursor_record()
+    ref = pytest_test_ref(rec.text) if rec is not None else None
+    return StatusFields(
+        busy, flt.describe() if filtered else None,
+        rows.count(position) if filtered else 0, rows.hidden(position) if filtered else 0,
+        search, selected, ref[0] if ref is not None else None,
+        rec.phase.value if rec is not None and rec.phase is not None else None)
 
 
 class StatusLine(Static):

@@ -31,12 +31,12 @@ from inspector.services.logs.filters import scan as scan_log
 from inspector.ui.app_access import label_session
 from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.replay.bars import FilterBar
-from inspector.ui.replay.demo import DemoHeader, DemoPhase, clock_text
+from inspector.ui.replay.demo import DemoHeader, DemoMode, clock_text
 from inspector.ui.replay.header import ClockReading, HeaderInfo, ReplayHeader
 from inspector.ui.replay.layout import PhaseLayout
 from inspector.ui.replay.playback import Playback
-from inspector.ui.replay.seek import parse_seek, phase_target
-from inspector.ui.replay.status import NoticesLine, StatusFields, StatusLine
+from inspector.ui.replay.seek import hidden_by_filter, parse_seek, phase_target
+from inspector.ui.replay.status import NoticesLine, StatusLine, status_fields
 from inspector.ui.widgets.log_view import LogView
 from inspector.ui.widgets.timeline import Timeline, TimelineState
 
@@ -116,7 +116,7 @@ class ReplayScreen(Screen[None]):
         self._timer: Timer | None = None
         self._start = (phase, play, demo, follow)
         self._started = False
-        self._demo_filter: LogFilter | None = None
+        self.demo = DemoMode()
         self._first_paint = threading.Event()
         self.phases = PhaseLayout(log)
         self._playback: Playback | None = None
@@ -454,9 +454,7 @@ class ReplayScreen(Screen[None]):
         if line is None:
             self.notify(f"No match for {query!r}.", severity="warning")
             return
-        rows = self.view.rows
-        if rows.filtered and rows.lines is not None and rows.row_at_or_before(line) < len(
-                rows.lines) and rows.line(rows.row_at_or_before(line)) != line:
+        if hidden_by_filter(self.view.rows, line):
             self.notify("The match is hidden by the filter; clear it (c) to see it.")
         self.playback.reveal_match(line)
         self._refresh_chrome()
@@ -513,18 +511,14 @@ class ReplayScreen(Screen[None]):
         view = self.view
         view.show_gutter = view.show_stream = not on_
         if on_:
-            self._demo_filter = self.filter
-            self._set_filter(LogFilter(self.filter.query, self.filter.levels, True))
+            self._set_filter(self.demo.enter(self.filter))
             if restart:
-                line = view.cursor_line or 0
-                rec = self.deploy_log.record(line) if len(self.deploy_log) else None
-                start = self.deploy_log.phase_start(rec.phase) if rec and rec.phase else 0
-                self.clock.seek_line(start or 0)
+                self.clock.seek_line(self.demo.start_line(self.deploy_log, view.cursor_line))
                 view.attached = True
                 view.set_revealed(self.clock.position)
                 self._play()
         else:
-            self._set_filter(self._demo_filter or LogFilter())
+            self._set_filter(self.demo.leave())
         view.refresh()
         self._refresh_chrome()
 
@@ -676,30 +670,14 @@ class ReplayScreen(Screen[None]):
             spans, log.timed, max(0, pos - 1), t if log.timed else None, self.failure_line))
         if self.has_class("demo"):
             demo = self.query_one(DemoHeader)
-            current = self.phases.current(pos)
-            demo.phase = DemoPhase(
-                current.label if current is not None else None,
-                current is not None and current.failed and self.failure_line is not None
-                and pos > self.failure_line, log.title, clock.speed_label())
+            demo.phase = self.demo.phase(self.phases, pos, self.failure_line, log.title,
+                                         clock.speed_label())
             demo.clock = clock_text(t)
 
     def _refresh_status(self) -> None:
-        if not self.is_mounted:
-            return
-        view, pos = self.view, self.clock.position
-        rows = view.rows
-        filtered = not self.filter.empty
-        selected = None
-        if view.anchor is not None:
-            a, b = view.selection()
-            selected = b - a + 1
-        rec = view.cursor_record()
-        ref = pytest_test_ref(rec.text) if rec is not None else None
-        self.query_one(StatusLine).fields = StatusFields(
-            self.busy, self.filter.describe() if filtered else None,
-            rows.count(pos) if filtered else 0, rows.hidden(pos) if filtered else 0,
-            self.search, selected, ref[0] if ref is not None else None,
-            rec.phase.value if rec is not None and rec.phase is not None else None)
+        if self.is_mounted:
+            self.query_one(StatusLine).fields = status_fields(
+                self.view, self.filter, self.clock.position, busy=self.busy, search=self.search)
 
 
 def _mb(n: int) -> str:
