@@ -22,6 +22,7 @@ import argparse
 import asyncio
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -111,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(_child(args.seconds, args.speed)))
         return 0
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # still remove the worktree
     results: dict[str, list[dict[str, Any]]] = {"base": [], "this": []}
     with tempfile.TemporaryDirectory(prefix="gi-bench-replay-") as tmp:
         base = Path(tmp) / "base"

@@ -3,6 +3,10 @@
 Indexing, filtering, searching, following and exporting run in thread workers; the log is
 read lazily, so a 1 GB log opens at once. ``Esc`` cancels a running scan or index first and
 leaves the screen second.
+
+The screen keeps composition, key bindings and delegation: each region is a widget of
+``inspector/ui/replay/`` that redraws only when its reactive fields change, and a playback frame
+(1/30 s) updates only what the clock moves (header clock, playhead, demo clock).
 """
 
 from __future__ import annotations
@@ -655,17 +659,18 @@ class ReplayScreen(Screen[None]):
         self.query_one(ReplayHeader).info = HeaderInfo(
             log.title, state, clock.speed_label(), len(log), self.phases.get()[1], log.timed,
             _mb(log.indexed_bytes) if self.indexing else None)
-        self.query_one(NoticesLine).notices = "  ·  ".join(f"⚠ {v}"
-                                                          for v in log.notices.values())
         self._show_clock()
         self._refresh_status()
 
     def _show_clock(self) -> None:
-        """What moves with the clock: the header's clock, the playhead, the demo header."""
+        """What moves with the clock: the header's clock, the playhead, the demo header; and
+        the notices, which reading newly revealed lines may add (escapes, NUL bytes, …)."""
         clock, log = self.clock, self.deploy_log
         pos, t = clock.position, clock.elapsed
         spans = self.phases.get()[0]
         self.query_one(ReplayHeader).clock = ClockReading(t, pos)
+        self.query_one(NoticesLine).notices = "  ·  ".join(f"⚠ {v}"
+                                                          for v in log.notices.values())
         self.query_one(Timeline).update_state(TimelineState(
             spans, log.timed, max(0, pos - 1), t if log.timed else None, self.failure_line))
         if self.has_class("demo"):
