@@ -10,6 +10,7 @@ from textual.widget import Widget
 
 from inspector.services.logs.deployment_log import open_log_path
 from inspector.services.logs.filters import Rows
+from inspector.ui.replay.demo import clock_text
 from inspector.ui.replay.header import ReplayHeader
 from inspector.ui.replay.layout import PhaseLayout
 from inspector.ui.replay.seek import filtered_step, parse_seek, phase_target
@@ -138,6 +139,26 @@ async def test_demo_header_shows_the_phase_and_a_moving_clock(sample_runs: Path)
         assert phase.startswith("TESTS") and "✖ failed here" in phase
         assert "todo-service" in phase and "1x" in phase
         clock = screen.query_one("#demo-clock", Digits).value
-        assert clock == "0:01.4", clock
+        # the big clock stopped where the replay ended: the log's 1.41 s (plus a frame at most)
+        assert clock in ("0:01.4", "0:01.5"), clock
+        assert clock == clock_text(screen.clock.elapsed)
         await pilot.press("escape")
         assert not screen.has_class("demo")
+
+
+def test_progress_is_reported_at_most_ten_times_a_second() -> None:
+    import time
+
+    from inspector.ui.replay.jobs import Throttle
+
+    seen: list[tuple[int, int]] = []
+    progress = Throttle(lambda done, total: seen.append((done, total)))
+    for i in range(1000):
+        progress(i, 1000)
+    assert seen == [(0, 1000)]  # the first call reports at once, the rest fall in 0.1 s
+    time.sleep(0.12)
+    progress(999, 1000)
+    assert seen == [(0, 1000), (999, 1000)]
+    quiet = Throttle(lambda done, total: seen.append((done, total)), start=time.monotonic())
+    quiet(1, 2)
+    assert len(seen) == 2  # started now: nothing before 0.1 s have passed

@@ -37,6 +37,7 @@ from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.replay.bars import FilterBar
 from inspector.ui.replay.demo import DemoHeader, DemoMode, clock_text
 from inspector.ui.replay.header import ClockReading, HeaderInfo, ReplayHeader
+from inspector.ui.replay.jobs import Throttle, event_severity, follow
 from inspector.ui.replay.layout import PhaseLayout
 from inspector.ui.replay.playback import Playback
 from inspector.ui.replay.seek import hidden_by_filter, parse_seek, phase_target
@@ -169,14 +170,8 @@ class ReplayScreen(Screen[None]):
         # let the first screen paint before the full index competes for the GIL
         self.app.call_from_thread(self._after_paint)
         self._first_paint.wait(2.0)
-        last = [time.monotonic()]
-
-        def progress(done: int, total: int) -> None:
-            now = time.monotonic()
-            if now - last[0] > 0.1:
-                last[0] = now
-                self.app.call_from_thread(self._index_progress, done, total)
-
+        progress = Throttle(lambda done, total: self.app.call_from_thread(
+            self._index_progress, done, total), start=time.monotonic())
         finished = self.deploy_log.index(progress, lambda: worker.is_cancelled)
         self.app.call_from_thread(self._indexed, finished)
 
@@ -414,15 +409,8 @@ class ReplayScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="scan")
     def _scan(self, flt: LogFilter) -> None:
         worker = get_current_worker()
-        last = [0.0]
-
-        def progress(done: int, total: int) -> None:
-            now = time.monotonic()
-            if now - last[0] > 0.1:
-                last[0] = now
-                self.app.call_from_thread(
-                    self._set_busy, f"filtering {done / max(1, total):.0%} (Esc cancels)")
-
+        progress = Throttle(lambda done, total: self.app.call_from_thread(
+            self._set_busy, f"filtering {done / max(1, total):.0%} (Esc cancels)"))
         started = time.monotonic()
         lines = scan_log(self.deploy_log, flt, progress=progress,
                          cancelled=lambda: worker.is_cancelled)
@@ -483,17 +471,12 @@ class ReplayScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="follow")
     def _follow(self) -> None:
         worker = get_current_worker()
-        while not worker.is_cancelled:
-            before = len(self.deploy_log)
-            events = self.deploy_log.poll()
-            if events or len(self.deploy_log) != before:
-                self.app.call_from_thread(self._followed, events)
-            time.sleep(0.25)
+        follow(self.deploy_log, lambda events: self.app.call_from_thread(self._followed, events),
+               lambda: worker.is_cancelled)
 
     def _followed(self, events: list[str]) -> None:
         for e in events:
-            self.notify(e, severity="warning" if "deleted" in e or "rotated" in e
-                        or "truncated" in e else "information")
+            self.notify(e, severity=event_severity(e))
         n = len(self.deploy_log)
         self.clock.set_line_count(n)
         if self.following:
