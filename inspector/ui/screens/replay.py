@@ -3,6 +3,10 @@
 Indexing, filtering, searching, following and exporting run in thread workers; the log is
 read lazily, so a 1 GB log opens at once. ``Esc`` cancels a running scan or index first and
 leaves the screen second.
+
+The screen keeps composition, key bindings and delegation: each region is a widget of
+``inspector/ui/replay/`` that redraws only when its reactive fields change, and a playback frame
+(1/30 s) updates only what the clock moves (header clock, playhead, demo clock).
 """
 
 from __future__ import annotations
@@ -13,54 +17,35 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Digits, Footer, Input, Static
+from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from inspector.model.log_levels import LEVEL_CHOICES, pytest_test_ref
-from inspector.model.outcomes import PHASE_ORDER, Phase
+from inspector.model.outcomes import Phase
 from inspector.model.replay_clock import ReplayClock
-from inspector.services.logs.deployment_log import DeploymentLog, PhaseSpan
+from inspector.services.logs.deployment_log import DeploymentLog
 from inspector.services.logs.export import export_lines
 from inspector.services.logs.filters import FilterError, LogFilter, Query, Rows, find, first_error
 from inspector.services.logs.filters import scan as scan_log
 from inspector.ui.app_access import label_session
 from inspector.ui.dialogs.prompt import PromptScreen
-from inspector.ui.safe import plain, sanitize
-from inspector.ui.widgets.log_view import LogView, format_time
+from inspector.ui.replay.bars import FilterBar
+from inspector.ui.replay.demo import DemoHeader, DemoMode, clock_text
+from inspector.ui.replay.header import ClockReading, HeaderInfo, ReplayHeader
+from inspector.ui.replay.jobs import Throttle, event_severity, follow
+from inspector.ui.replay.layout import PhaseLayout
+from inspector.ui.replay.playback import Playback
+from inspector.ui.replay.seek import hidden_by_filter, parse_seek, phase_target
+from inspector.ui.replay.status import NoticesLine, StatusLine, status_fields
+from inspector.ui.widgets.log_view import LogView
 from inspector.ui.widgets.timeline import Timeline, TimelineState
 
 FPS = 30
-
-
-def parse_seek(text: str, duration: float) -> float | Phase | None:
-    """``90``, ``1:30``, ``1:02:03.5``, ``90s``, ``50%`` or a phase name → a time or phase."""
-    text = text.strip().lower()
-    for phase in PHASE_ORDER:
-        if text in (phase.value, phase.value[:3]) or (text == "build" and phase is Phase.INSTALL):
-            return phase
-    if text.endswith("%"):
-        try:
-            return duration * float(text[:-1]) / 100
-        except ValueError:
-            return None
-    text = text.removesuffix("s")
-    try:
-        parts = [float(p) for p in text.split(":")]
-    except ValueError:
-        return None
-    if not parts or len(parts) > 3:
-        return None
-    seconds = 0.0
-    for p in parts:
-        seconds = seconds * 60 + p
-    return max(0.0, seconds)
 
 
 class ReplayScreen(Screen[None]):
@@ -136,32 +121,33 @@ class ReplayScreen(Screen[None]):
         self._timer: Timer | None = None
         self._start = (phase, play, demo, follow)
         self._started = False
-        self._demo_filter: LogFilter | None = None
+        self.demo = DemoMode()
         self._first_paint = threading.Event()
-        self._timeline_key: tuple[int, int, bool] | None = None
-        self._timeline_cache: tuple[tuple[PhaseSpan, ...], float] = ((), 0.0)
+        self.phases = PhaseLayout(log)
+        self._playback: Playback | None = None
 
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="replay-head")
-        with Horizontal(id="demo-head"):
-            yield Static("", id="demo-phase")
-            yield Digits("0:00.0", id="demo-clock")
+        yield ReplayHeader("", id="replay-head")
+        yield DemoHeader(id="demo-head")
         yield Timeline(id="timeline")
-        yield Static("", id="replay-notices")
+        yield NoticesLine("", id="replay-notices")
         yield LogView(self.deploy_log, id="log")
-        with Horizontal(id="bars"):
-            yield Input(placeholder="filter: text or /regex/ (Enter applies; E W B I Y M levels)",
-                        id="log-filter")
-            yield Input(placeholder="search: text or /regex/ (Enter, then n / N)",
-                        id="log-search")
-        yield Static("", id="replay-status")
+        yield FilterBar(id="bars")
+        yield StatusLine("", id="replay-status")
         yield Footer()
 
     @property
     def view(self) -> LogView:
         return self.query_one("#log", LogView)
+
+    @property
+    def playback(self) -> Playback:
+        """The clock and the log view, moved together."""
+        if self._playback is None:
+            self._playback = Playback(self.clock, self.view)
+        return self._playback
 
     def on_mount(self) -> None:
         self.view.focus()
@@ -184,14 +170,8 @@ class ReplayScreen(Screen[None]):
         # let the first screen paint before the full index competes for the GIL
         self.app.call_from_thread(self._after_paint)
         self._first_paint.wait(2.0)
-        last = [time.monotonic()]
-
-        def progress(done: int, total: int) -> None:
-            now = time.monotonic()
-            if now - last[0] > 0.1:
-                last[0] = now
-                self.app.call_from_thread(self._index_progress, done, total)
-
+        progress = Throttle(lambda done, total: self.app.call_from_thread(
+            self._index_progress, done, total), start=time.monotonic())
         finished = self.deploy_log.index(progress, lambda: worker.is_cancelled)
         self.app.call_from_thread(self._indexed, finished)
 
@@ -272,34 +252,27 @@ class ReplayScreen(Screen[None]):
     # ------------------------------------------------------------------ playback
 
     def _play(self) -> None:
-        self.clock.play(time.monotonic())
-        if self.clock.position == 0 or self.view.cursor_row >= self.view.row_count - 1:
-            self.view.attached = True
+        self.playback.play()
         if self._timer is None:
             self._timer = self.set_interval(1 / FPS, self._tick)
         self._refresh_chrome()
 
     def _pause(self) -> None:
-        self.clock.pause(time.monotonic())
-        self.view.set_revealed(self.clock.position)
+        self.playback.pause()
         self._refresh_chrome()
 
     def _tick(self) -> None:
+        """One frame: only the clock's readers redraw (header clock, playhead, demo clock)."""
         if not self.clock.playing:
             return
-        revealed = self.clock.tick(time.monotonic())
-        if revealed:
-            self.view.set_revealed(self.clock.position)
-        self._refresh_chrome()
+        self.playback.tick()
+        if self.clock.playing:
+            self._show_clock()
+        else:
+            self._refresh_chrome()  # the end: "playing" became "paused"
 
     def _seek_line(self, position: int, *, center: int | None = None) -> None:
-        self.clock.seek_line(position)
-        self.view.set_revealed(self.clock.position)
-        if center is not None:
-            self.view.go_to_line(center)
-        else:
-            self.view.attached = True
-            self.view.cursor_row = max(0, self.view.row_count - 1)
+        self.playback.seek_line(position, center=center)
         self._refresh_chrome()
 
     def action_toggle_play(self) -> None:
@@ -312,47 +285,23 @@ class ReplayScreen(Screen[None]):
             self._play()
 
     def action_step(self, delta: int) -> None:
-        self.clock.pause(time.monotonic())
-        rows = self.view.rows
-        pos = self.clock.position
-        if rows.filtered and rows.lines is not None:
-            # step to the next/previous line that the filter keeps
-            k = rows.count(pos)
-            target = max(0, min(len(rows.lines), k + delta))
-            pos = rows.lines[target - 1] + 1 if target >= 1 else 0
-            self.clock.seek_line(pos)
-        else:
-            self.clock.step(delta)
-        self.view.attached = True
-        self.view.set_revealed(self.clock.position)
+        self.playback.step(delta)
         self._refresh_chrome()
 
     def action_phase(self, delta: int) -> None:
         spans = self.deploy_log.phases()
         if not spans:
             return
-        pos = self.clock.position
-        starts = [s.first_line for s in spans]
-        if delta > 0:
-            ends = [s.first_line + s.line_count for s in spans]
-            later = [e for e in ends if e > pos]
-            target = min(later) if later else len(self.deploy_log)
-        else:
-            earlier = [s for s in starts if s < pos - 1]
-            target = max(earlier) if earlier else 0
+        target = phase_target(spans, self.clock.position, delta, len(self.deploy_log))
         self.clock.pause(time.monotonic())
         self._seek_line(target)
 
     def action_speed(self, delta: int) -> None:
-        now = time.monotonic()
-        if delta > 0:
-            self.clock.faster(now)
-        else:
-            self.clock.slower(now)
+        self.playback.speed(delta)
         self._refresh_chrome()
 
     def action_max_speed(self) -> None:
-        self.clock.set_speed(None, time.monotonic())
+        self.playback.max_speed()
         self._refresh_chrome()
 
     def action_seek_edge(self, end: int) -> None:
@@ -364,7 +313,7 @@ class ReplayScreen(Screen[None]):
         def done(value: str | None) -> None:
             if not value:
                 return
-            target = parse_seek(value, self._timeline_layout()[1])
+            target = parse_seek(value, self.phases.get()[1])
             if target is None:
                 self.notify(f"Cannot seek to {value!r}: give seconds (90), m:ss (1:30), "
                             "a share (50%) or a phase (install, start, health, tests).",
@@ -401,20 +350,24 @@ class ReplayScreen(Screen[None]):
 
     # ------------------------------------------------------------------ filter and search
 
+    @property
+    def bars(self) -> FilterBar:
+        return self.query_one("#bars", FilterBar)
+
     def action_focus_filter(self) -> None:
-        self.query_one("#log-filter", Input).focus()
+        self.bars.focus_filter()
 
     def action_focus_search(self) -> None:
-        self.query_one("#log-search", Input).focus()
+        self.bars.focus_search()
 
-    @on(Input.Submitted, "#log-filter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        self._set_filter(LogFilter(event.value, self.filter.levels, self.filter.hide_noise))
+    @on(FilterBar.Filter)
+    def _filter_submitted(self, event: FilterBar.Filter) -> None:
+        self._set_filter(LogFilter(event.text, self.filter.levels, self.filter.hide_noise))
         self.view.focus()
 
-    @on(Input.Submitted, "#log-search")
-    def _search_submitted(self, event: Input.Submitted) -> None:
-        self.search = event.value
+    @on(FilterBar.Search)
+    def _search_submitted(self, event: FilterBar.Search) -> None:
+        self.search = event.text
         self.view.focus()
         if not self.search:
             self.view.search = None
@@ -433,7 +386,7 @@ class ReplayScreen(Screen[None]):
                                    self.filter.hide_noise))
 
     def action_clear_filter(self) -> None:
-        self.query_one("#log-filter", Input).value = ""
+        self.bars.clear_filter()
         self._set_filter(LogFilter(hide_noise=self.filter.hide_noise))
 
     def _set_filter(self, flt: LogFilter) -> None:
@@ -456,15 +409,8 @@ class ReplayScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="scan")
     def _scan(self, flt: LogFilter) -> None:
         worker = get_current_worker()
-        last = [0.0]
-
-        def progress(done: int, total: int) -> None:
-            now = time.monotonic()
-            if now - last[0] > 0.1:
-                last[0] = now
-                self.app.call_from_thread(
-                    self._set_busy, f"filtering {done / max(1, total):.0%} (Esc cancels)")
-
+        progress = Throttle(lambda done, total: self.app.call_from_thread(
+            self._set_busy, f"filtering {done / max(1, total):.0%} (Esc cancels)"))
         started = time.monotonic()
         lines = scan_log(self.deploy_log, flt, progress=progress,
                          cancelled=lambda: worker.is_cancelled)
@@ -500,15 +446,9 @@ class ReplayScreen(Screen[None]):
         if line is None:
             self.notify(f"No match for {query!r}.", severity="warning")
             return
-        rows = self.view.rows
-        if rows.filtered and rows.lines is not None and rows.row_at_or_before(line) < len(
-                rows.lines) and rows.line(rows.row_at_or_before(line)) != line:
+        if hidden_by_filter(self.view.rows, line):
             self.notify("The match is hidden by the filter; clear it (c) to see it.")
-        if line >= self.clock.position:
-            self.clock.pause(time.monotonic())
-            self.clock.seek_line(line + 1)
-            self.view.set_revealed(self.clock.position)
-        self.view.go_to_line(line)
+        self.playback.reveal_match(line)
         self._refresh_chrome()
 
     def _set_busy(self, text: str | None) -> None:
@@ -524,27 +464,19 @@ class ReplayScreen(Screen[None]):
             self.notify("Stopped following.")
         else:
             self.following = True
-            self.clock.pause(time.monotonic())
-            self.clock.seek_line(len(self.deploy_log))
-            self.view.attached = True
-            self.view.set_revealed(self.clock.position)
+            self.playback.stop_at(len(self.deploy_log))
             self._follow()
         self._refresh_chrome()
 
     @work(thread=True, exclusive=True, group="follow")
     def _follow(self) -> None:
         worker = get_current_worker()
-        while not worker.is_cancelled:
-            before = len(self.deploy_log)
-            events = self.deploy_log.poll()
-            if events or len(self.deploy_log) != before:
-                self.app.call_from_thread(self._followed, events)
-            time.sleep(0.25)
+        follow(self.deploy_log, lambda events: self.app.call_from_thread(self._followed, events),
+               lambda: worker.is_cancelled)
 
     def _followed(self, events: list[str]) -> None:
         for e in events:
-            self.notify(e, severity="warning" if "deleted" in e or "rotated" in e
-                        or "truncated" in e else "information")
+            self.notify(e, severity=event_severity(e))
         n = len(self.deploy_log)
         self.clock.set_line_count(n)
         if self.following:
@@ -566,18 +498,14 @@ class ReplayScreen(Screen[None]):
         view = self.view
         view.show_gutter = view.show_stream = not on_
         if on_:
-            self._demo_filter = self.filter
-            self._set_filter(LogFilter(self.filter.query, self.filter.levels, True))
+            self._set_filter(self.demo.enter(self.filter))
             if restart:
-                line = view.cursor_line or 0
-                rec = self.deploy_log.record(line) if len(self.deploy_log) else None
-                start = self.deploy_log.phase_start(rec.phase) if rec and rec.phase else 0
-                self.clock.seek_line(start or 0)
+                self.clock.seek_line(self.demo.start_line(self.deploy_log, view.cursor_line))
                 view.attached = True
                 view.set_revealed(self.clock.position)
                 self._play()
         else:
-            self._set_filter(self._demo_filter or LogFilter())
+            self._set_filter(self.demo.leave())
         view.refresh()
         self._refresh_chrome()
 
@@ -704,85 +632,40 @@ class ReplayScreen(Screen[None]):
 
     # ------------------------------------------------------------------ chrome
 
-    def _timeline_layout(self) -> tuple[tuple[PhaseSpan, ...], float]:
-        """The timeline's phases and the log's duration, recomputed only when the log changed
-        (not on every playback frame)."""
-        log = self.deploy_log
-        key = (len(log), len(log.segments), log.interleaved)
-        if self._timeline_key != key:
-            self._timeline_key = key
-            self._timeline_cache = (tuple(log.phases()) if len(log) else (), log.duration)
-        return self._timeline_cache
-
     def _refresh_chrome(self) -> None:
+        """Push everything the chrome shows to its widgets; each redraws only if it changed."""
         if not self.is_mounted:
             return
-        clock = self.clock
+        clock, log = self.clock, self.deploy_log
         state = "▶ playing" if clock.playing else ("● following" if self.following else
                                                   "⏸ paused")
-        n = len(self.deploy_log)
-        pos = clock.position
-        t = clock.elapsed
-        spans, duration = self._timeline_layout()
-        head = Text()
-        head.append(sanitize(self.deploy_log.title), style="bold")
-        head.append(f"   {state}", style="bold")
-        head.append(f"  {clock.speed_label()}")
-        head.append(f"   {format_time(t)[1:]} / {format_time(duration)[1:]}"
-                    if self.deploy_log.timed else f"   line {pos:,} / {n:,}")
-        if self.deploy_log.timed:
-            head.append(f"   line {pos:,} / {n:,}", style="dim")
-        if self.indexing:
-            head.append(f"   indexing… {_mb(self.deploy_log.indexed_bytes)}", style="dim")
-        self.query_one("#replay-head", Static).update(head)
-        self.query_one(Timeline).update_state(TimelineState(
-            spans, self.deploy_log.timed, max(0, pos - 1), t if self.deploy_log.timed else None,
-            self.failure_line))
-        notices = "  ·  ".join(f"⚠ {v}" for v in self.deploy_log.notices.values())
-        self.query_one("#replay-notices", Static).update(plain(notices))
-        self.query_one("#replay-notices").display = bool(notices)
-        if self.has_class("demo"):
-            current = next((s for s in reversed(spans) if s.first_line < max(1, pos)), None)
-            label = Text()
-            if current is not None:
-                label.append(sanitize(current.label.upper()), style="bold")
-                if current.failed and self.failure_line is not None \
-                        and pos > self.failure_line:
-                    label.append("  ✖ failed here", style="bold red")
-            label.append(f"\n{sanitize(self.deploy_log.title)}   {clock.speed_label()}",
-                         style="dim")
-            self.query_one("#demo-phase", Static).update(label)
-            minutes, seconds = divmod(max(0.0, t), 60)
-            self.query_one("#demo-clock", Digits).update(f"{minutes:.0f}:{seconds:04.1f}")
+        self.query_one(ReplayHeader).info = HeaderInfo(
+            log.title, state, clock.speed_label(), len(log), self.phases.get()[1], log.timed,
+            _mb(log.indexed_bytes) if self.indexing else None)
+        self._show_clock()
         self._refresh_status()
 
+    def _show_clock(self) -> None:
+        """What moves with the clock: the header's clock, the playhead, the demo header; and
+        the notices, which reading newly revealed lines may add (escapes, NUL bytes, …)."""
+        clock, log = self.clock, self.deploy_log
+        pos, t = clock.position, clock.elapsed
+        spans = self.phases.get()[0]
+        self.query_one(ReplayHeader).clock = ClockReading(t, pos)
+        self.query_one(NoticesLine).notices = "  ·  ".join(f"⚠ {v}"
+                                                          for v in log.notices.values())
+        self.query_one(Timeline).update_state(TimelineState(
+            spans, log.timed, max(0, pos - 1), t if log.timed else None, self.failure_line))
+        if self.has_class("demo"):
+            demo = self.query_one(DemoHeader)
+            demo.phase = self.demo.phase(self.phases, pos, self.failure_line, log.title,
+                                         clock.speed_label())
+            demo.clock = clock_text(t)
+
     def _refresh_status(self) -> None:
-        if not self.is_mounted:
-            return
-        view = self.view
-        status = Text()
-        if self.busy:
-            status.append(sanitize(self.busy) + "   ", style="bold")
-        rows = view.rows
-        if not self.filter.empty:
-            shown = rows.count(self.clock.position)
-            hidden = rows.hidden(self.clock.position)
-            status.append(f"filter ‹{sanitize(self.filter.describe())}›: ", style="bold")
-            status.append(f"{shown:,} shown, {hidden:,} hidden   ")
-        if self.search:
-            status.append(f"search {sanitize(repr(self.search))} (n/N)   ")
-        if view.anchor is not None:
-            a, b = view.selection()
-            status.append(f"{b - a + 1} lines selected (y copies)   ")
-        rec = view.cursor_record()
-        if rec is not None:
-            ref = pytest_test_ref(rec.text)
-            if ref is not None:
-                status.append(f"⏎ opens {sanitize(ref[0])} in the test results   ",
-                              style="italic")
-            elif rec.phase is not None:
-                status.append(f"{rec.phase.value}  ", style="dim")
-        self.query_one("#replay-status", Static).update(status)
+        if self.is_mounted:
+            self.query_one(StatusLine).fields = status_fields(
+                self.view, self.filter, self.clock.position, busy=self.busy, search=self.search)
 
 
 def _mb(n: int) -> str:

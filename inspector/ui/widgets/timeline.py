@@ -53,7 +53,15 @@ class Timeline(Widget):
         self._cells: list[tuple[int, int]] = []
 
     def update_state(self, state: TimelineState) -> None:
-        self.state = state
+        """Show ``state``; redraws only when a cell would change (phases, failure mark or the
+        playhead's column), so a playback frame inside one column costs nothing."""
+        old, self.state = self.state, state
+        if old is not None and self._cells and old.timed == state.timed \
+                and old.failure_line == state.failure_line \
+                and (old.spans is state.spans or old.spans == state.spans) \
+                and self._x_of(old.playhead_line, old.playhead_time, old) \
+                == self._x_of(state.playhead_line, state.playhead_time, state):
+            return
         self.refresh()
 
     # ------------------------------------------------------------------ geometry
@@ -88,13 +96,15 @@ class Timeline(Widget):
             x = min(end, width)
         return cells
 
-    def _x_of(self, line: int | None, time: float | None) -> int | None:
-        assert self.state is not None
+    def _x_of(self, line: int | None, time: float | None,
+              state: TimelineState | None = None) -> int | None:
+        state = state or self.state
+        assert state is not None
         if line is None:
             return None
-        for (x0, x1), s in zip(self._cells, self.state.spans, strict=False):
+        for (x0, x1), s in zip(self._cells, state.spans, strict=False):
             if s.first_line <= line < s.first_line + max(1, s.line_count):
-                if self.state.timed and time is not None and s.start is not None \
+                if state.timed and time is not None and s.start is not None \
                         and s.end is not None and s.end > s.start:
                     f = (time - s.start) / (s.end - s.start)
                 else:
