@@ -38,7 +38,7 @@ def status_fields(view: LogView, flt: LogFilter, position: int, *, busy: str | N
     rows = view.rows
     filtered = not flt.empty
     selected = None
-    if view.anchor is not None:
+    if view.mark_row is not None:
         a, b = view.selection()
         selected = b - a + 1
     rec = view.cursor_record()

@@ -521,7 +521,7 @@ class ReplayScreen(Screen[None]):
             return
         text = "\n".join(r.text for r in records)
         self.app.copy_to_clipboard(text)
-        self.view.anchor = None
+        self.view.mark_row = None
         self.view.refresh()
         self.notify(f"Copied {len(records)} line{'s' if len(records) != 1 else ''} "
                     "to the clipboard.")
@@ -601,7 +601,7 @@ class ReplayScreen(Screen[None]):
                 w.cancel()
             self._set_busy(None)
             return
-        if self.view.anchor is not None:
+        if self.view.mark_row is not None:
             self.view.toggle_selection()
             self._refresh_status()
             return

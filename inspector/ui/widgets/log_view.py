@@ -81,7 +81,7 @@ class LogView(ScrollView, can_focus=True):
         """Lines [0, revealed) of the log are shown."""
         self.attached = True
         """Keep the newest revealed line in view (like a terminal)."""
-        self.anchor: int | None = None
+        self.mark_row: int | None = None
         """Row where a selection started (``v``), or None."""
         self.search: re.Pattern[str] | None = None
         self.show_gutter = True
@@ -129,9 +129,9 @@ class LogView(ScrollView, can_focus=True):
 
     def selection(self) -> tuple[int, int]:
         """First and last selected row (the cursor row alone without a selection)."""
-        if self.anchor is None:
+        if self.mark_row is None:
             return self.cursor_row, self.cursor_row
-        return min(self.anchor, self.cursor_row), max(self.anchor, self.cursor_row)
+        return min(self.mark_row, self.cursor_row), max(self.mark_row, self.cursor_row)
 
     def selected_records(self) -> list[Record]:
         if not self.row_count:
@@ -217,7 +217,7 @@ class LogView(ScrollView, can_focus=True):
         if rec.level & Level.TRACEBACK:
             line_style = base + self.get_component_rich_style("log-view--traceback")
         a, b = self.selection()
-        if self.anchor is not None and a <= row <= b:
+        if self.mark_row is not None and a <= row <= b:
             line_style = base + self.get_component_rich_style("log-view--selection")
         elif row == self.cursor_row and self.has_focus:
             line_style = line_style + self.get_component_rich_style("log-view--cursor")
@@ -280,8 +280,8 @@ class LogView(ScrollView, can_focus=True):
         self._move(self.cursor_row + delta)
 
     def action_extend(self, delta: int) -> None:
-        if self.anchor is None:
-            self.anchor = self.cursor_row
+        if self.mark_row is None:
+            self.mark_row = self.cursor_row
         self._move(self.cursor_row + delta)
 
     def action_page(self, direction: int) -> None:
@@ -291,7 +291,7 @@ class LogView(ScrollView, can_focus=True):
         self._move(self.row_count - 1 if end else 0)
 
     def toggle_selection(self) -> None:
-        self.anchor = None if self.anchor is not None else self.cursor_row
+        self.mark_row = None if self.mark_row is not None else self.cursor_row
         self.refresh()
 
     def on_focus(self) -> None:
