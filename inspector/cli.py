@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from inspector.model.discover import Discovery
 
 COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox",
-            "labels")
+            "labels", "analyze")
 TAMPER_LINES = 20  # samples with tampering attempts named by `summary`
 
 
@@ -356,10 +356,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="report_<stamp>.json + intermediate/<stamp>/ or report.json + "
                          "intermediate/")
     ev.add_argument("--quiet", action="store_true")
-    from inspector import cli_labels, cli_sandbox
+    from inspector import cli_analyze, cli_labels, cli_sandbox
 
     cli_sandbox.add_parsers(sub)
     cli_labels.add_parsers(sub)
+    cli_analyze.add_parsers(sub)
     return p
 
 
@@ -382,6 +383,9 @@ def main(argv: list[str] | None = None) -> int:
     from inspector.cli_labels import cmd_labels
 
     handlers["labels"] = cmd_labels
+    from inspector.cli_analyze import cmd_analyze
+
+    handlers["analyze"] = cmd_analyze
 
     # The app and replay draw the terminal themselves (Textual, every string shown as text)
     tui = args.command in ("app", "replay")
