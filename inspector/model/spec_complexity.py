@@ -219,7 +219,7 @@ def _resources(contract: ReadmeContract) -> Resources:
     for f in contract.fields:
         if f.role == QUERY:
             continue
-        parts = {p for p in f.type.split("|") if p}
+        parts = {p.split("<")[0].strip() for p in f.type.split("|") if p}
         if "array" in parts:
             kind = "collection"
         elif "object" in parts:

@@ -1,7 +1,7 @@
 """Generated-code metrics of one repository, by well-kept libraries (never our own parser):
 
-* Python: SLOC from radon's raw metrics (``radon.raw.analyze``: lines holding code, docstrings
-  included, comments and blanks not), functions / methods / nested functions, classes and
+* Python: SLOC from radon's raw metrics (``radon.raw.analyze``: lines holding code; blanks,
+  comments and docstrings are not code), functions / methods / nested functions, classes and
   cyclomatic complexity from radon's ``ComplexityVisitor`` (McCabe: 1 + decision points per
   function), cognitive complexity from complexipy (SonarSource's definition, a Rust parser);
 * Java: lizard (``nloc``: lines holding code; functions and their CCN; it is also what
@@ -17,6 +17,7 @@ still counts its SLOC and says so in ``notes``.
 
 from __future__ import annotations
 
+import ast
 import itertools
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -162,22 +163,30 @@ def _count_classes(visitor: ComplexityVisitor) -> int:
     return sum(count(c) for c in visitor.classes)
 
 
+def _broken(exc: BaseException, text: str) -> str:
+    line = getattr(exc, "lineno", None)
+    if not line:  # radon's tokenizer may not say where: the compiler's parser does
+        try:
+            ast.parse(text)
+        except SyntaxError as err:
+            line = err.lineno
+        except ValueError:
+            pass
+    kind = "syntax error" if isinstance(exc, SyntaxError) else \
+        f"cannot parse ({type(exc).__name__})"
+    return f"{kind}{f' at line {line}' if line else ''}: SLOC only"
+
+
 def python_file_metrics(src: Source) -> FileMetrics:
-    """radon + complexipy on one Python file's text (never imported or run)."""
+    """radon + complexipy on one Python file's text (never imported or run). A file that
+    does not parse counts its non-blank, non-comment lines as SLOC and says why."""
     try:
         sloc = int(radon_raw(src.text).sloc)
-    except Exception as exc:  # radon's tokenizer raises several types on broken code
+        visitor = ComplexityVisitor.from_code(src.text)
+    except Exception as exc:  # radon raises SyntaxError, tokenize errors, ValueError...
         sloc = sum(1 for line in src.text.splitlines()
                    if line.strip() and not line.strip().startswith("#"))
-        note = f"cannot tokenize ({type(exc).__name__}): non-blank non-comment lines counted"
-        return FileMetrics(src.file, sloc, 0, 0, 0, 0, None, note)
-    try:
-        visitor = ComplexityVisitor.from_code(src.text)
-    except (SyntaxError, ValueError) as exc:
-        line = getattr(exc, "lineno", None)
-        where = f" at line {line}" if line else ""
-        return FileMetrics(src.file, sloc, 0, 0, 0, 0, None,
-                           f"syntax error{where}: SLOC only")
+        return FileMetrics(src.file, sloc, 0, 0, 0, 0, None, _broken(exc, src.text))
     ccs = _python_functions(visitor)
     try:
         cognitive: int | None = int(

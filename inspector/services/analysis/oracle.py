@@ -100,7 +100,9 @@ def _java(sources: list[Source]) -> dict[str, int]:
         methods = len(info.function_list)
         out["loc"] += int(info.nloc)
         out["functions"] += methods
-        out["complexity"] += methods + sum(t in _JAVA_DECISIONS for t in tokens)
+        # '?' inside a generic token ('<?>', '<? extends T>') is one for the paper's regex too
+        out["complexity"] += methods + sum(1 if t in _JAVA_DECISIONS else t.count("?")
+                                           for t in tokens)
         out["classes"] += sum(1 for i, t in enumerate(tokens[:-1]) if t in _JAVA_TYPES
                               and (i == 0 or tokens[i - 1] != ".")
                               and tokens[i + 1].isidentifier())
