@@ -15,7 +15,8 @@ from inspector.services.analysis.oracle import oracle_metrics_for
 from inspector.services.analysis.sources import MAX_SOURCE_BYTES, read_source
 
 ROOT = Path(__file__).resolve().parents[2]
-JAVA_REPO = ROOT / "sample_runs/predictions/repo_readme_1125_dash_m2-mini_Java/spark-dashboard-backend"
+JAVA_REPO = (ROOT / "sample_runs/predictions/repo_readme_1125_dash_m2-mini_Java"
+             / "spark-dashboard-backend")
 
 PY = '''\
 """A tiny module."""
