@@ -99,10 +99,28 @@ def predictions_samples(path: Path) -> list[SampleRef]:
     return refs
 
 
+def _is_run(folder: Path) -> bool:
+    return (folder / "run.json").is_file() or (folder / "intermediate").is_dir() or \
+        any(folder.glob("report*.json"))
+
+
+def looks_like_predictions(path: Path) -> bool:
+    """True when ``path`` is predictions, not runs: no run files in it or its children, and
+    it is named ``predictions``, holds repos, or holds folders named like predictions."""
+    kids = _dirs(path)
+    if not kids or (path / "runs").is_dir() or _is_run(path) or \
+            any(_is_run(k) for k in kids[:50]):
+        return False
+    return path.name == "predictions" or any(_has_files(k) for k in kids[:50]) or all(
+        parse_predictions_name(k.name).language for k in kids)
+
+
 def find_samples(path: Path) -> tuple[list[SampleRef], list[str]]:
     """Samples under ``path`` (runs first, else predictions) and problems worth saying."""
     from inspector.model import discover_runs
 
+    if looks_like_predictions(path):  # no need to search it for runs
+        return predictions_samples(path), []
     found = discover_runs(path)
     issues = [str(i) for i in found.issues if i.severity == "error"]
     refs = [SampleRef(run.id, s.task, s.sample, s.repo_path, s.language or run.language)
