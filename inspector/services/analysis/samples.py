@@ -12,6 +12,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -165,19 +166,31 @@ def code_metrics_many(repos: Sequence[tuple[Path, str | None]], jobs: int | None
     jobs = jobs or multiprocessing.cpu_count()
     args = [(str(r), lang) for r, lang, _ in todo]
     if jobs > 1 and len(todo) >= POOL_MIN:
-        ctx = multiprocessing.get_context("spawn")  # safe beside threads (the app)
-        with ProcessPoolExecutor(jobs, mp_context=ctx) as pool:
-            results = pool.map(_measure, args, chunksize=max(1, len(todo) // (jobs * 8)))
-            for (repo, _, key), res in zip(todo, results, strict=True):
-                done += 1
-                _store(out, cache, repo, key, res, progress, done, total)
-    else:
-        for (repo, _, key), job in zip(todo, args, strict=True):
+        done = _pooled(todo, args, jobs, out, cache, progress, done, total)
+    for (repo, _, key), job in zip(todo, args, strict=True):
+        if repo not in out:  # serial, or what a broken pool left
             done += 1
             _store(out, cache, repo, key, _measure(job), progress, done, total)
     if cache is not None:
         cache.save()
     return out, cached
+
+
+def _pooled(todo: list[tuple[Path, str, str]], args: list[tuple[str, str]], jobs: int,
+            out: dict[Path, CodeMetrics | str], cache: MetricsCache | None,
+            progress: Progress | None, done: int, total: int) -> int:
+    """Measure ``todo`` in ``jobs`` processes; a pool that cannot start or breaks (a killed
+    worker, a ``__main__`` that spawn cannot re-import) leaves the rest to the caller."""
+    ctx = multiprocessing.get_context("spawn")  # safe beside threads (the app)
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=ctx) as pool:
+            results = pool.map(_measure, args, chunksize=max(1, len(todo) // (jobs * 8)))
+            for (repo, _, key), res in zip(todo, results, strict=True):
+                done += 1
+                _store(out, cache, repo, key, res, progress, done, total)
+    except (BrokenProcessPool, OSError):
+        pass
+    return done
 
 
 def _store(out: dict[Path, CodeMetrics | str], cache: MetricsCache | None, repo: Path,
