@@ -14,8 +14,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)
-def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("GENESIS_INSPECTOR_CACHE", str(tmp_path / "cache"))
+def _cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GENESIS_INSPECTOR_CACHE", str(tmp_path_factory.mktemp("cache")))
 
 
 def test_tasks_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from inspector.services.analysis.cache import MetricsCache
 from inspector.services.analysis.oracle import oracle_metrics_for
 from inspector.services.analysis.samples import analyze_code, code_metrics_many
@@ -12,6 +14,14 @@ from inspector.services.analysis.tasks import analyze_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = ROOT / "sample_runs" / "tasks"
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalog index and the metrics cache go to a temporary folder, never the user's."""
+    monkeypatch.setenv("GENESIS_INSPECTOR_CACHE", str(tmp_path_factory.mktemp("cache")))
+
+
 APP = "def f(x):\n    if x > 0:\n        return 1\n    return 0\n"
 
 
