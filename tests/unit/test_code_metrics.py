@@ -139,6 +139,24 @@ def test_hostile_files_are_skipped_with_reasons(tmp_path: Path) -> None:
     assert "stolen" not in repr(m)
 
 
+def test_pathological_nesting_is_a_note_not_a_crash(tmp_path: Path) -> None:
+    deep = "def f():\n    x = " + "+".join(["1"] * 150_000) + "\n"  # ~450 KB, legal Python
+    repo = _write(tmp_path, {"deep.py": deep, "ok.py": "def g():\n    return 1\n"})
+    m = code_metrics_for(repo, "python")
+    assert m.notes == ("deep.py: cannot parse (RecursionError): SLOC only",)
+    assert m.functions == 1 and m.files == 2
+    o = oracle_metrics_for(repo, "python")  # the paper counts nothing for such a file
+    assert (o.loc, o.functions) == (2, 1)
+
+
+def test_java_nesting_too_deep_for_lizard(tmp_path: Path,
+                                          capfd: pytest.CaptureFixture[str]) -> None:
+    repo = _write(tmp_path, {"A.java": "class { ( ( ( " * 10_000})
+    m = code_metrics_for(repo, "java")
+    assert m.notes == ("A.java: nesting too deep for lizard: partial figures",)
+    assert capfd.readouterr().err == ""  # lizard's own stderr line became the note
+
+
 def test_unreadable_file_gets_a_reason(tmp_path: Path) -> None:
     # (these tests run as root, where chmod 000 does not stop a read: a file that vanished
     # between the walk and the read takes the same OSError path)

@@ -18,11 +18,14 @@ still counts its SLOC and says so in ``notes``.
 from __future__ import annotations
 
 import ast
+import contextlib
+import io
 import itertools
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import complexipy
 import lizard  # type: ignore[import-untyped]  # lizard ships no type information
@@ -170,7 +173,7 @@ def _broken(exc: BaseException, text: str) -> str:
             ast.parse(text)
         except SyntaxError as err:
             line = err.lineno
-        except ValueError:
+        except (ValueError, RecursionError, MemoryError):
             pass
     kind = "syntax error" if isinstance(exc, SyntaxError) else \
         f"cannot parse ({type(exc).__name__})"
@@ -222,12 +225,27 @@ def count_java_classes(tokens: list[str]) -> int:
     return n
 
 
+def lizard_file(src: Source) -> tuple[Any, str]:
+    """lizard's ``FileInformation`` of one file and a note ('' when all went well). Lizard
+    stops at pathological nesting with a line on stderr: that line becomes the note."""
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(said):
+            info = lizard.analyze_file.analyze_source_code(src.file, src.text)
+    except Exception as exc:  # lizard's readers raise IndexError and others on odd input
+        return None, f"lizard cannot read it ({type(exc).__name__}): not counted"
+    note = "nesting too deep for lizard: partial figures" if said.getvalue() else ""
+    return info, note
+
+
 def java_file_metrics(src: Source) -> FileMetrics:
-    info = lizard.analyze_file.analyze_source_code(src.file, src.text)
+    info, note = lizard_file(src)
+    if info is None:
+        return FileMetrics(src.file, 0, 0, 0, 0, 0, None, note)
     ccs = [int(f.cyclomatic_complexity) for f in info.function_list]
     classes = count_java_classes(java_tokens(src.file, src.text))
     return FileMetrics(src.file, int(info.nloc), len(ccs), classes, sum(ccs),
-                       max(ccs, default=0), None)
+                       max(ccs, default=0), None, note)
 
 
 # -- one repository ---------------------------------------------------------------------------

@@ -39,10 +39,14 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import lizard  # type: ignore[import-untyped]  # lizard ships no type information
-
 from inspector.model.difficulty import OracleMetrics, paper_endpoints
-from inspector.services.analysis.code_metrics import JAVA, PYTHON, detect_language, java_tokens
+from inspector.services.analysis.code_metrics import (
+    JAVA,
+    PYTHON,
+    detect_language,
+    java_tokens,
+    lizard_file,
+)
 from inspector.services.analysis.sources import (
     MAX_SOURCE_BYTES,
     Source,
@@ -76,14 +80,18 @@ def _python(sources: list[Source]) -> dict[str, int]:
     out = {"loc": 0, "complexity": 0, "functions": 0, "classes": 0, "tokens": 0,
            "test_files": 0}
     for src in sources:
+        out["test_files"] += "test" in src.file.lower()
+        try:
+            tree: ast.AST | None = ast.parse(src.text)
+        except SyntaxError:
+            tree = None  # the paper: LOC and tokens only
+        except (ValueError, RecursionError, MemoryError):
+            continue  # the paper: nothing at all for the file
         out["loc"] += sum(1 for line in src.text.split("\n")
                           if line.strip() and not line.strip().startswith("#"))
         out["tokens"] += len(src.text.split())
-        out["test_files"] += "test" in src.file.lower()
-        try:
-            tree = ast.parse(src.text)
-        except (SyntaxError, ValueError):
-            continue  # the paper: LOC and tokens only
+        if tree is None:
+            continue
         c, f, k = paper_python_complexity(tree)
         out["complexity"] += c
         out["functions"] += f
@@ -95,7 +103,9 @@ def _java(sources: list[Source]) -> dict[str, int]:
     out = {"loc": 0, "complexity": 0, "functions": 0, "classes": 0, "tokens": 0,
            "test_files": 0}
     for src in sources:
-        info = lizard.analyze_file.analyze_source_code(src.file, src.text)
+        info, _ = lizard_file(src)
+        if info is None:
+            continue
         tokens = java_tokens(src.file, src.text)
         methods = len(info.function_list)
         out["loc"] += int(info.nloc)
