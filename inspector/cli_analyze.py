@@ -20,6 +20,7 @@ from inspector.cli_errors import CliError
 from inspector.cli_output import print_json, terminal_safe
 
 if TYPE_CHECKING:
+    from inspector.model.contract_types import Mention
     from inspector.services.analysis.samples import CodeReport
     from inspector.services.analysis.tasks import TaskAnalysis, TasksReport
 
@@ -165,10 +166,10 @@ def _why(report: TasksReport, name: str, as_json: bool, out: dict[str, object]) 
     for line in s.explain():
         print(f"  {line}")
 
-    def show(title: str, mentions: tuple[object, ...]) -> None:
+    def show(title: str, mentions: tuple[Mention, ...]) -> None:
         print(f"{title} ({len(mentions)}):")
         for m in mentions:
-            print(f"  README.md:{getattr(m, 'line', 0)}  {getattr(m, 'what', '')}")
+            print(f"  README.md:{m.line}  {m.what}")
 
     show("endpoints", s.endpoints)
     r = s.resources
