@@ -40,7 +40,7 @@ from inspector.services.routes import WILD, Route, find_routes, matches, normali
 
 SOURCE_EXT = (".py", ".java", ".js", ".ts", ".kt")
 CONFIG_EXT = (".properties", ".yml", ".yaml")
-STOCK_SKIP = set(SKIP_DIRS) | {"test", "tests", "egg-info"}
+STOCK_SKIP = SKIP_DIRS | {"test", "tests", "egg-info"}
 
 __all__ = ["SOURCE_EXT", "Route", "compute_coverage", "find_routes", "normalize"]
 
