@@ -317,7 +317,8 @@ def _memo(method: Callable[[_Repo, str], _T]) -> Callable[[_Repo, str], _T]:
         key = (name, arg)
         if key not in self._memo:
             self._memo[key] = method(self, arg)
-        return self._memo[key]
+        found: _T = self._memo[key]
+        return found
 
     wrapper.__name__ = name
     wrapper.__doc__ = method.__doc__
@@ -1034,11 +1035,11 @@ def _rule_repo_attribute(ctx: SampleContext, ev: _Evidence) -> Suggestion | None
                     f"attribute '{attr}'{listing}", [*anchors, Anchor.file(rel, node.lineno)])
             m = _NAME_ERR.match(exc.message)
             if m and exc.type == "NameError":
-                defs = [(rel, d) for rel, d in repo.find_top_level(m.group("name"))
+                tops = [(rel, d) for rel, d in repo.find_top_level(m.group("name"))
                         if rel != user]
-                if not defs:
+                if not tops:
                     continue
-                rel, d = defs[0]
+                rel, d = tops[0]
                 return _suggestion(
                     CROSS_FILE, "repo-name-not-imported",
                     f"{quote} — {user} uses {d.name}, which {rel} defines but {user} never "
@@ -1276,10 +1277,10 @@ def _rule_harness(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
         anchors: list[Anchor] = []
         tests_log = ctx.log(Phase.TESTS)
         if tests_log is not None:
-            k = next((k for k, line in enumerate(tests_log.lines)
-                      if line.startswith("harness exception")), None)
-            if k is not None:
-                anchors = ctx.anchors(tests_log, k)
+            at = next((k for k, line in enumerate(tests_log.lines)
+                       if line.startswith("harness exception")), None)
+            if at is not None:
+                anchors = ctx.anchors(tests_log, at)
         return _suggestion(NOT_MODEL, "harness-error",
                            f"harness error: {_quote(r.error)} — the evaluation itself failed",
                            anchors)
