@@ -11,7 +11,7 @@ from pathlib import Path
 from inspector.model import repogenesis, runformat
 from inspector.model.errors import LoadError, LoadIssue
 from inspector.model.files import read_regular
-from inspector.model.generated_repo import SKIP_DIRS, is_skipped_dir
+from inspector.model.generated_repo import SKIP_DIRS
 from inspector.model.jsonfields import read_json
 from inspector.model.readme import extract_endpoints, extract_port
 from inspector.model.run import Run
@@ -257,6 +257,7 @@ def _walk(folder: Path, found: Located, depth: int) -> None:
         found.issues.append(_unreadable(folder, exc))
         return
     for child in children:
-        if child.name in _SKIP_DIRS or is_skipped_dir(child.name, hidden=False):
+        if child.name in _SKIP_DIRS or child.name.startswith(".") \
+                or child.name.endswith(".egg-info"):
             continue
         _walk(child, found, depth + 1)
