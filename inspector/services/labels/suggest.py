@@ -159,7 +159,6 @@ _HARNESS_MSG = re.compile(r"\(harness problem\)|infrastructure problem|harness e
 _FIXTURE_MISSING = re.compile(r"fixture '(?P<name>\w+)' not found")
 
 
-
 def _quote(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= MAX_QUOTE else text[:MAX_QUOTE - 1] + "…"
