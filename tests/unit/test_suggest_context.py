@@ -30,7 +30,7 @@ def test_a_shared_context_changes_no_answer_on_the_bundled_runs() -> None:
         ctx = SampleContext(s)
         asked: list[str | None] = [None, *(c.id for c in s.failing_tests)]
         for test_id in asked:
-            assert suggest(s, test_id, context=ctx) == suggest(s, test_id), (s.key, test_id)
+            assert suggest(s, test_id, context=ctx) == suggest(s, test_id), (s.sample_id, test_id)
             compared += 1
     assert compared > len(samples)
 
