@@ -137,13 +137,13 @@ class GeneratedRepo:
         except OSError:
             return False
 
-    def relative(self, raw: str) -> str | None:
+    def relative(self, raw: str | Path) -> str | None:
         """The repo-relative path a traceback path names (its longest trailing part that is a
         file of the repo), or None for library files, files outside the repo and golden
         tests beside it (a ``tests/x.py`` frame naming the repo's namesake)."""
         if self.root is None or not raw:
             return None
-        p = raw.strip().replace("\\", "/")
+        p = str(raw).strip().replace("\\", "/")
         if LIBRARY_PATH.search(p):
             return None
         parts = [x for x in p.split("/") if x not in ("", ".")]

@@ -81,6 +81,7 @@ def test_contains_and_is_file_refuse_what_resolves_outside(tree: Path) -> None:
 def test_relative_maps_traceback_paths_into_the_repo(tree: Path) -> None:
     repo = GeneratedRepo(tree)
     assert repo.relative("/tmp/gi-task-abc/repo/pkg/a.py") == "pkg/a.py"
+    assert repo.relative(tree / "pkg" / "a.py") == "pkg/a.py"
     assert repo.relative("C:\\work\\repo\\storage.py") == "storage.py"
     assert repo.relative("/usr/lib/python3.11/site-packages/pkg/a.py") is None
     assert repo.relative("/x/.venv/pkg/a.py") is None
