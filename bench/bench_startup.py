@@ -20,8 +20,10 @@ redraws only the regions that changed.
 
 The starts alternate (bare, each inspector, bare, …, the order rotated every round) so that
 machine noise hits all of them alike; medians, min/max and the ratio to the bare app's
-median are printed. ``--baseline REF`` checks REF out in a temporary git worktree, runs it
-with the same interpreter and data, and removes the worktree afterwards.
+median are printed. ``PYTHONDONTWRITEBYTECODE`` is dropped from the children's environment:
+as in a user's install, the (uncounted) warm-up starts leave compiled byte-code behind.
+``--baseline REF`` checks REF out in a temporary git worktree, runs it with the same
+interpreter and data, and removes the worktree afterwards.
 """
 
 from __future__ import annotations
@@ -150,6 +152,7 @@ def start_once(subject: Subject) -> float:
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(COLS), "LINES": str(ROWS),
            **subject.env}
     env.pop("TEXTUAL", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # byte-code cached, as in a user's install
     t0 = time.perf_counter()
     proc = subprocess.Popen(subject.argv, stdin=slave, stdout=slave, stderr=slave,
                             cwd=subject.cwd, env=env, start_new_session=True)

@@ -3,7 +3,7 @@ benchmark health — one tab each (keys 1-4)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -27,8 +27,6 @@ from textual.widgets import (
 from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.filters import SampleFilter, facet_values
 from inspector.model.verdict import Verdict
-from inspector.services.health import HealthFinding, HealthReport
-from inspector.services.tamper.findings import TamperedSample, finding_line
 from inspector.ui.app_access import inspector_app
 from inspector.ui.messages import CatalogProgress, CatalogUpdated, OpenSample
 from inspector.ui.safe import plain, sanitize
@@ -36,6 +34,10 @@ from inspector.ui.styles import GLYPH, colour, pct, verdict_style
 from inspector.ui.widgets.matrix_table import MatrixTable
 from inspector.ui.widgets.runs_table import RunsTable
 from inspector.ui.widgets.samples_table import SamplesTable
+
+if TYPE_CHECKING:
+    from inspector.services.health import HealthFinding, HealthReport
+    from inspector.services.tamper.findings import TamperedSample
 
 OUTCOME_CHOICES = [("failing (any)", "failing"), ("passed", Verdict.PASSED.value),
                    ("tests failed", Verdict.TESTS_FAILED.value),
@@ -472,6 +474,8 @@ class MainScreen(Screen[None]):
 
     @on(DataTable.RowHighlighted, "#health-table")
     def _health_moved(self) -> None:
+        from inspector.services.tamper.findings import finding_line
+
         f = self._finding()
         box = self.query_one("#health-detail", Static)
         tampered = self._tampered() if f is None else None
