@@ -33,6 +33,7 @@ from inspector.model.discover import (
 from inspector.model.entries import RunEntry, SampleEntry, TestEntry
 from inspector.model.errors import LoadError
 from inspector.model.jsonfields import Fields, read_json
+from inspector.model.results import Generation
 from inspector.model.runformat import RUN_FILE, parse_sample, parse_task, repo_scope
 from inspector.model.tampering import TamperFinding
 from inspector.model.tasks import load_tasks
@@ -49,7 +50,7 @@ from inspector.services.suite.audit import audit_task
 from inspector.services.suite.cause import cause_of
 from inspector.services.tamper.findings import TamperedSample, sample_tampering
 
-INDEX_VERSION = 9  # 9: samples.tampering (findings, recorded or scanned)
+INDEX_VERSION = 10  # 10: samples.gen_* (generation time, tokens, cost)
 MESSAGE_CHARS = 300
 _Row = tuple[Any, ...]  # one sqlite row: sqlite3 types its values as Any
 
@@ -70,7 +71,8 @@ CREATE TABLE IF NOT EXISTS samples (
     failed_phase TEXT, passed INTEGER, failed INTEGER, errors INTEGER, skipped INTEGER,
     total INTEGER, expected INTEGER, suite_status TEXT, collection_errors INTEGER,
     ac_impl INTEGER, ac_total INTEGER, message TEXT, result_path TEXT, repo_path TEXT,
-    elapsed REAL, has_cases INTEGER, deployed INTEGER, tampering TEXT);
+    elapsed REAL, has_cases INTEGER, deployed INTEGER, tampering TEXT,
+    gen_seconds REAL, gen_tokens_in INTEGER, gen_tokens_out INTEGER, gen_cost REAL);
 CREATE INDEX IF NOT EXISTS samples_run ON samples(run_key);
 CREATE TABLE IF NOT EXISTS tests (
     sample INTEGER, ord INTEGER, test_id TEXT, outcome TEXT, duration REAL, message TEXT,
@@ -542,6 +544,7 @@ def _run_rows(loc: RunLocation, run: Run
             str(s.repo_path) if s.repo_path else None, s.elapsed_seconds, int(s.tests.has_cases),
             int(s.deployment.success),
             json.dumps([f.to_json() for f in sample_tampering(s, run.tasks.get(s.task))]),
+            *_generation_row(s.generation),
         )
         tests = [(i, c.id, c.outcome.value, c.duration_seconds,
                   c.first_message_line[:MESSAGE_CHARS] if c.outcome.is_failure else "",
@@ -551,6 +554,18 @@ def _run_rows(loc: RunLocation, run: Run
                run.source.format, run.date, str(run.source.path), run.source.harness,
                json.dumps(asdict(metrics)), json.dumps(list(run.notes)), run.status, failures)
     return run_row, samples
+
+
+def _generation_row(g: Generation | None) -> tuple[float | None, int | None, int | None,
+                                                   float | None]:
+    if g is None:
+        return None, None, None, None
+    return g.seconds, g.input_tokens, g.output_tokens, g.cost_usd
+
+
+def _generation(r: _Row) -> Generation | None:
+    g = Generation(seconds=r[29], input_tokens=r[30], output_tokens=r[31], cost_usd=r[32])
+    return None if g.is_empty else g
 
 
 def _run_entry(r: _Row) -> RunEntry:
@@ -571,4 +586,5 @@ def _sample_entry(r: _Row) -> SampleEntry:
         elapsed=r[25], has_cases=bool(r[26]), deployed=bool(r[27]),
         tampering=tuple(TamperFinding.from_json(d) for d in json.loads(r[28] or "[]")
                         if isinstance(d, dict)),
+        generation=_generation(r),
     )
