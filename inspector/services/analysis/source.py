@@ -32,7 +32,7 @@ class Loaded:
 def load_outcomes(root: Path, progress: Progress | None = None,
                   db_path: Path | None = None) -> Loaded:
     """Refresh the catalog of ``root`` and read every run's outcomes from it."""
-    catalog = Catalog(root, db_path)
+    catalog = Catalog(root.resolve(), db_path)  # location paths are keyed as given
     try:
         catalog.refresh(progress)
         runs = catalog_outcomes(catalog.runs(), catalog.samples())
