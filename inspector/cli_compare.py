@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from inspector.services.analysis.compare import RunComparison
     from inspector.services.analysis.cost import CostSummary
     from inspector.services.analysis.source import Loaded
+    from inspector.services.catalog import Progress
 
 
 def _pct(x: float | None) -> str:
@@ -68,17 +69,22 @@ def _seed(text: str) -> int:
     return value
 
 
-def _load(root: Path) -> Loaded:
-    """The catalog's outcomes for ``root``, saying so on stderr when the index is built."""
-    from inspector.services.analysis.source import load_outcomes
-
+def _progress(root: Path) -> Progress:
+    """Says on stderr when a folder's index is built (once)."""
     def progress(done: int, total: int, what: str) -> None:
         if done == 0 and total > 1:
             print(f"inspector: indexing {total} run locations under {root} (once; later "
                   "runs reuse the index)", file=sys.stderr, flush=True)
 
+    return progress
+
+
+def _load(root: Path) -> Loaded:
+    """The catalog's outcomes for ``root``."""
+    from inspector.services.analysis.source import load_outcomes
+
     try:
-        return load_outcomes(root, progress)
+        return load_outcomes(root, _progress(root))
     except OSError as exc:
         raise CliError.of(exc) from None
 
@@ -87,14 +93,15 @@ def _load(root: Path) -> Loaded:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from inspector.services.analysis.compare import compare_runs
-    from inspector.services.analysis.source import RunNotFound, resolve_run
+    from inspector.services.analysis.source import RunNotFound, resolve_runs
 
     root = Path(args.root) if args.root else paths.sample_runs()
     try:
-        a = resolve_run(args.run_a, root, _load)
-        b = resolve_run(args.run_b, root, _load)
+        a, b = resolve_runs([args.run_a, args.run_b], root, _progress(root))
     except FileNotFoundError as exc:
         raise CliError.of(exc) from None
+    except OSError as exc:
+        raise CliError(str(exc)) from None
     except RunNotFound as exc:
         raise CliError(str(exc)) from None
     if a.key == b.key:

@@ -54,6 +54,11 @@ INDEX_VERSION = 10  # 10: samples.gen_* (generation time, tokens, cost)
 MESSAGE_CHARS = 300
 _Row = tuple[Any, ...]  # one sqlite row: sqlite3 types its values as Any
 
+OUTCOME_COLUMNS = ("run_key", "task", "sample", "language", "framework", "passed", "total",
+                   "collection_errors", "gen_seconds", "gen_tokens_in", "gen_tokens_out",
+                   "gen_cost")
+"""The columns :meth:`Catalog.outcome_rows` returns, in order."""
+
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, what)`` during a refresh."""
 
@@ -369,6 +374,19 @@ class Catalog:
         with self._lock:
             rows = self._db.execute(sql, args).fetchall()
         return [_sample_entry(r) for r in rows]
+
+    def outcome_rows(self, run_keys: Iterable[str] | None = None) -> list[_Row]:
+        """Just what the run analyses need per sample (no paths, messages or findings to
+        decode: a tenth of :meth:`samples`' time on a large corpus), in the column order of
+        :data:`OUTCOME_COLUMNS`."""
+        sql = f"SELECT {', '.join(OUTCOME_COLUMNS)} FROM samples"
+        args: tuple[str, ...] = ()
+        if run_keys is not None:
+            args = tuple(run_keys)
+            sql += f" WHERE run_key IN ({','.join('?' * len(args))})"
+        sql += " ORDER BY run_key, task, sample"
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
 
     def sample(self, key: int) -> SampleEntry | None:
         with self._lock:

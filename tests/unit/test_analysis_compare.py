@@ -12,12 +12,7 @@ from inspector.model.results import Generation
 from inspector.services.analysis.compare import compare_runs
 from inspector.services.analysis.cost import cost_summary
 from inspector.services.analysis.outcomes import RunOutcomes, from_run
-from inspector.services.analysis.source import (
-    Loaded,
-    RunNotFound,
-    load_outcomes,
-    resolve_run,
-)
+from inspector.services.analysis.source import RunNotFound, load_outcomes, resolve_runs
 from tests.analysis_runs import write_run
 
 ATLAS = "repo_readme_1125_atlas_m2-large_Python"
@@ -151,19 +146,25 @@ def test_generation_cost_vs_pass(tmp_path: Path) -> None:
     assert b.median_cost is None and b.cost_per_pass is None
 
 
-def test_resolve_run_by_folder_id_and_part(sample_runs: Path, tmp_path: Path) -> None:
-    def load(p: Path) -> Loaded:
-        return load_outcomes(p, db_path=tmp_path / f"{p.resolve().name}.db")
+def test_resolve_runs_by_folder_id_and_part(sample_runs: Path, tmp_path: Path) -> None:
+    def db(p: Path) -> Path:
+        return tmp_path / f"{p.resolve().name}.db"
 
-    by_folder = resolve_run(str(sample_runs / "runs" / DASH), sample_runs, load)
-    assert by_folder.run_id == DASH
-    assert resolve_run(DASH, sample_runs, load).run_id == DASH  # exact, beside its stock copy
-    assert resolve_run("1125_relay", sample_runs, load).run_id == RELAY
+    def one(spec: str) -> RunOutcomes:
+        (run,) = resolve_runs([spec], sample_runs, db_path_for=db)
+        return run
+
+    by_folder, by_id = resolve_runs([str(sample_runs / "runs" / DASH), DASH], sample_runs,
+                                    db_path_for=db)
+    assert by_folder.run_id == by_id.run_id == DASH  # exact, beside its stock copy
+    assert by_folder.key == by_id.key  # the same run reached two ways
+    assert len(by_id.samples) == 8
+    assert one("1125_relay").run_id == RELAY
     with pytest.raises(RunNotFound, match="fits 3 runs"):
-        resolve_run("1125_dash", sample_runs, load)
+        one("1125_dash")
     with pytest.raises(RunNotFound, match="no run with that id"):
-        resolve_run("no-such-run", sample_runs, load)
+        one("no-such-run")
     with pytest.raises(FileNotFoundError):
-        resolve_run("./missing/run", sample_runs, load)
+        one("./missing/run")
     with pytest.raises(RunNotFound, match="holds 10 runs"):
-        resolve_run(str(sample_runs), sample_runs, load)
+        one(str(sample_runs))

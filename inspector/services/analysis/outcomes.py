@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.results import Generation
@@ -91,7 +92,7 @@ def entry_passed(e: SampleEntry) -> bool:
 
 
 def from_entries(run: RunEntry, samples: Iterable[SampleEntry]) -> RunOutcomes:
-    """The outcomes of a run as the catalog indexed it."""
+    """The outcomes of a run from the catalog's sample entries."""
     out = tuple(SampleOutcome(
         run_key=run.key, run_id=e.run_id, agent=e.agent, model=e.model, task=e.task,
         sample=e.sample, language=e.language or run.language, framework=e.framework,
@@ -100,9 +101,24 @@ def from_entries(run: RunEntry, samples: Iterable[SampleEntry]) -> RunOutcomes:
     return RunOutcomes(run.key, run.run_id, run.agent, run.model, run.language, run.format, out)
 
 
-def catalog_outcomes(runs: list[RunEntry], samples: Iterable[SampleEntry]) -> list[RunOutcomes]:
-    """Every run's outcomes from one pass over the catalog's samples."""
-    per_run: dict[str, list[SampleEntry]] = defaultdict(list)
-    for e in samples:
-        per_run[e.run_key].append(e)
-    return [from_entries(r, per_run.get(r.key, [])) for r in runs]
+def from_outcome_rows(runs: list[RunEntry], rows: Iterable[tuple[Any, ...]]
+                      ) -> list[RunOutcomes]:
+    """Every run's outcomes from :meth:`~inspector.services.catalog.Catalog.outcome_rows`
+    (columns as :data:`~inspector.services.catalog.OUTCOME_COLUMNS`)."""
+    info = {r.key: r for r in runs}
+    per_run: dict[str, list[SampleOutcome]] = defaultdict(list)
+    for (key, task, sample, language, framework, passed, total, coll,
+         g_sec, g_in, g_out, g_cost) in rows:
+        run = info.get(key)
+        if run is None:
+            continue
+        gen = None
+        if g_sec is not None or g_in is not None or g_out is not None or g_cost is not None:
+            gen = Generation(g_sec, g_in, g_out, g_cost)
+        per_run[key].append(SampleOutcome(
+            run_key=key, run_id=run.run_id, agent=run.agent, model=run.model, task=task,
+            sample=sample, language=language or run.language, framework=framework or "",
+            strict_pass=total > 0 and passed == total and not coll, passed=passed,
+            total=total, generation=gen))
+    return [RunOutcomes(r.key, r.run_id, r.agent, r.model, r.language, r.format,
+                        tuple(per_run.get(r.key, ()))) for r in runs]
