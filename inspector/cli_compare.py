@@ -207,10 +207,8 @@ def _labels(root: Path, labels: str | None) -> tuple[Any, Any, Path] | None:
 def cmd_analyze_runs(args: argparse.Namespace) -> int:
     from inspector.services.analysis.breakdown import (
         category_tables,
-        framework_key,
         label_rows,
-        language_key,
-        pass_at_1_by,
+        pass_at_1_tables,
     )
     from inspector.services.analysis.cost import cost_summary
     from inspector.services.labels.export import breakdown_to_json
@@ -225,8 +223,7 @@ def cmd_analyze_runs(args: argparse.Namespace) -> int:
         raise CliError(f"{root}: no runs found (expected a run folder with run.json, or a "
                        "RepoGenesis output folder with report*.json or intermediate/)")
     runs = loaded.runs
-    by_framework = pass_at_1_by(runs, framework_key)
-    by_language = pass_at_1_by(runs, language_key)
+    passes = pass_at_1_tables(runs)
     costs = [cost_summary(r) for r in runs]
     labels = _labels(root, args.labels)
     tables = None
@@ -241,8 +238,8 @@ def cmd_analyze_runs(args: argparse.Namespace) -> int:
             "runs": [{"key": r.key, "run_id": r.run_id, "agent": r.agent, "model": r.model,
                       "language": r.language, "format": r.format,
                       "tasks": len(r.by_task()), "samples": len(r.samples)} for r in runs],
-            "pass_at_1": {"by_framework": [g.to_json() for g in by_framework],
-                          "by_language": [g.to_json() for g in by_language]},
+            "pass_at_1": {name: [g.to_json() for g in groups]
+                          for name, groups in passes.items()},
             "categories": None if labels is None or tables is None else {
                 "labels": str(labels[2]), "outside": outside,
                 **{name: breakdown_to_json(t, labels[0]) for name, t in tables.items()}},
@@ -252,8 +249,8 @@ def cmd_analyze_runs(args: argparse.Namespace) -> int:
         return 0
     out = [f"{len(runs)} runs under {root}", "",
            "Pass@1 by framework (strict: all tests pass; stock: the test pass ratio):",
-           _group_table(by_framework, "framework"), "",
-           "Pass@1 by language:", _group_table(by_language, "language"), ""]
+           _group_table(passes["by_framework"], "framework"), "",
+           "Pass@1 by language:", _group_table(passes["by_language"], "language"), ""]
     if labels is None or tables is None:
         out.append("Failure categories: no labels found (labels/annotators/<name>.json; "
                    "--labels DIR names another folder)")

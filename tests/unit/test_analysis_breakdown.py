@@ -14,6 +14,7 @@ from inspector.services.analysis.breakdown import (
     label_rows,
     language_key,
     pass_at_1_by,
+    pass_at_1_tables,
     tier_key,
 )
 from inspector.services.analysis.outcomes import RunOutcomes, from_run
@@ -65,6 +66,11 @@ def test_tier_hook_groups_by_the_given_tier(runs: list[RunOutcomes]) -> None:
              "todo-service": "Medium", "quote-board": "Hard", "unit-converter": "Hard"}
     forge = [r for r in runs if r.run_id == FORGE]
     groups = {g.group: g for g in pass_at_1_by(forge, tier_key(lambda t: tiers.get(t, "")))}
+    tables = pass_at_1_tables(forge, tier_of=tiers.__getitem__)
+    assert sorted(tables) == ["by_framework", "by_language", "by_tier"]
+    assert [(g.group, g.strict) for g in tables["by_tier"]] == [
+        ("Easy", 1.0), ("Hard", 0.0), ("Medium", 0.0)]
+    assert sorted(pass_at_1_tables(forge)) == ["by_framework", "by_language"]
     assert sorted(groups) == ["Easy", "Hard", "Medium"]
     assert groups["Easy"].strict == 1.0 and groups["Easy"].tasks == 3
     assert groups["Medium"].strict == 0.0 and groups["Medium"].stock == pytest.approx(0.75)

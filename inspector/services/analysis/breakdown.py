@@ -84,6 +84,16 @@ def pass_at_1_by(runs: Iterable[RunOutcomes], key: Key) -> list[GroupPass]:
     return out
 
 
+def pass_at_1_tables(runs: list[RunOutcomes], tier_of: Callable[[str], str] | None = None
+                     ) -> dict[str, list[GroupPass]]:
+    """Pass@1 per run by framework, by language and, with ``tier_of``, by difficulty tier."""
+    tables = {"by_framework": pass_at_1_by(runs, framework_key),
+              "by_language": pass_at_1_by(runs, language_key)}
+    if tier_of is not None:
+        tables["by_tier"] = pass_at_1_by(runs, tier_key(tier_of))
+    return tables
+
+
 def label_rows(labels: LabelSet, runs: Iterable[RunOutcomes]
                ) -> tuple[list[ExportRow], int]:
     """One export row per labelled item of a sample among ``runs`` (its final category), and
