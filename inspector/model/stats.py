@@ -26,8 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 
-import numpy as np
-
 DEFAULT_RESAMPLES = 10_000
 DEFAULT_SEED = 0
 
@@ -117,6 +115,8 @@ def paired_bootstrap_ci(a: Sequence[float], b: Sequence[float], *,
         raise ValueError(f"resamples must be >= 1, got {resamples}")
     if not 0.0 < level < 1.0:
         raise ValueError(f"level must be in (0, 1), got {level}")
+    import numpy as np  # here: only the bootstrap needs it (start-up time of the CLI and app)
+
     diffs = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
     n = len(diffs)
     rng = np.random.default_rng(seed)

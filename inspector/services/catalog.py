@@ -19,36 +19,23 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector import paths
-from inspector.model import LoadIssue, Run, SampleResult, Task
-from inspector.model.discover import (
-    RunLocation,
-    TasksFound,
-    duplicate_id_issues,
-    load_location,
-    locate_runs,
-)
 from inspector.model.entries import RunEntry, SampleEntry, TestEntry
-from inspector.model.errors import LoadError
+from inspector.model.errors import LoadError, LoadIssue
 from inspector.model.jsonfields import Fields, read_json
 from inspector.model.results import Generation
 from inspector.model.runformat import RUN_FILE, parse_sample, parse_task, repo_scope
 from inspector.model.tampering import TamperFinding
-from inspector.model.tasks import load_tasks
 from inspector.model.verdict import Verdict, verdict_of
-from inspector.services.health import (
-    HealthReport,
-    SuiteRecord,
-    TestRecord,
-    analyse_health,
-    tampering_check,
-)
-from inspector.services.metrics import compute_run_metrics
-from inspector.services.suite.audit import audit_task
-from inspector.services.suite.cause import cause_of
-from inspector.services.tamper.findings import TamperedSample, sample_tampering
+
+if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up time)
+    from inspector.model.discover import RunLocation, TasksFound
+    from inspector.model.results import SampleResult
+    from inspector.model.run import Run
+    from inspector.model.task import Task
+    from inspector.services.health import HealthReport
 
 INDEX_VERSION = 10  # 10: samples.gen_* (generation time, tokens, cost)
 MESSAGE_CHARS = 300
@@ -59,7 +46,7 @@ OUTCOME_COLUMNS = ("run_key", "task", "sample", "language", "framework", "passed
                    "gen_cost")
 """The columns :meth:`Catalog.outcome_rows` returns, in order."""
 
-Progress = Callable[[int, int, str], None]
+Progress = Callable[[int, int, str], object]
 """``progress(done, total, what)`` during a refresh."""
 
 _SCHEMA = """
@@ -172,6 +159,8 @@ def _first_line(text: str) -> str:
 def sample_message(s: SampleResult, task: Task | None = None) -> str:
     """The most telling one-line reason a sample failed ("" when it passed): for a suite that
     did not run (fully), the first cause line pytest printed and the file:line it points at."""
+    from inspector.services.suite.cause import cause_of
+
     if s.passed:
         return ""
     if not s.deployment.success:
@@ -255,6 +244,8 @@ class Catalog:
     def refresh(self, progress: Progress | None = None,
                 cancelled: Callable[[], bool] | None = None) -> RefreshReport:
         """Bring the index up to date with the disk; returns what changed."""
+        from inspector.model.discover import load_location, locate_runs
+
         started = time.perf_counter()
         report = RefreshReport()
         located = locate_runs(self.root)
@@ -295,6 +286,8 @@ class Catalog:
         return report
 
     def _task_table(self) -> dict[str, Task]:
+        from inspector.model.tasks import load_tasks
+
         if self._tasks is None:
             self._tasks = {}
             if self.tasks_root is not None:
@@ -428,6 +421,15 @@ class Catalog:
         it. Counts-only samples (stock reports) that duplicate a run with per-test results
         (same agent, model, task and sample) are left out so evidence is not counted twice.
         """
+        from inspector.services.health import (
+            SuiteRecord,
+            TestRecord,
+            analyse_health,
+            tampering_check,
+        )
+        from inspector.services.suite.audit import audit_task
+        from inspector.services.tamper.findings import TamperedSample
+
         coll: dict[str, list[str]] = defaultdict(list)
         tests: list[TestRecord] = []
         for task, run_id, sample_id, test_id, outcome, message in self.iter_tests():
@@ -464,6 +466,8 @@ class Catalog:
 
     def issues(self) -> list[LoadIssue]:
         """Problems met while locating and loading runs (never raised)."""
+        from inspector.model.discover import duplicate_id_issues
+
         out = list(self._located_issues)
         with self._lock:
             for (raw,) in self._db.execute("SELECT issues FROM locations ORDER BY path"):
@@ -475,6 +479,8 @@ class Catalog:
 
     def task(self, name: str, run: RunEntry | None = None) -> Task | None:
         """The task as the run recorded it, else as found in the tasks folder."""
+        from inspector.model.discover import locate_runs
+
         if run is not None and run.format != "repogenesis":
             try:
                 top = read_json(run.location / RUN_FILE)
@@ -515,6 +521,8 @@ class Catalog:
         raise LoadError(run.source_path, f"sample {entry.sample_id} not found any more")
 
     def _runs_at(self, location: Path) -> list[Run]:
+        from inspector.model.discover import RunLocation, load_location
+
         with self._lock:
             row = self._db.execute("SELECT kind FROM locations WHERE path=?",
                                    (str(location),)).fetchone()
@@ -541,6 +549,9 @@ def _issue_from_json(d: dict[str, str]) -> LoadIssue:
 
 def _run_rows(loc: RunLocation, run: Run
               ) -> tuple[_Row, list[tuple[_Row, list[_Row]]]]:
+    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.tamper.findings import sample_tampering
+
     metrics = compute_run_metrics(run)
     key = f"{loc.path}#{run.id}"
     samples = []
