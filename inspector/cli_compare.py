@@ -3,7 +3,8 @@
 
 ``add_analyze_runs`` creates the ``analyze`` sub-command (PATH, ``--json``, ``--runs``,
 ``--labels``) and returns it, so other analyses (``--tasks``, ``--code``) add their options to
-the same parser.
+the same parser; ``add_runs_options`` adds just ``--runs``/``--labels`` to an ``analyze``
+parser made elsewhere.
 """
 
 from __future__ import annotations
@@ -305,17 +306,23 @@ def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 def add_analyze_runs(sub: argparse._SubParsersAction[argparse.ArgumentParser]
                      ) -> argparse.ArgumentParser:
-    """Create the ``analyze`` sub-command with its ``--runs`` analysis; returns the parser so
-    other analyses add their own options to it."""
+    """Create the ``analyze`` sub-command (PATH, ``--json``) with its ``--runs`` analysis;
+    returns the parser so other analyses add their own options to it."""
     an = sub.add_parser("analyze", help="analyses of the runs under PATH",
                         description="--runs: Pass@1 by framework and language per run, "
                                     "failure categories (labels) by agent and framework, "
                                     "generation cost vs pass.")
     an.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
     an.add_argument("--json", action="store_true", help="machine-readable output")
+    add_runs_options(an)
+    return an
+
+
+def add_runs_options(an: argparse.ArgumentParser) -> None:
+    """``--runs`` and ``--labels`` on an ``analyze`` parser that has PATH and ``--json``."""
     an.add_argument("--runs", action="store_true",
                     help="per-run breakdowns: Pass@1 by framework/language, categories by "
                          "agent, cost vs pass")
     an.add_argument("--labels", metavar="DIR",
-                    help="labels folder (default: PATH/labels, or the nearest parent's)")
-    return an
+                    help="with --runs: labels folder (default: PATH/labels, or the nearest "
+                         "parent's)")
