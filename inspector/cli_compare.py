@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -86,8 +87,14 @@ def _load(root: Path) -> Loaded:
 
     try:
         return load_outcomes(root, _progress(root))
-    except OSError as exc:
-        raise CliError.of(exc) from None
+    except (OSError, sqlite3.Error) as exc:
+        raise CliError(_index_problem(exc)) from None
+
+
+def _index_problem(exc: BaseException) -> str:
+    from inspector.paths import cache_root
+
+    return f"cannot use the run index in {cache_root()}: {exc}"
 
 
 # ----------------------------------------------------------------------------- compare
@@ -100,9 +107,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     try:
         a, b = resolve_runs([args.run_a, args.run_b], root, _progress(root))
     except FileNotFoundError as exc:
-        raise CliError.of(exc) from None
-    except OSError as exc:
-        raise CliError(str(exc)) from None
+        if exc.filename is None:  # a run the user named; not a file of the index
+            raise CliError.of(exc) from None
+        raise CliError(_index_problem(exc)) from None
+    except (OSError, sqlite3.Error) as exc:
+        raise CliError(_index_problem(exc)) from None
     except RunNotFound as exc:
         raise CliError(str(exc)) from None
     if a.key == b.key:

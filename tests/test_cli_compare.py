@@ -88,6 +88,17 @@ def test_errors_are_one_clear_line(env: dict[str, str], args: list[str], code: i
     assert proc.stdout == ""
 
 
+@pytest.mark.parametrize("args", [["compare", ATLAS, DASH], ["analyze", "--runs"]])
+def test_an_unusable_index_folder_is_one_clear_error(env: dict[str, str], tmp_path: Path,
+                                                     args: list[str]) -> None:
+    not_a_folder = tmp_path / "cache-file"
+    not_a_folder.write_text("")
+    proc = run_cli({**env, "GENESIS_INSPECTOR_CACHE": str(not_a_folder)}, *args)
+    assert proc.returncode == 1
+    assert f"cannot use the run index in {not_a_folder}" in proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
 def test_analyze_runs_json_on_bundled_runs(env: dict[str, str], sample_runs: Path) -> None:
     proc = run_cli(env, "analyze", str(sample_runs), "--runs", "--json")
     assert proc.returncode == 0, proc.stderr

@@ -168,3 +168,33 @@ def test_resolve_runs_by_folder_id_and_part(sample_runs: Path, tmp_path: Path) -
         one("./missing/run")
     with pytest.raises(RunNotFound, match="holds 10 runs"):
         one(str(sample_runs))
+
+
+def test_runs_without_a_common_task_are_listed_not_compared(tmp_path: Path) -> None:
+    write_run(tmp_path, "run-a", "A", "m", {"alpha": [(1, 1)]})
+    write_run(tmp_path, "run-b", "B", "m", {"beta": [(1, 1)], "gamma": [(0, 1)]})
+    runs = {r.run_id: r for r in load_outcomes(tmp_path, db_path=tmp_path / "i.db").runs}
+    c = compare_runs(runs["run-a"], runs["run-b"])
+    assert c.pairs == [] and c.only_a == ["alpha"] and c.only_b == ["beta", "gamma"]
+    assert c.ci_pass_at_1 is None and c.ci_test_ratio is None
+    assert c.mcnemar.p_value == 1.0 and c.pass_at_k == {"a": {}, "b": {}}
+    doc = c.to_json()
+    assert doc["common_tasks"] == 0 and doc["ci_pass_at_1"] is None
+
+
+def test_sample_entries_give_the_same_outcomes(sample_runs: Path, tmp_path: Path) -> None:
+    from inspector.services.analysis.outcomes import from_entries
+    from inspector.services.catalog import Catalog
+
+    db = tmp_path / "index.sqlite3"
+    fast = {r.key: r for r in load_outcomes(sample_runs, db_path=db).runs}
+    catalog = Catalog(sample_runs.resolve(), db)
+    try:
+        catalog.refresh()
+        entries = catalog.samples()
+        for run in catalog.runs():
+            mine = from_entries(run, entries)
+            assert sorted(mine.samples, key=lambda s: (s.task, s.sample)) == \
+                list(fast[run.key].samples)
+    finally:
+        catalog.close()
