@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from inspector.model.discover import Discovery
 
 COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox",
-            "labels")
+            "labels", "compare", "analyze")
 TAMPER_LINES = 20  # samples with tampering attempts named by `summary`
 
 
@@ -356,11 +356,22 @@ def build_parser() -> argparse.ArgumentParser:
                     help="report_<stamp>.json + intermediate/<stamp>/ or report.json + "
                          "intermediate/")
     ev.add_argument("--quiet", action="store_true")
-    from inspector import cli_labels, cli_sandbox
+    from inspector import cli_compare, cli_labels, cli_sandbox
 
     cli_sandbox.add_parsers(sub)
     cli_labels.add_parsers(sub)
+    cli_compare.add_compare(sub)
+    cli_compare.add_analyze_runs(sub)  # creates `analyze`: other analyses add options to it
     return p
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """``inspector analyze PATH --runs``; each analysis is its own module's."""
+    from inspector import cli_compare
+
+    if args.runs:
+        return cli_compare.cmd_analyze_runs(args)
+    raise CliError("analyze: choose an analysis (--runs)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -382,6 +393,10 @@ def main(argv: list[str] | None = None) -> int:
     from inspector.cli_labels import cmd_labels
 
     handlers["labels"] = cmd_labels
+    from inspector.cli_compare import cmd_compare
+
+    handlers["compare"] = cmd_compare
+    handlers["analyze"] = cmd_analyze
 
     # The app and replay draw the terminal themselves (Textual, every string shown as text)
     tui = args.command in ("app", "replay")

@@ -1,0 +1,1 @@
+"""Analyses across samples and runs (issue 17): paired run comparison, breakdowns, costs."""
