@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from inspector.model.discover import Discovery
 
 COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox",
-            "labels", "analyze")
+            "labels", "compare", "analyze")
 TAMPER_LINES = 20  # samples with tampering attempts named by `summary`
 
 
@@ -356,12 +356,28 @@ def build_parser() -> argparse.ArgumentParser:
                     help="report_<stamp>.json + intermediate/<stamp>/ or report.json + "
                          "intermediate/")
     ev.add_argument("--quiet", action="store_true")
-    from inspector import cli_analyze, cli_labels, cli_sandbox
+    from inspector import cli_analyze, cli_compare, cli_labels, cli_sandbox
 
     cli_sandbox.add_parsers(sub)
     cli_labels.add_parsers(sub)
-    cli_analyze.add_parsers(sub)
+    cli_compare.add_compare(sub)
+    # `analyze` is created with its --runs analysis; the others add their options to it
+    cli_analyze.add_options(cli_compare.add_analyze_runs(sub))
     return p
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """``inspector analyze PATH --runs|--tasks|--code``; each analysis is its own module's."""
+    from inspector import cli_analyze, cli_compare
+
+    if args.runs and (args.tasks or args.code):
+        raise CliError("analyze: --runs goes alone (--tasks and --code may go together)")
+    if args.runs:
+        return cli_compare.cmd_analyze_runs(args)
+    if args.tasks or args.code:
+        return cli_analyze.cmd_analyze(args)
+    raise CliError("analyze: choose an analysis: --runs (per-run breakdowns), --tasks (task "
+                   "difficulty and spec complexity) or --code (generated-code metrics)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -383,8 +399,9 @@ def main(argv: list[str] | None = None) -> int:
     from inspector.cli_labels import cmd_labels
 
     handlers["labels"] = cmd_labels
-    from inspector.cli_analyze import cmd_analyze
+    from inspector.cli_compare import cmd_compare
 
+    handlers["compare"] = cmd_compare
     handlers["analyze"] = cmd_analyze
 
     # The app and replay draw the terminal themselves (Textual, every string shown as text)

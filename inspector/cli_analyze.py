@@ -25,18 +25,19 @@ if TYPE_CHECKING:
     from inspector.services.analysis.tasks import TaskAnalysis, TasksReport
 
 
-def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    an = sub.add_parser(
-        "analyze", help="task difficulty and spec complexity, generated-code metrics",
-        description="--tasks: spec complexity of every task README and the RepoGenesis "
-                    "difficulty from reference implementations (--oracle). --code: SLOC, "
-                    "functions, classes, cyclomatic and cognitive complexity of every "
-                    "sample's repo (radon + complexipy for Python, lizard for Java).")
-    an.add_argument("path", nargs="?", help="runs, predictions or tasks folder (default: "
-                                            "bundled sample_runs)")
+def add_options(an: argparse.ArgumentParser) -> None:
+    """``--tasks``, ``--code`` and their options on the ``analyze`` parser (which has PATH
+    and ``--json``: :func:`inspector.cli_compare.add_analyze_runs`)."""
+    an.description = (an.description or "") + (
+        " --tasks: spec complexity of every task README and the RepoGenesis difficulty from "
+        "reference implementations (--oracle). --code: SLOC, functions, classes, cyclomatic "
+        "and cognitive complexity of every sample's repo (radon + complexipy for Python, "
+        "lizard for Java).")
     an.add_argument("--tasks", action="store_true", help="per task: spec complexity and "
-                                                         "difficulty")
-    an.add_argument("--code", action="store_true", help="per sample: code metrics")
+                                                         "difficulty (PATH: runs or tasks "
+                                                         "folder)")
+    an.add_argument("--code", action="store_true", help="per sample: code metrics (PATH: "
+                                                        "runs or predictions folder)")
     an.add_argument("--oracle", metavar="DIR", help="reference implementations, one "
                                                     "sub-folder per task")
     an.add_argument("--why", metavar="TASK", help="with --tasks: the README lines behind one "
@@ -45,7 +46,6 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                                                            "(default: CPU count)")
     an.add_argument("--no-cache", action="store_true", help="measure every repo again")
     an.add_argument("--files", action="store_true", help="with --code --json: per-file figures")
-    an.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _root(path: str | None) -> Path:
@@ -80,9 +80,6 @@ def _table(headers: list[str], rows: list[list[str]]) -> str:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    if not (args.tasks or args.code):
-        raise CliError("say what to analyze: --tasks (task difficulty and spec complexity) "
-                       "or --code (generated-code metrics per sample)")
     if args.jobs is not None and args.jobs < 1:
         raise CliError("--jobs must be at least 1")
     root, oracle = _root(args.path), _oracle(args.oracle)

@@ -38,6 +38,13 @@ from inspector.model.failure_facts import (
     Expectation,
     RequestFact,
 )
+from inspector.model.failure_text import (
+    CONNECTION_REASONS,
+    LIBRARY_OR_TOOL_PATH,
+    PY_FRAME_INDENTED,
+    PYTEST_FRAME_FULL,
+    is_connection_error,
+)
 from inspector.model.testids import split_node_id
 
 MAX_MESSAGE = 50_000  # characters of the message read (from its start)
@@ -48,9 +55,8 @@ MAX_FRAMES = 60  # innermost frames kept (deeper ones are recursion)
 _MISSING = object()
 _CHAIN = re.compile(r"^(?:The above exception was the direct cause of the following exception:"
                     r"|During handling of the above exception, another exception occurred:)\s*$")
-_FRAME = re.compile(r"^(?P<path>(?!E\s)[^\s:][^:\n]*?\.py):(?P<line>\d+):"
-                    r"(?: in (?P<func>\S+)| (?P<exc>[A-Za-z_][\w.]*)\b.*)?\s*$")
-_NATIVE = re.compile(r'^\s*File "(?P<path>[^"]+\.py)", line (?P<line>\d+)(?:, in (?P<func>\S+))?')
+_FRAME = PYTEST_FRAME_FULL
+_NATIVE = PY_FRAME_INDENTED
 _DEF = re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\(")
 _FIXTURE_AT = re.compile(r"^file (?P<path>.+?\.py), line (?P<line>\d+)\s*$")
 _EXC_HEAD = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<text>.*))?$")
@@ -65,16 +71,7 @@ _EXPECTED_GOT = re.compile(
     r"(?P<got>'[^']*'|\"[^\"]*\"|[^\s,;)]+)")
 _STATUS_NAME = re.compile(r"^<[\w.]+: (\d{3})>$|(?:^|[._])HTTP_(\d{3})_\w+$")
 _URL_IN_MESSAGE = re.compile(r"with url: (?P<url>\S+)")
-_CONNECTION_TYPES = frozenset({"ConnectionError", "ConnectionRefusedError", "ConnectTimeout",
-                               "ConnectError", "NewConnectionError", "MaxRetryError",
-                               "RemoteDisconnected", "ConnectionResetError",
-                               "ConnectionAbortedError", "ClientConnectorError"})
-_CONNECTION_REASONS = ("connection refused", "name or service not known", "connection reset",
-                       "remotedisconnected", "connection aborted", "all connection attempts failed",
-                       "failed to establish a new connection", "max retries exceeded")
-_CONNECTION_TEXT = re.compile("(?i)(" + "|".join(_CONNECTION_REASONS) + ")")
-_LIBRARY_PATH = re.compile(r"(?:site-packages|dist-packages|/lib/python\d|/lib64/python\d|"
-                           r"^<|/\.pyenv/|/usr/lib/|^\.?venv/|/\.venv/|/_pytest/|/pluggy/)")
+_LIBRARY_PATH = LIBRARY_OR_TOOL_PATH
 _OPS: dict[type, str] = {ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in",
                          ast.Is: "is", ast.IsNot: "is not", ast.Lt: "<", ast.LtE: "<=",
                          ast.Gt: ">", ast.GtE: ">="}
@@ -272,7 +269,7 @@ class _Reader:
                 if any(isinstance(n, ast.Subscript) and sf.const_key(n.slice) == key
                        for n in ast.walk(st)) and not _is_compound(st):
                     return _at_line(scope, st), st
-            elif _is_connection(etype, etext):
+            elif is_connection_error(etype, etext):
                 if not _is_compound(st) and any(
                         isinstance(n, ast.Call) and self.suite.request_method(n, scope)
                         for n in ast.walk(st)):
@@ -288,9 +285,9 @@ class _Reader:
                   scope: sf.Scope | None) -> tuple[_Check, str]:
         """The check that failed and the message to keep (the test's own words)."""
         short = (etype or "").rsplit(".", 1)[-1]
-        if _is_connection(etype, text):
+        if is_connection_error(etype, text):
             low = text[:4000].lower()
-            reason = next((r for r in _CONNECTION_REASONS if r in low), short)
+            reason = next((r for r in CONNECTION_REASONS if r in low), short)
             return _Check(CONNECTION, actual=reason), etext
         if short == "AssertionError" or (etype is None and text.startswith("assert")):
             custom, expl = _split_assertion(etext)
@@ -810,13 +807,6 @@ def _matches(test: ast.expr, expl: _Explanation, suite: sf.Suite, scope: sf.Scop
     if isinstance(ev, ast.Compare) or isinstance(test, ast.Compare):
         return False
     return type(test) is type(ev) or not isinstance(ev, ast.BoolOp | ast.UnaryOp)
-
-
-def _is_connection(etype: str | None, text: str) -> bool:
-    short = (etype or "").rsplit(".", 1)[-1]
-    if short in _CONNECTION_TYPES:
-        return True
-    return short not in ("AssertionError", "Failed") and bool(_CONNECTION_TEXT.search(text[:4000]))
 
 
 def _request_from_message(text: str, frames: list[_Frame]) -> RequestFact | None:

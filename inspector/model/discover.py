@@ -11,6 +11,7 @@ from pathlib import Path
 from inspector.model import repogenesis, runformat
 from inspector.model.errors import LoadError, LoadIssue
 from inspector.model.files import read_regular
+from inspector.model.generated_repo import SKIP_DIRS
 from inspector.model.jsonfields import read_json
 from inspector.model.readme import extract_endpoints, extract_port
 from inspector.model.run import Run
@@ -18,8 +19,9 @@ from inspector.model.task import Task
 from inspector.model.tasks import load_tasks
 
 MAX_DEPTH = 5
-_SKIP_DIRS = {".git", "__pycache__", "node_modules", ".venv", "venv", "predictions", "samples",
-              "repo", "tasks", ".pytest_cache", "target"}
+_SKIP_DIRS = SKIP_DIRS | {"predictions", "samples", "repo", "tasks"}
+"""Folders never searched for runs: a generated repo's non-code folders, and the parts of a
+run or task tree that hold repositories and tasks rather than runs."""
 
 
 @dataclass
@@ -255,6 +257,7 @@ def _walk(folder: Path, found: Located, depth: int) -> None:
         found.issues.append(_unreadable(folder, exc))
         return
     for child in children:
-        if child.name in _SKIP_DIRS or child.name.startswith("."):
+        if child.name in _SKIP_DIRS or child.name.startswith(".") \
+                or child.name.endswith(".egg-info"):
             continue
         _walk(child, found, depth + 1)

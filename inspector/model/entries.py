@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from inspector.model.results import Generation
 from inspector.model.tampering import TamperFinding
 from inspector.model.verdict import Verdict
 
@@ -72,6 +73,7 @@ class SampleEntry:
     deployed: bool  # install, start and health check succeeded
     # tampering attempts (recorded, or found by scanning the repo when indexed)
     tampering: tuple[TamperFinding, ...] = ()
+    generation: Generation | None = None  # generation time, tokens, cost when recorded
 
     @property
     def tampering_deliberate(self) -> bool:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import enum
 import re
 
+from inspector.model.failure_text import PY_FRAME_LOG
+
 
 class Level(enum.IntFlag):
     """Flags of one log line; a line may carry several (e.g. a pytest FAILED line)."""
@@ -45,7 +47,7 @@ _TB_CHAIN = (
     "During handling of the above exception",
     "The above exception was the direct cause",
 )
-_FILE_RE = re.compile(r"(?:\|\s+)?File \"[^\"]*\", line \d+")
+_FILE_RE = PY_FRAME_LOG
 _EXC_NAME_RE = re.compile(r"((?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*))(?::(?:\s.*)?)?$")
 
 # --- harness / RepoGenesis markers ---------------------------------------------------------

@@ -14,6 +14,7 @@ from inspector.model.contract_types import (
     Mention,
     SpecCheck,
 )
+from inspector.model.failure_facts import STATUS, Expectation
 from inspector.model.readme_check_ctx import Ctx, quote
 
 _SIBLINGS = ({"400", "422"}, {"401", "403"})  # codes READMEs and tests swap for one situation
@@ -43,6 +44,29 @@ def codes_of(value: Any) -> list[str]:
     if isinstance(value, list | tuple | set | frozenset | range):
         return [c for v in value for c in codes_of(v)]
     return []
+
+
+def is_success(code: object) -> bool:
+    """A 2xx status code (an int)."""
+    return isinstance(code, int) and 200 <= code < 300
+
+
+def is_server_error(code: object) -> bool:
+    """A 5xx (or higher) status code (an int)."""
+    return isinstance(code, int) and code >= 500
+
+
+def expected_statuses(exp: Expectation) -> tuple[Any, ...]:
+    """The alternatives a status check accepts (one value, or each of a tuple)."""
+    return exp.expected if isinstance(exp.expected, tuple) else (exp.expected,)
+
+
+def expects_success(exp: Expectation) -> bool:
+    """A status check that wants a 2xx (every alternative a success)."""
+    if exp.kind != STATUS:
+        return False
+    expected = expected_statuses(exp)
+    return bool(expected) and all(is_success(e) for e in expected)
 
 
 def status(x: Ctx) -> SpecCheck:

@@ -241,6 +241,25 @@ class ApiCoverage:
 
 
 @dataclass(frozen=True, slots=True)
+class Generation:
+    """What generating the repo took, as the generating agent recorded it (all optional).
+
+    Not the evaluation: ``SampleResult.elapsed_seconds`` is the harness's own time. The stock
+    RepoGenesis output records none of these (its ``elapsed_seconds`` is evaluation time too).
+    """
+
+    seconds: float | None = None  # wall-clock generation time
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return (self.seconds is None and self.input_tokens is None
+                and self.output_tokens is None and self.cost_usd is None)
+
+
+@dataclass(frozen=True, slots=True)
 class SampleResult:
     """Everything known about one generated repository's evaluation."""
 
@@ -265,6 +284,8 @@ class SampleResult:
     # What the repo did or holds to reach into its own test run; never part of the verdict.
     # None: not recorded (stock reports, older runs): found by scanning the repo when needed.
     tampering: tuple[TamperFinding, ...] | None = None
+    # generation time, tokens and cost when the run records them (optional; None: not recorded)
+    generation: Generation | None = None
 
     @property
     def sample_id(self) -> str:

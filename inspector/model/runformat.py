@@ -36,6 +36,7 @@ from inspector.model.results import (
     Deployment,
     EndpointCoverage,
     Evidence,
+    Generation,
     PhaseResult,
     SampleResult,
     SuiteCause,
@@ -164,6 +165,8 @@ def sample_to_json(s: SampleResult, sample_dir: Path, started_at: str | None = N
     }
     if s.tampering is not None:
         out["tampering"] = [f.to_json() for f in s.tampering]
+    if s.generation is not None and not s.generation.is_empty:
+        out["generation"] = generation_to_json(s.generation)
     ac = s.api_coverage
     if ac is not None:
         out["api_coverage"] = {
@@ -179,6 +182,20 @@ def sample_to_json(s: SampleResult, sample_dir: Path, started_at: str | None = N
         }
         if ac.spec_apis is not None:
             out["api_coverage"]["spec_apis"] = ac.spec_apis
+    return out
+
+
+def generation_to_json(g: Generation) -> dict[str, Any]:
+    """The optional ``generation`` object of ``result.json`` (only the recorded fields)."""
+    out: dict[str, Any] = {}
+    if g.seconds is not None:
+        out["seconds"] = g.seconds
+    if g.input_tokens is not None:
+        out["input_tokens"] = g.input_tokens
+    if g.output_tokens is not None:
+        out["output_tokens"] = g.output_tokens
+    if g.cost_usd is not None:
+        out["cost_usd"] = g.cost_usd
     return out
 
 
@@ -519,7 +536,20 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
         logs=logs, repo_path=repo_path, repo_digest=repo_digest, source_file=path,
         build_error=f.text("build_error"), error=f.text("error"), notes=notes,
         tampering=_tampering(f, path, issues),
+        generation=_generation(f),
     )
+
+
+def _generation(f: Fields) -> Generation | None:
+    """The optional ``generation`` object; a bad field is a warning and left unrecorded."""
+    gf = f.sub("generation")
+    if gf is None:
+        return None
+    g = Generation(seconds=gf.number("seconds", lo=0.0),
+                   input_tokens=gf.integer("input_tokens", minimum=0),
+                   output_tokens=gf.integer("output_tokens", minimum=0),
+                   cost_usd=gf.number("cost_usd", lo=0.0))
+    return None if g.is_empty else g
 
 
 def _tampering(f: Fields, path: Path, issues: list[LoadIssue]

@@ -24,20 +24,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
-from math import comb
 from typing import Any
 
 from inspector.model import Run, SampleResult, SuiteStatus
+from inspector.model.stats import pass_at_k as pass_at_k  # its home; re-exported here
 from inspector.model.stock_flaws import JAVA_DOUBLED
-
-
-def pass_at_k(n: int, c: int, k: int) -> float:
-    """Unbiased pass@k for one task with ``n`` samples of which ``c`` passed."""
-    if k <= 0 or n <= 0 or k > n:
-        raise ValueError(f"need 0 < k <= n, got n={n} k={k}")
-    if n - c < k:
-        return 1.0
-    return 1.0 - comb(n - c, k) / comb(n, k)
 
 
 def _mean(values: list[float]) -> float:

@@ -37,7 +37,7 @@ class RunsWatcher:
     after JSON files (or folders) change under ``root``. Falls back to polling when the
     system's inotify watch limit is reached; ``mode`` says which is in use."""
 
-    def __init__(self, root: Path, on_change: Callable[[], None], debounce: float = 0.4,
+    def __init__(self, root: Path, on_change: Callable[[], object], debounce: float = 0.4,
                  poll_interval: float = 2.0) -> None:
         self.root = root
         self.on_change = on_change
@@ -93,7 +93,7 @@ class RunsWatcher:
 
 
 class _Handler(FileSystemEventHandler):
-    def __init__(self, root: Path, poke: Callable[[], None]) -> None:
+    def __init__(self, root: Path, poke: Callable[[], object]) -> None:
         self.root = root
         self.poke = poke
 

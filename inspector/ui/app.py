@@ -15,7 +15,6 @@ from inspector import paths
 from inspector.config import ConfigError, Settings, save_setting
 from inspector.model.filters import LabelState, no_labels
 from inspector.services.catalog import Catalog
-from inspector.services.watcher import RunsWatcher
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.messages import (
     CatalogProgress,
@@ -25,7 +24,6 @@ from inspector.ui.messages import (
     OpenSample,
 )
 from inspector.ui.safe import SafeTextApp
-from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.styles import SEMANTIC_DEFAULTS
 from inspector.ui.themes import install_themes
@@ -34,6 +32,7 @@ if TYPE_CHECKING:
     from inspector.model.entries import SampleEntry
     from inspector.services.deploy.warm import DeploymentPool
     from inspector.services.labels.session import LabelSession
+    from inspector.services.watcher import RunsWatcher
 
 
 class InspectorApp(SafeTextApp, App[None]):
@@ -130,9 +129,9 @@ class InspectorApp(SafeTextApp, App[None]):
             self.notify(problem, title="Labels", severity="error", timeout=15)
         if not self.catalog.is_empty:
             self.main_screen.post_message(CatalogUpdated(None, first=True))
-        self.refresh_catalog()
-        if self.watch_disk:
-            self.start_watching()
+        self.refresh_catalog()  # the problems line of the first screen needs its tasks folder
+        if self.watch_disk:  # not needed for the first screen: after it is painted
+            self.call_after_refresh(self.start_watching)
         self._persist_theme = True
 
     def on_unmount(self) -> None:
@@ -219,6 +218,10 @@ class InspectorApp(SafeTextApp, App[None]):
     @work(thread=True, exclusive=True, group="watch")
     def start_watching(self) -> None:
         """Watch the root for runs appearing or changing (a benchmark in progress)."""
+        from inspector.services.watcher import RunsWatcher
+
+        if self.exiting:
+            return
         self.watcher = RunsWatcher(self.root, lambda: self.post_message(DiskChanged()))
         mode = self.watcher.start()
         if mode == "off":
@@ -293,6 +296,8 @@ class InspectorApp(SafeTextApp, App[None]):
                                       phase=message.phase))
 
     def action_help(self) -> None:
+        from inspector.ui.screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
 

@@ -134,7 +134,7 @@ def oracle_metrics_for(oracle: Path, language: str | None = None,
     """The paper's metrics of the reference implementation in folder ``oracle``."""
     language = JAVA if (language or detect_language(oracle)).lower() == JAVA else PYTHON
     ext = (".java",) if language == JAVA else (".py",)
-    sources, skipped = collect_sources(oracle, ext, PAPER_SKIP[language] | SKIP_DIRS)
+    sources, skipped = collect_sources(oracle, ext, frozenset(PAPER_SKIP[language] | SKIP_DIRS))
     counts = _java(sources) if language == JAVA else _python(sources)
     endpoints, lines = paper_endpoints(_readme(oracle, task_readme))
     return OracleMetrics(language, len(sources), counts["loc"], counts["complexity"],

@@ -65,7 +65,7 @@ def read_source(path: Path, limit: int = MAX_SOURCE_BYTES) -> tuple[str | None, 
 
 
 def collect_sources(repo: Path, extensions: tuple[str, ...],
-                    skip_dirs: set[str] | frozenset[str] = frozenset(SKIP_DIRS),
+                    skip_dirs: frozenset[str] = SKIP_DIRS,
                     limit: int = MAX_SOURCE_BYTES, max_files: int = MAX_FILES
                     ) -> tuple[list[Source], list[Skipped]]:
     """The readable source files of ``repo`` with ``extensions`` and the ones skipped."""

@@ -258,6 +258,11 @@ def _json_breakdown(b: Breakdown, taxonomy: Taxonomy) -> dict[str, Any]:
     }
 
 
+def breakdown_to_json(b: Breakdown, taxonomy: Taxonomy) -> dict[str, Any]:
+    """One table as the ``json`` export writes it: counts and shares per group."""
+    return _json_breakdown(b, taxonomy)
+
+
 def row_to_json(row: ExportRow, taxonomy: Taxonomy) -> dict[str, Any]:
     """One listing entry: the csv columns, with ``ratings`` as an object."""
     return {"sample": row.sample, "test": row.test, "run_id": row.run_id, "agent": row.agent,

@@ -27,7 +27,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from inspector.model.discover import is_repository_root
 from inspector.model.errors import LoadError
 from inspector.model.files import read_regular
 from inspector.model.jsonfields import parse_json_bytes
@@ -114,6 +113,8 @@ def find_labels_dir(path: Path) -> Path:
     base = path if path.is_dir() else path.parent
     if (base / "labels").is_dir():
         return base / "labels"
+    from inspector.model.discover import is_repository_root  # the run loaders: only here
+
     if is_repository_root(base):
         return base / "labels"
     for parent in list(base.parents)[:3]:

@@ -47,6 +47,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from inspector.model.failure_text import (
+    LIBRARY_PATH,
+    NO_MODULE,
+    PY_FRAME,
+    PYTEST_FRAME,
+    SITE_PACKAGE,
+)
+from inspector.model.generated_repo import GeneratedRepo
 from inspector.model.labels import Anchor, Suggestion
 from inspector.model.logs import parse_log_line
 from inspector.model.outcomes import Phase
@@ -89,14 +97,9 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _E_PREFIX = re.compile(r"^E\s+")
 _EXC = re.compile(r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt))"
                   r"(?::\s?(?P<msg>.*))?$")
-_FRAME_PY = re.compile(r'^File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?$')
-_FRAME_PYTEST = re.compile(r"^(?P<path>[^\s:]+\.py):(?P<line>\d+): (?:in (?P<func>.+)|\w+)$")
 _TB_STOP = ("Traceback", "The above exception", "During handling of the above exception")
 _SECTION = re.compile(r"^(?:_{3,}|={3,}).*(?:_{3,}|={3,})$")
-_LIB_PATH = re.compile(r"(?:site-packages|dist-packages)/|/lib/python\d|^<|/\.pyenv/|/\.venv/")
-_SITE_PKG = re.compile(r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_][\w]*)")
 
-_NO_MODULE = re.compile(r"No module named '(?P<name>[\w.]+)'(?P<rest>.*)")
 _CANNOT_IMPORT = re.compile(
     r"cannot import name '(?P<name>\w+)' from (?P<partial>partially initialized module )?"
     r"'(?P<mod>[\w.]+)'(?: \((?P<where>[^)]*)\))?")
@@ -154,9 +157,6 @@ _HARNESS_MSG = re.compile(r"\(harness problem\)|infrastructure problem|harness e
                           r"could not create virtualenv|pytest internal error|"
                           r"pytest usage error", re.I)
 _FIXTURE_MISSING = re.compile(r"fixture '(?P<name>\w+)' not found")
-
-_SKIP_DIRS = {".git", "__pycache__", "node_modules", "venv", ".venv", "env", "site-packages",
-              ".pytest_cache", ".mypy_cache", ".tox"}
 
 
 def _quote(text: str) -> str:
@@ -242,12 +242,12 @@ def _frames_before(lines: list[str], i: int) -> tuple[_Frame, ...]:
             break
         if _exception_line(lines[j]):
             break  # the end of an earlier traceback
-        m = _FRAME_PY.match(s) or _FRAME_PYTEST.match(s)
+        m = PY_FRAME.match(s) or PYTEST_FRAME.match(s)
         if m:
             code = ""
             if j + 1 < i:
                 nxt = lines[j + 1].strip()
-                if nxt and not _FRAME_PY.match(nxt) and not _FRAME_PYTEST.match(nxt) \
+                if nxt and not PY_FRAME.match(nxt) and not PYTEST_FRAME.match(nxt) \
                         and not set(nxt) <= set("^~ ") and not nxt.startswith("E "):
                     code = nxt
             frames.append(_Frame(m.group("path"), int(m.group("line")), m.group("func") or "",
@@ -316,137 +316,51 @@ def _memo(method: Callable[[_Repo, str], _T]) -> Callable[[_Repo, str], _T]:
         key = (name, arg)
         if key not in self._memo:
             self._memo[key] = method(self, arg)
-        return self._memo[key]
+        found: _T = self._memo[key]
+        return found
 
     wrapper.__name__ = name
     wrapper.__doc__ = method.__doc__
     return wrapper
 
 
-class _Repo:
-    """Read-only, lazily built facts about the generated repository (None-safe)."""
+class _BudgetSpent(Exception):
+    """A reused repository ran out of read or parse budget: the call is run again on a fresh
+    one, so sharing a repository between calls never changes what a call reads."""
+
+
+class _Repo(GeneratedRepo):
+    """The generated repository as the rules read it: :class:`GeneratedRepo` plus sources
+    read and parsed within byte budgets, module definitions and requirements."""
 
     def __init__(self, path: Path | None) -> None:
-        self.root: Path | None = None
-        self._resolved: Path | None = None
-        if path is not None:
-            try:
-                if path.is_dir():
-                    self.root = path
-                    self._resolved = path.resolve()
-            except OSError:
-                self.root = None
-        self._is_file: dict[str, bool] = {}
+        super().__init__(path)
         self._text: dict[str, str | None] = {}
         self._defs: dict[str, list[_Def]] = {}
         self._trees: dict[str, ast.Module | None] = {}
-        self._py: list[str] | None = None
-        self._tops: set[str] | None = None
         self._reqs: list[Requirement] | None = None
         self._reqs_read = False
         self._read = 0  # bytes of sources read so far
         self._parsed = 0  # ... and parsed
         self._classes: list[tuple[str, ast.ClassDef, list[str]]] | None = None
         self._memo: dict[tuple[str, str], Any] = {}
+        self.reused = False  # set once a suggest() call has used it
+        self.refused = False  # a budget refused a read: later calls need a fresh one
 
-    @property
-    def available(self) -> bool:
-        return self.root is not None
-
-    def is_file(self, rel: str) -> bool:
-        if self.root is None or not rel:
-            return False
-        if rel not in self._is_file:
-            ok = False
-            try:
-                target = self.root / rel
-                ok = target.is_file() and self._resolved is not None and \
-                    target.resolve().is_relative_to(self._resolved)
-            except (OSError, ValueError):
-                ok = False
-            self._is_file[rel] = ok
-        return self._is_file[rel]
-
-    def is_package_dir(self, rel: str) -> bool:
-        if self.root is None:
-            return False
-        try:
-            d = self.root / rel
-            return d.is_dir() and any(p.suffix == ".py" for p in d.iterdir())
-        except OSError:
-            return False
+    def _spend(self) -> None:
+        """A budget is exhausted: on a reused repository a fresh one could read more for
+        this call (raise); on a fresh one the refusal stands, for this call only."""
+        if self.reused:
+            raise _BudgetSpent
+        self.refused = True
 
     def rel_of(self, raw: str) -> str | None:
-        """The repo-relative path a traceback path names (longest existing suffix), or None
-        for library files and files outside the repo."""
-        if self.root is None or not raw:
-            return None
-        p = raw.strip().replace("\\", "/")
-        if _LIB_PATH.search(p):
-            return None
-        parts = [x for x in p.split("/") if x not in ("", ".")]
-        if not parts or ".." in parts:
-            return None
-        for k in range(len(parts)):
-            rel = "/".join(parts[k:])
-            if self.is_file(rel):
-                if k > 0 and parts[k - 1] in ("tests", "test"):
-                    return None  # a golden test beside the repo, not the repo's namesake
-                return rel
-        return None
+        """The repo-relative path a traceback path names, or None (see :meth:`relative`)."""
+        return self.relative(raw)
 
-    def top_modules(self) -> set[str]:
-        """Names importable from the repo root or ``src/`` (``X.py`` or a ``X/`` with code)."""
-        if self._tops is None:
-            tops: set[str] = set()
-            if self.root is not None:
-                for base in (self.root, self.root / "src"):
-                    try:
-                        entries = list(os.scandir(base))
-                    except OSError:
-                        continue
-                    for e in entries:
-                        if e.name.startswith(".") or e.name in _SKIP_DIRS:
-                            continue
-                        try:
-                            if e.is_file() and e.name.endswith(".py"):
-                                tops.add(e.name[:-3])
-                            elif e.is_dir() and self.is_package_dir(
-                                    os.path.relpath(e.path, self.root)):
-                                tops.add(e.name)
-                        except OSError:
-                            continue
-            self._tops = tops
-        return self._tops
-
-    def module_file(self, dotted: str) -> str | None:
-        rel = dotted.replace(".", "/")
-        for base in ("", "src/"):
-            for cand in (f"{base}{rel}.py", f"{base}{rel}/__init__.py"):
-                if self.is_file(cand):
-                    return cand
-        return None
-
-    def module_exists(self, dotted: str) -> bool:
-        rel = dotted.replace(".", "/")
-        return self.module_file(dotted) is not None or any(
-            self.is_package_dir(f"{base}{rel}") for base in ("", "src/"))
-
-    def py_files(self) -> list[str]:
-        if self._py is None:
-            found: list[str] = []
-            if self.root is not None:
-                for dirpath, dirnames, filenames in os.walk(self.root, onerror=lambda e: None):
-                    dirnames[:] = sorted(d for d in dirnames
-                                         if d not in _SKIP_DIRS and not d.startswith("."))
-                    for name in sorted(filenames):
-                        if name.endswith(".py"):
-                            found.append(os.path.relpath(os.path.join(dirpath, name),
-                                                         self.root).replace(os.sep, "/"))
-                    if len(found) >= MAX_REPO_FILES:
-                        break
-            self._py = found[:MAX_REPO_FILES]
-        return self._py
+    def py_files(self, limit: int = MAX_REPO_FILES) -> list[str]:
+        """The repo's Python files (at most ``MAX_REPO_FILES``), outside dot-folders."""
+        return super().py_files(limit)
 
     def text(self, rel: str) -> str | None:
         if rel not in self._text:
@@ -455,6 +369,8 @@ class _Repo:
                 try:
                     path = self.root / rel
                     size = path.stat().st_size
+                    if size <= MAX_SOURCE_BYTES and self._read + size > MAX_REPO_BYTES:
+                        self._spend()
                     if size <= MAX_SOURCE_BYTES and self._read + size <= MAX_REPO_BYTES:
                         self._read += size
                         content = path.read_bytes().decode("utf-8", errors="replace")
@@ -467,6 +383,8 @@ class _Repo:
         if rel not in self._trees:
             src = self.text(rel)
             tree = None
+            if src is not None and self._parsed + len(src) > MAX_PARSE_BYTES:
+                self._spend()
             if src is not None and self._parsed + len(src) <= MAX_PARSE_BYTES:
                 self._parsed += len(src)
                 try:
@@ -631,8 +549,12 @@ class _Evidence:
     deployment: bool
 
 
-class _Ctx:
-    def __init__(self, result: SampleResult, readme: str | None,
+class SampleContext:
+    """What the rules read about one sample, read once and shared by every :func:`suggest`
+    call about it (the sample, then each failing test): its logs, messages, tests' texts and
+    the generated repository. Pass it as ``suggest(..., context=...)``."""
+
+    def __init__(self, result: SampleResult, readme: str | None = None,
                  audit: SuiteAudit | None = None) -> None:
         self.result = result
         self.readme = readme
@@ -640,6 +562,23 @@ class _Ctx:
         self.repo = _Repo(result.repo_path)
         self._logs: dict[Phase, _Text | None] = {}
         self._messages: list[_Text] | None = None
+        self._tests: dict[str, _Text] = {}
+
+    def is_for(self, result: SampleResult, readme: str | None,
+               audit: SuiteAudit | None) -> bool:
+        """Whether this context was made for this sample, README and audit."""
+        return self.result is result and self.readme == readme and self.audit is audit
+
+    def fresh_repo(self) -> None:
+        """Start over on the repository (its read budgets whole again)."""
+        self.repo = _Repo(self.result.repo_path)
+
+    def test_text(self, case: TestCase) -> _Text:
+        """``case``'s message and traceback as the rules read them."""
+        text = self._tests.get(case.id)
+        if text is None or text.test is not case:
+            text = self._tests[case.id] = _test_text(case)
+        return text
 
     def log(self, phase: Phase) -> _Text | None:
         if phase not in self._logs:
@@ -721,7 +660,7 @@ class _Ctx:
     def is_golden_path(self, raw: str) -> bool:
         """A frame in the task's test suite (not the repo, not a library)."""
         p = raw.replace("\\", "/")
-        if _LIB_PATH.search(p) or self.repo.rel_of(p) is not None:
+        if LIBRARY_PATH.search(p) or self.repo.rel_of(p) is not None:
             return False
         parts = [x for x in p.split("/") if x]
         if not parts:
@@ -772,7 +711,7 @@ def _similar(name: str, candidates: Iterable[str]) -> str | None:
 
 def _lib_pkg(path: str) -> str | None:
     """The installed package a library path belongs to (``…/site-packages/flask/x.py``)."""
-    m = _SITE_PKG.search(path.replace("\\", "/"))
+    m = SITE_PACKAGE.search(path.replace("\\", "/"))
     return m.group("pkg") if m else None
 
 
@@ -783,10 +722,10 @@ def _short_import_error(text: str) -> str:
 
 # --------------------------------------------------------------------------- rules
 
-_Rule = Callable[[_Ctx, _Evidence], Suggestion | None]
+_Rule = Callable[[SampleContext, _Evidence], Suggestion | None]
 
 
-def _rule_install(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
+def _rule_install(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
     """1. pip could not resolve the repo's requirements."""
     if not ev.deployment:
         return None
@@ -840,13 +779,13 @@ def _rule_install(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
     return None
 
 
-def _rule_missing_module(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
+def _rule_missing_module(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
     """2. ``No module named 'X'`` (and a server command that is not installed)."""
     for text in ev.texts:
         for exc in text.excs():
             if exc.type not in ("ModuleNotFoundError", "ImportError"):
                 continue
-            m = _NO_MODULE.search(exc.message)
+            m = NO_MODULE.search(exc.message)
             if m is None:
                 continue
             found = _missing_module(ctx, text, exc, m.group("name"), m.group("rest"))
@@ -872,7 +811,7 @@ def _rule_missing_module(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
     return None
 
 
-def _missing_module(ctx: _Ctx, text: _Text, exc: _Exc, name: str,
+def _missing_module(ctx: SampleContext, text: _Text, exc: _Exc, name: str,
                     rest: str) -> Suggestion | None:
     top = name.split(".")[0]
     quote = _quote(_short_import_error(exc.text))
@@ -955,7 +894,7 @@ def _missing_module(ctx: _Ctx, text: _Text, exc: _Exc, name: str,
 _IMPORT_STMT = re.compile(r"^(?:from\s+(?P<a>[\w.]+)\s+import\b|import\s+(?P<b>[\w.]+))")
 
 
-def _golden_import(ctx: _Ctx, exc: _Exc, name: str) -> tuple[_Frame, str] | None:
+def _golden_import(ctx: SampleContext, exc: _Exc, name: str) -> tuple[_Frame, str] | None:
     """(frame, module) when the failing import started at an import line of a task's test
     file: the innermost such frame and the module that line imports."""
     golden = [f for f in exc.frames if ctx.is_golden_path(f.path)]
@@ -968,7 +907,7 @@ def _golden_import(ctx: _Ctx, exc: _Exc, name: str) -> tuple[_Frame, str] | None
     return (fr, m.group("a") or m.group("b")) if m else None
 
 
-def _rule_cannot_import(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
+def _rule_cannot_import(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
     """3. ``cannot import name 'N' from 'M'``."""
     repo = ctx.repo
     for text in ev.texts:
@@ -980,7 +919,7 @@ def _rule_cannot_import(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
                 continue
             name, mod, where = m.group("name"), m.group("mod"), m.group("where") or ""
             top = mod.split(".")[0]
-            is_lib = bool(_LIB_PATH.search(where.replace("\\", "/")))
+            is_lib = bool(LIBRARY_PATH.search(where.replace("\\", "/")))
             mod_rel = (repo.rel_of(where) if where and not is_lib else None) \
                 or (repo.module_file(mod) if repo.available else None)
             anchors = ctx.anchors(text, exc.index)
@@ -1011,7 +950,7 @@ def _rule_cannot_import(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
     return None
 
 
-def _version_mismatch(ctx: _Ctx, text: _Text, exc: _Exc, name: str, mod: str, quote: str,
+def _version_mismatch(ctx: SampleContext, text: _Text, exc: _Exc, name: str, mod: str, quote: str,
                       anchors: list[Anchor]) -> Suggestion:
     repo = ctx.repo
     pkg = mod.split(".")[0]
@@ -1051,7 +990,7 @@ def _version_mismatch(ctx: _Ctx, text: _Text, exc: _Exc, name: str, mod: str, qu
     return _suggestion(DEPENDENCY, "library-version-mismatch", reason, anchors)
 
 
-def _rule_repo_attribute(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
+def _rule_repo_attribute(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
     """4. NameError / AttributeError in repo code about another repo module or class."""
     repo = ctx.repo
     if not repo.available:
@@ -1095,11 +1034,11 @@ def _rule_repo_attribute(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
                     f"attribute '{attr}'{listing}", [*anchors, Anchor.file(rel, node.lineno)])
             m = _NAME_ERR.match(exc.message)
             if m and exc.type == "NameError":
-                defs = [(rel, d) for rel, d in repo.find_top_level(m.group("name"))
+                tops = [(rel, d) for rel, d in repo.find_top_level(m.group("name"))
                         if rel != user]
-                if not defs:
+                if not tops:
                     continue
-                rel, d = defs[0]
+                rel, d = tops[0]
                 return _suggestion(
                     CROSS_FILE, "repo-name-not-imported",
                     f"{quote} — {user} uses {d.name}, which {rel} defines but {user} never "
@@ -1107,7 +1046,7 @@ def _rule_repo_attribute(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
     return None
 
 
-def _rule_framework_wiring(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
+def _rule_framework_wiring(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
     """5. The app and the server that runs it do not fit together."""
     repo = ctx.repo
     for text in ev.texts:
@@ -1162,7 +1101,7 @@ def _rule_framework_wiring(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
     return None
 
 
-def _rule_port_or_start(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
+def _rule_port_or_start(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
     """6. The server listened elsewhere, nothing was started, or there is no entry point."""
     r = ctx.result
     if not ev.deployment or r.deployment.success:
@@ -1228,7 +1167,7 @@ def _rule_port_or_start(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
     return None
 
 
-def _rule_response_field(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
+def _rule_response_field(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
     """8. A test's KeyError on a response field that the repo's code does use."""
     if not ctx.repo.available:
         return None
@@ -1280,7 +1219,7 @@ def _vanished(case: TestCase) -> bool:
     return any(p.match(first) for p in _VANISHED)
 
 
-def _rule_state_lost(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
+def _rule_state_lost(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
     """9. Resources created by POST vanish in several tests; the server logs no error."""
     if not ev.tests:
         return None
@@ -1318,7 +1257,7 @@ def _rule_state_lost(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
         "server logs no error — state is not kept between requests", anchors)
 
 
-def _rule_harness(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
+def _rule_harness(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
     """10. The harness, not the repo, failed."""
     r = ctx.result
     for text in ev.texts:
@@ -1337,10 +1276,10 @@ def _rule_harness(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
         anchors: list[Anchor] = []
         tests_log = ctx.log(Phase.TESTS)
         if tests_log is not None:
-            k = next((k for k, line in enumerate(tests_log.lines)
-                      if line.startswith("harness exception")), None)
-            if k is not None:
-                anchors = ctx.anchors(tests_log, k)
+            at = next((k for k, line in enumerate(tests_log.lines)
+                       if line.startswith("harness exception")), None)
+            if at is not None:
+                anchors = ctx.anchors(tests_log, at)
         return _suggestion(NOT_MODEL, "harness-error",
                            f"harness error: {_quote(r.error)} — the evaluation itself failed",
                            anchors)
@@ -1381,7 +1320,7 @@ RULES: tuple[tuple[str, _Rule], ...] = (
 """The rules in the order they are tried (rule 7 is the absence of a suggestion)."""
 
 
-def _run(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
+def _run(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
     for _, rule in RULES:
         found = rule(ctx, ev)
         if found is not None:
@@ -1390,8 +1329,8 @@ def _run(ctx: _Ctx, ev: _Evidence) -> Suggestion | None:
 
 
 def suggest(result: SampleResult, test_id: str | None = None,
-            task_readme: str | None = None, audit: SuiteAudit | None = None
-            ) -> Suggestion | None:
+            task_readme: str | None = None, audit: SuiteAudit | None = None,
+            context: SampleContext | None = None) -> Suggestion | None:
     """A category proposed for a failing sample (or, with ``test_id``, one failing test).
 
     With ``test_id`` the test's own message and traceback are read first, then the sample's
@@ -1401,14 +1340,32 @@ def suggest(result: SampleResult, test_id: str | None = None,
     fails (a file the harness does not copy, an undeclared test dependency, an undocumented
     module) with its evidence. Returns None when no rule fires, for a passing sample and
     for a test that did not fail.
+
+    ``context`` (a :class:`SampleContext` for the same sample, README and audit; another one
+    is not used) keeps what was read for the next call: asking about each failing test of a
+    sample reads its logs and repository once. The answer is the same with or without it.
     """
-    ctx = _Ctx(result, task_readme, audit)
+    ctx = context if context is not None and context.is_for(result, task_readme, audit) \
+        else SampleContext(result, task_readme, audit)
+    if ctx.repo.refused:
+        ctx.fresh_repo()  # a refused read must not carry over into this call
+    try:
+        return _suggest(ctx, result, test_id)
+    except _BudgetSpent:
+        ctx.fresh_repo()
+        return _suggest(ctx, result, test_id)
+    finally:
+        ctx.repo.reused = True
+
+
+def _suggest(ctx: SampleContext, result: SampleResult, test_id: str | None
+             ) -> Suggestion | None:
     if test_id is not None:
         case = next((c for c in result.tests.cases if c.id == test_id), None)
         if case is not None:
             if not case.outcome.is_failure:
                 return None
-            found = _run(ctx, _Evidence([_test_text(case)], [case], deployment=False))
+            found = _run(ctx, _Evidence([ctx.test_text(case)], [case], deployment=False))
             if found is not None:
                 return found
         return _run(ctx, _Evidence(ctx.deployment_texts(), [], deployment=True))
@@ -1417,7 +1374,7 @@ def suggest(result: SampleResult, test_id: str | None = None,
         return None
     logs = (ctx.log(Phase.START), ctx.log(Phase.HEALTH))
     texts = [t for t in logs if t is not None]
-    texts.extend(_test_text(c) for c in failures)
+    texts.extend(ctx.test_text(c) for c in failures)
     tests_log = ctx.log(Phase.TESTS)
     if tests_log is not None:
         texts.append(tests_log)
@@ -1426,4 +1383,4 @@ def suggest(result: SampleResult, test_id: str | None = None,
 
 
 __all__ = ["ARCHITECTURAL", "CROSS_FILE", "DEPENDENCY", "NOT_MODEL", "OTHER", "RULES",
-           "suggest"]
+           "SampleContext", "suggest"]

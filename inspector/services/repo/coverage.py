@@ -34,13 +34,13 @@ import re
 from pathlib import Path
 
 from inspector.model import ApiCoverage, Endpoint, EndpointCoverage, Evidence
+from inspector.model.generated_repo import SKIP_DIRS, read_text, walk_files
 from inspector.model.spec_endpoints import stock_only
-from inspector.services.repo.files import SKIP_DIRS, iter_files, read_text
 from inspector.services.routes import WILD, Route, find_routes, matches, normalize, pattern
 
 SOURCE_EXT = (".py", ".java", ".js", ".ts", ".kt")
 CONFIG_EXT = (".properties", ".yml", ".yaml")
-STOCK_SKIP = set(SKIP_DIRS) | {"test", "tests", "egg-info"}
+STOCK_SKIP = SKIP_DIRS | {"test", "tests", "egg-info"}
 
 __all__ = ["SOURCE_EXT", "Route", "compute_coverage", "find_routes", "normalize"]
 
@@ -48,7 +48,7 @@ __all__ = ["SOURCE_EXT", "Route", "compute_coverage", "find_routes", "normalize"
 def _source_texts(repo: Path) -> list[tuple[str, str]]:
     """(relative path, text) of every source file (and Java app properties), read once."""
     return [(f.relative_to(repo).as_posix(), read_text(f))
-            for f in iter_files(repo, SOURCE_EXT + CONFIG_EXT)]
+            for f in walk_files(repo, SOURCE_EXT + CONFIG_EXT)]
 
 
 def _in_stock_scope(rel: str) -> bool:
@@ -112,22 +112,27 @@ def compute_coverage(repo: Path, endpoints: list[Endpoint] | tuple[Endpoint, ...
             lenient += any(_stock_implements(t, ep) for _, t in texts)
     required = spec if spec else endpoints
     for ep in required:
-        where = {"readme_line": ep.readme_line, "source": ep.source, "readme_note": ep.note}
         if ep.method == "FEATURE":
             hit = _feature_hit(texts, ep.path)
             results.append(EndpointCoverage(ep.method, ep.path, hit is not None, ep.description,
-                                            (hit,) if hit else (), **where))
+                                            (hit,) if hit else (), readme_line=ep.readme_line,
+                                            source=ep.source, readme_note=ep.note))
             continue
         want = ep.spec_path or ep.path  # what the README means where extraction cut it
         hits = [r for r, pat in by_method.get(ep.method, []) if matches(pat, want)]
         known = [r for r in hits if not r.unresolved]
         seen: set[tuple[str, int]] = set()
         chosen = known or hits
-        evidence = tuple(_evidence(r) for r in chosen
-                         if (r.file, r.line) not in seen and not seen.add((r.file, r.line)))
+        shown: list[Evidence] = []
+        for r in chosen:
+            if (r.file, r.line) not in seen:
+                seen.add((r.file, r.line))
+                shown.append(_evidence(r))
+        evidence = tuple(shown)
         unresolved = "" if known or not hits else hits[0].unresolved
         results.append(EndpointCoverage(ep.method, ep.path, bool(known), ep.description,
-                                        evidence, unresolved, **where))
+                                        evidence, unresolved, readme_line=ep.readme_line,
+                                        source=ep.source, readme_note=ep.note))
     return ApiCoverage(
         total_apis=len(endpoints),
         implemented_apis=sum(r.implemented for r in results),

@@ -1,48 +1,23 @@
-"""Walking a generated repository safely: skip vendored folders, never follow symlinks out."""
+"""Walking a generated repository safely and its content digest (the walk itself and the
+skip list are :mod:`inspector.model.generated_repo`'s)."""
 
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-SKIP_DIRS = {".git", "__pycache__", "node_modules", "venv", ".venv", "target", "build",
-             ".pytest_cache", "dist", ".idea", ".vscode", ".mypy_cache"}
-MAX_FILE_BYTES = 2 * 1024 * 1024
+from inspector.model.generated_repo import MAX_FILE_BYTES, SKIP_DIRS, read_text, walk_files
+
+__all__ = ["MAX_FILE_BYTES", "SKIP_DIRS", "iter_files", "read_text", "repo_digest"]
 
 
 def iter_files(repo: Path, extensions: tuple[str, ...] | None = None,
-               skip_dirs: set[str] | frozenset[str] = frozenset(SKIP_DIRS),
+               skip_dirs: frozenset[str] = SKIP_DIRS,
                on_skip: Callable[[Path, str], None] | None = None) -> Iterator[Path]:
-    """Regular files under ``repo`` in sorted order; symlinks are not followed.
-    ``on_skip(path, reason)`` hears of symlinks and special files (FIFOs, devices) among
-    the files ``extensions`` selects."""
-    for dirpath, dirnames, filenames in os.walk(repo, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames
-                             if d not in skip_dirs and not d.endswith(".egg-info"))
-        if on_skip is not None:
-            for d in dirnames:
-                if (Path(dirpath) / d).is_symlink():
-                    on_skip(Path(dirpath) / d, "symlinked folder (not followed)")
-        for name in sorted(filenames):
-            path = Path(dirpath) / name
-            wanted = extensions is None or path.suffix in extensions
-            if path.is_symlink() or not path.is_file():
-                if wanted and on_skip is not None:
-                    on_skip(path, "symlink (not followed)" if path.is_symlink()
-                            else "not a regular file")
-                continue
-            if wanted:
-                yield path
-
-
-def read_text(path: Path, limit: int = MAX_FILE_BYTES) -> str:
-    try:
-        with path.open("rb") as fh:
-            return fh.read(limit).decode("utf-8", errors="replace")
-    except OSError:
-        return ""
+    """Regular files under ``repo`` in sorted order; symlinks are not followed
+    (``on_skip(path, reason)`` hears of those and of special files)."""
+    return walk_files(repo, extensions, skip_dirs, on_skip=on_skip)
 
 
 def repo_digest(repo: Path) -> str:

@@ -23,6 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+from inspector.model.generated_repo import SKIP_DIRS, within
 from inspector.model.safe_text import sanitize
 
 PreviewKind = Literal["text", "binary", "too_large", "symlink_outside", "symlink", "not_found",
@@ -30,8 +31,7 @@ PreviewKind = Literal["text", "binary", "too_large", "symlink_outside", "symlink
 
 BINARY_SNIFF_BYTES = 8192
 HEX_DUMP_BYTES = 512
-TREE_SKIP_DIRS = frozenset({".git", "__pycache__", "node_modules", ".venv", "venv",
-                            ".mypy_cache", ".pytest_cache", ".ruff_cache"})
+TREE_SKIP_DIRS = SKIP_DIRS
 
 # Control bytes that do not occur in text (\t \n \f \r \b and ESC do: logs, form feeds).
 _NON_TEXT_BYTES = bytes(b for b in (*range(0x20), 0x7F) if b not in b"\t\n\f\r\b\x1b")
@@ -124,10 +124,6 @@ def _lexer_for(lower: str, base: str) -> str:
     return aliases[0] if aliases else "text"
 
 
-def _within(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
-
-
 def _line_count(text: str) -> int:
     return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
 
@@ -191,7 +187,7 @@ def preview_file(repo_root: Path, rel_path: str, *, max_bytes: int = 1_000_000,
             break
     real = os.path.realpath(candidate)
     shown_link = os.path.relpath(link, root) if link else ""
-    if not _within(real, root):
+    if not within(real, root):
         if link:
             return _fail(rel_path, "symlink_outside",
                          f"{shown_link} is a symlink to {link_text}, outside the repository; "
@@ -354,7 +350,7 @@ def _frozen(item: _Node | TreeEntry) -> TreeEntry:
 def _symlink_entry(entry: os.DirEntry[str], rel: str, root: str) -> TreeEntry:
     target = os.readlink(entry.path)
     real = os.path.realpath(entry.path)
-    escapes = not _within(real, root)
+    escapes = not within(real, root)
     broken = not escapes and not os.path.exists(real)
     return TreeEntry(entry.name, rel, "symlink", link_target=target, escapes=escapes,
                      broken=broken)

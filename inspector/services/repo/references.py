@@ -3,15 +3,14 @@ or of the task (golden tests), so the UI can open them at that line."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-_PATTERNS = (
-    re.compile(r'File "(?P<path>[^"\n]+)", line (?P<line>\d+)'),  # Python traceback
-    re.compile(r"(?P<path>[\w./\\-]+\.\w+):(?P<line>\d+)(?::|\b)"),  # pytest / compilers
-    re.compile(r"\((?P<path>[\w$-]+\.java):(?P<line>\d+)\)"),  # Java stack frame
-)
+from inspector.model.failure_text import FILE_LINE_ANYWHERE, JAVA_FRAME, PY_FRAME_ANYWHERE
+from inspector.model.generated_repo import GeneratedRepo
+
+_PATTERNS = (PY_FRAME_ANYWHERE, FILE_LINE_ANYWHERE, JAVA_FRAME)
 MAX_REFS = 50
 
 
@@ -30,35 +29,30 @@ class Ref:
         return f"{where}: {self.rel}:{self.line}"
 
 
-def _inside(root: Path, rel: str) -> bool:
-    try:
-        target = (root / rel).resolve()
-        return target.is_file() and target.is_relative_to(root.resolve())
-    except (OSError, ValueError):
-        return False
-
-
-def resolve_path(raw: str, roots: dict[str, Path | None]) -> tuple[str, str] | None:
+def resolve_path(raw: str, roots: Mapping[str, Path | GeneratedRepo | None]
+                 ) -> tuple[str, str] | None:
     """The (root name, relative path) that ``raw`` most plausibly names: the longest trailing
-    part of it that exists under one of ``roots`` (absolute temp-dir prefixes drop off). A
+    part of it that is a file under one of ``roots`` (absolute temp-dir prefixes drop off). A
     ``tests/…`` path is looked up under the ``task`` root first."""
+    repos = {name: r if isinstance(r, GeneratedRepo) else GeneratedRepo(r)
+             for name, r in roots.items() if r is not None}
     parts = [p for p in PurePosixPath(raw.replace("\\", "/")).parts if p not in ("/", "", ".")]
     if not parts or ".." in parts:
         return None
     for start in range(len(parts)):
         rel = "/".join(parts[start:])
         # the task's golden tests replace the repo's tests/ when deployed: they come first
-        order = sorted(roots.items(), key=lambda kv: kv[0] != "task") \
-            if rel.startswith("tests/") else roots.items()
-        for name, root in order:
-            if root is not None and _inside(root, rel):
+        order = sorted(repos.items(), key=lambda kv: kv[0] != "task") \
+            if rel.startswith("tests/") else repos.items()
+        for name, repo in order:
+            if repo.is_file(rel):
                 return name, rel
     return None
 
 
 def find_refs(text: str, repo: Path | None, task_root: Path | None) -> list[Ref]:
     """Every resolvable file:line reference in ``text``, in order, without duplicates."""
-    roots = {"repo": repo, "task": task_root}
+    roots = {"repo": GeneratedRepo(repo), "task": GeneratedRepo(task_root)}
     seen: set[tuple[str, str, int]] = set()
     found: list[tuple[int, Ref]] = []
     java_index: dict[str, tuple[str, str]] | None = None
@@ -70,10 +64,9 @@ def find_refs(text: str, repo: Path | None, task_root: Path | None) -> list[Ref]
                 if java_index is None:
                     # golden tests (task) first: they replace the repo's own src/test
                     java_index = {}
-                    for name, root in (("repo", repo), ("task", task_root)):
-                        if root is not None:
-                            java_index.update({k: (name, v)
-                                               for k, v in _java_files(root).items()})
+                    for name in ("repo", "task"):
+                        java_index.update({k: (name, v)
+                                           for k, v in _java_files(roots[name]).items()})
                 hit = java_index.get(raw)
             if hit is None:
                 continue
@@ -85,12 +78,10 @@ def find_refs(text: str, repo: Path | None, task_root: Path | None) -> list[Ref]
     return [r for _, r in sorted(found, key=lambda x: x[0])][:MAX_REFS]
 
 
-def _java_files(repo: Path) -> dict[str, str]:
+def _java_files(repo: GeneratedRepo) -> dict[str, str]:
+    """Java source file name -> its first path in the repo (walk order)."""
     out: dict[str, str] = {}
-    try:
-        for p in repo.rglob("*.java"):
-            if not p.is_symlink():
-                out.setdefault(p.name, p.relative_to(repo).as_posix())
-    except OSError:
-        pass
+    if repo.root is not None:
+        for p in repo.files((".java",)):
+            out.setdefault(p.name, p.relative_to(repo.root).as_posix())
     return out

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.services.repo.files import SKIP_DIRS, iter_files, read_text
+from inspector.model.generated_repo import SKIP_DIRS, read_text, walk_files
 
 MAX_FILES = 200
 MAX_BYTES = 512 * 1024
@@ -28,7 +28,7 @@ class Site:
 
 def py_files(repo: Path) -> list[Path]:
     """The repo's own Python files (no tests, no vendored folders, symlinks not followed)."""
-    return list(itertools.islice(iter_files(repo, (".py",), _SKIP), MAX_FILES))
+    return list(itertools.islice(walk_files(repo, (".py",), _SKIP), MAX_FILES))
 
 
 def _segments(path: str) -> list[str]:

@@ -17,22 +17,13 @@ Everything else is its own root: two tests failing for two reasons are two roots
 
 from __future__ import annotations
 
-import re
-
 from inspector.model import SampleResult
+from inspector.model.failure_text import PYTEST_FRAME_PREFIX as _FRAME
+from inspector.model.failure_text import is_connection_failure
 from inspector.model.triage import DEPLOY_FAILED, TEST, FailureItem, RootGroup
 from inspector.services.rerun.runner import normalise_error
 
-_CONNECTION = re.compile(
-    r"ConnectionError|Connection refused|ConnectError|Max retries exceeded|"
-    r"RemoteDisconnected|ConnectionResetError|Failed to establish a new connection|"
-    r"Connection aborted|ReadTimeout|ConnectTimeout", re.I)
-_FRAME = re.compile(r"^(?P<path>[^\s:][^:]*\.py):(?P<line>\d+): ")
-
-
-def is_connection_failure(text: str) -> bool:
-    """Whether a test's error says the service could not be reached."""
-    return bool(_CONNECTION.search(text[:4000]))
+__all__ = ["failing_line", "failing_statement", "group_roots", "is_connection_failure"]
 
 
 def failing_line(traceback: str) -> str | None:

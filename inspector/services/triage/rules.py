@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from inspector.model import SampleResult, Task, TestCase
+from inspector.model.failure_text import NO_MODULE as _NO_MODULE
 from inspector.model.labels import Anchor
 from inspector.model.triage import (
     ADD_TASK_FILE,
@@ -30,7 +31,7 @@ from inspector.model.triage import (
     Reading,
     Remedy,
 )
-from inspector.services.labels.suggest import suggest
+from inspector.services.labels.suggest import SampleContext, suggest
 from inspector.services.suite.audit import (
     HARNESS_CONVENTION,
     MISSING_DEPENDENCY,
@@ -47,7 +48,6 @@ EVIDENCE_WEIGHTS = {"not-model": 0.9, "dependency": 0.85, "cross-file": 0.85,
 """Weight of an exception-reading rule's category: these rules quote the decisive line."""
 
 _NAME_ERROR = re.compile(r"NameError: name '(?P<name>\w+)' is not defined")
-_NO_MODULE = re.compile(r"No module named '(?P<name>[\w.]+)'")
 _FILE_NOT_FOUND = re.compile(
     r"(?:FileNotFoundError|No such file or directory)[^']*'(?P<path>[^']+)'")
 
@@ -92,11 +92,20 @@ MAX_SUITE_BYTES = 1_000_000
 
 class SuiteFiles:
     """The task files the rules read (golden tests, conftest), read once per triage pass and
-    shared by every item of every sample."""
+    shared by every item of every sample; and the label rules' context of the sample being
+    triaged (its logs and repository), shared by that sample's items."""
 
     def __init__(self) -> None:
         self._texts: dict[Path, str | None] = {}
         self._tests: dict[Path, list[str]] = {}
+        self._sample: SampleContext | None = None
+
+    def sample_context(self, sample: SampleResult, readme: str | None,
+                       audit: SuiteAudit | None) -> SampleContext:
+        """The label rules' context for ``sample`` (kept for the latest sample only)."""
+        if self._sample is None or not self._sample.is_for(sample, readme, audit):
+            self._sample = SampleContext(sample, readme, audit)
+        return self._sample
 
     def text(self, root: Path, rel: str) -> str | None:
         path = root / rel
@@ -128,7 +137,8 @@ class SuiteFiles:
 def evidence_readings(ev: ItemEvidence) -> list[Reading]:
     """The exception-reading rules of :func:`..label_suggest.suggest` on this item."""
     readme = ev.task.readme if ev.task else None
-    found = suggest(ev.sample, ev.item.test_id, task_readme=readme, audit=ev.audit)
+    found = suggest(ev.sample, ev.item.test_id, task_readme=readme, audit=ev.audit,
+                    context=ev.files.sample_context(ev.sample, readme, ev.audit))
     if found is None:
         return []
     if ev.item.test_id is not None and ev.sample.deployment.success and _about_deployment(found):

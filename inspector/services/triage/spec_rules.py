@@ -18,6 +18,12 @@ from inspector.model import failure_facts as ff
 from inspector.model.contract_types import REQUEST, SpecCheck
 from inspector.model.labels import Anchor
 from inspector.model.readme_check import check
+from inspector.model.readme_check_status import (
+    expected_statuses,
+    expects_success,
+    is_server_error,
+    is_success,
+)
 from inspector.model.readme_contract import ReadmeContract
 from inspector.model.triage import RUN_ALONE, Reading, Remedy
 from inspector.services.triage.conventions import describe
@@ -104,7 +110,7 @@ def spec_readings(ev: ItemEvidence) -> list[Reading]:
     anchors = _readme_anchors(found) + _test_anchor(exp)
     demand = _demand(exp)
     out: list[Reading] = []
-    if _success_expected(exp):
+    if expects_success(exp):
         out.extend(_success_readings(ev, exp, contract, found, demand, anchors, readme))
     elif found.verdict == "silent":
         out.append(Reading(NOT_MODEL, SILENT_WEIGHT.get(exp.kind, 0.5), "spec/readme-silent",
@@ -134,27 +140,19 @@ def _with_sites(reading: Reading, ev: ItemEvidence, exp: ff.Expectation) -> Read
                    reading.anchors + tuple(Anchor.file(s.file, s.line) for s in sites))
 
 
-def _success_expected(exp: ff.Expectation) -> bool:
-    """A status check that wants a 2xx (every alternative a success)."""
-    if exp.kind != ff.STATUS:
-        return False
-    expected = exp.expected if isinstance(exp.expected, tuple) else (exp.expected,)
-    return bool(expected) and all(isinstance(e, int) and 200 <= e < 300 for e in expected)
-
-
 def _success_readings(ev: ItemEvidence, exp: ff.Expectation, contract: ReadmeContract,
                       found: SpecCheck, demand: str, anchors: tuple[Anchor, ...],
                       readme: str) -> list[Reading]:
     """A success the test expected: the README promises it for a documented endpoint and a
     request it accepts, even when it lists no status code; which 2xx it is, it may not say."""
     actual = exp.actual if isinstance(exp.actual, int) else None
-    if actual is not None and actual >= 500:
+    if is_server_error(actual):
         offline = _offline_readings(ev, readme)
         explained = any(r.rule == "spec/offline-prescribed-api" for r in offline)
         return [Reading(OTHER, 0.3 if explained else 0.6, "spec/server-error",
                         f"the service failed with {actual} where {demand}; {found.reason}",
                         anchors), *offline]
-    if actual is not None and 200 <= actual < 300:
+    if is_success(actual):
         if found.verdict == "specified":
             return [Reading(OTHER, 0.6, "spec/readme-specified", f"{demand}; {found.reason}",
                             anchors)]
@@ -179,8 +177,7 @@ def _accepted_request(exp: ff.Expectation, contract: ReadmeContract) -> list[Rea
     README requires: the README promises it is served."""
     if exp.kind != ff.STATUS or exp.request is None or not isinstance(exp.actual, int):
         return []
-    expected = exp.expected if isinstance(exp.expected, tuple) else (exp.expected,)
-    if not all(isinstance(e, int) and 200 <= e < 300 for e in expected):
+    if not all(is_success(e) for e in expected_statuses(exp)):
         return []
     if not 400 <= exp.actual < 500 or exp.actual in (401, 403, 409):
         return []  # auth and conflicts depend on earlier requests, not on this body
@@ -240,7 +237,7 @@ def _pollution_readings(ev: ItemEvidence, exp: ff.Expectation) -> list[Reading]:
     """Tests sharing literal identities against one long-lived service."""
     if exp.kind not in _POLLUTABLE or ev.item.test_id is None or ev.task is None:
         return []
-    if exp.kind == ff.STATUS and not (_success_expected(exp) and exp.actual in _STATE_CODES):
+    if exp.kind == ff.STATUS and not (expects_success(exp) and exp.actual in _STATE_CODES):
         return []
     sources = ev.suite_sources()
     name = ev.item.test_id.split("::")[-1].split("[")[0]
@@ -260,7 +257,7 @@ def _status_extras(ev: ItemEvidence, exp: ff.Expectation) -> list[Reading]:
     if exp.kind != ff.STATUS or not isinstance(exp.expected, int):
         return []
     out: list[Reading] = []
-    if exp.actual == 409 and 200 <= exp.expected < 300:
+    if exp.actual == 409 and is_success(exp.expected):
         out.append(Reading(NOT_MODEL, 0.5, "spec/conflict-shared-state",
                            f"a request the test expects to succeed ({exp.expected}) got 409 "
                            "Conflict: the resource already existed — tests (or runs) sharing "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -10,12 +11,14 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from inspector.model.entries import SampleEntry
-from inspector.services.health import HealthFinding, HealthReport
-from inspector.services.tamper.findings import TamperedSample, finding_line
 from inspector.ui.messages import OpenSample
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour
+
+if TYPE_CHECKING:
+    from inspector.services.health import HealthFinding, HealthReport
+    from inspector.services.tamper.findings import TamperedSample
 
 HEALTH_TEST_WIDTH = 56
 
@@ -122,6 +125,8 @@ class HealthPane(LazyPane):
 
     @on(DataTable.RowHighlighted, "#health-table")
     def _moved(self) -> None:
+        from inspector.services.tamper.findings import finding_line
+
         f = self._finding()
         box = self.query_one("#health-detail", Static)
         tampered = self._tampered() if f is None else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -11,12 +12,14 @@ from textual.widgets import DataTable, Static
 
 from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.verdict import Verdict
-from inspector.services.health import HealthReport
 from inspector.ui.messages import OpenSample
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import sanitize
 from inspector.ui.styles import GLYPH, colour, verdict_style
 from inspector.ui.widgets.matrix_table import MatrixTable
+
+if TYPE_CHECKING:
+    from inspector.services.health import HealthReport
 
 
 class MatrixPane(LazyPane):

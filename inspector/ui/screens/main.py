@@ -6,7 +6,7 @@ panes) and the app-wide actions; each pane owns its table, filters, detail text 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -18,7 +18,6 @@ from textual.widgets import Footer, Header, Input, ProgressBar, Static, TabbedCo
 from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.filters import SampleFilter
 from inspector.model.verdict import Verdict
-from inspector.services.health import HealthReport
 from inspector.ui.app_access import inspector_app
 from inspector.ui.messages import CatalogProgress, CatalogUpdated, ShowRunSamples
 from inspector.ui.panes.health import HealthPane
@@ -27,6 +26,9 @@ from inspector.ui.panes.matrix import MatrixPane
 from inspector.ui.panes.runs import RunsPane
 from inspector.ui.panes.samples import SamplesPane
 from inspector.ui.safe import plain
+
+if TYPE_CHECKING:
+    from inspector.services.health import HealthReport
 
 TABS = ("runs-tab", "samples-tab", "matrix-tab", "health-tab")
 

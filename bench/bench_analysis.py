@@ -1,0 +1,115 @@
+"""Run analyses on a corpus: ``inspector analyze PATH --runs`` and ``inspector compare``.
+
+    python bench/bench_analysis.py /tmp/gi-corpus
+    python bench/bench_analysis.py /tmp/gi-corpus --repeat 5 --runs RUN_A RUN_B
+
+Every step runs in a fresh Python process (so its peak memory is its own) with a private
+cache folder (``GENESIS_INSPECTOR_CACHE``), in this order:
+
+1. ``index`` — the one-off catalog build for the corpus (what the app does on first open);
+2. ``analyze`` — the whole ``analyze --runs --json`` work with the index built: catalog
+   refresh (a stat of every run file), reading the outcomes, Pass@1 by framework and by
+   language, categories from labels, cost vs pass, the JSON;
+3. ``compare`` — ``compare RUN_A RUN_B --json`` (10,000 bootstrap resamples);
+4. ``cli analyze`` / ``cli compare`` — the same as a user runs them (interpreter start-up and
+   imports included), wall clock from outside.
+
+Printed per step: median seconds over ``--repeat`` rounds and the largest peak RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TREE = Path(__file__).resolve().parent.parent
+
+CHILD = r"""
+import contextlib, io, json, resource, sys, time
+from pathlib import Path
+from inspector.cli import main
+
+step, root, a, b = sys.argv[1:5]
+t0 = time.perf_counter()
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    if step == "index":
+        from inspector.services.analysis.source import load_outcomes
+        loaded = load_outcomes(Path(root))
+        code = 0 if loaded.runs else 1
+    elif step == "analyze":
+        code = main(["analyze", root, "--runs", "--json"])
+    else:
+        code = main(["compare", a, b, "--root", root, "--json"])
+seconds = time.perf_counter() - t0
+peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"code": code, "seconds": seconds, "peak_mb": peak_mb,
+                  "bytes": len(out.getvalue())}))
+"""
+
+
+def child(step: str, root: Path, a: str, b: str, env: dict[str, str]) -> dict[str, float]:
+    proc = subprocess.run([sys.executable, "-c", CHILD, step, str(root), a, b],
+                          capture_output=True, text=True, env=env, cwd=TREE, check=False)
+    if proc.returncode != 0:
+        sys.exit(f"{step} failed:\n{proc.stderr}")
+    result: dict[str, float] = json.loads(proc.stdout.strip().splitlines()[-1])
+    if result["code"] != 0:
+        sys.exit(f"{step} exited {result['code']}:\n{proc.stderr}")
+    return result
+
+
+def cli(args: list[str], env: dict[str, str]) -> dict[str, float]:
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True,
+                          text=True, env=env, cwd=TREE, check=False)
+    seconds = time.perf_counter() - t0
+    if proc.returncode != 0:
+        sys.exit(f"inspector {' '.join(args)} exited {proc.returncode}:\n{proc.stderr}")
+    return {"seconds": seconds, "peak_mb": float("nan")}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("root", type=Path)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--runs", nargs=2, metavar=("RUN_A", "RUN_B"),
+                   help="the two runs to compare (default: the first two Python runs)")
+    args = p.parse_args()
+    root = args.root.resolve()
+    if args.runs:
+        a, b = args.runs
+    else:
+        python = sorted(d.name for d in (root / "runs").iterdir() if d.name.endswith("_Python"))
+        a, b = python[:2]
+    with tempfile.TemporaryDirectory(prefix="gi-bench-analysis-") as cache:
+        env = {**os.environ, "GENESIS_INSPECTOR_CACHE": cache,
+               "PYTHONPATH": str(TREE) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        index = child("index", root, a, b, env)
+        print(f"index (one-off build): {index['seconds']:.2f} s, peak {index['peak_mb']:.0f} MB")
+        rows: dict[str, list[dict[str, float]]] = {
+            "analyze --runs": [], "compare": [], "cli analyze --runs": [], "cli compare": []}
+        for _ in range(args.repeat):
+            rows["analyze --runs"].append(child("analyze", root, a, b, env))
+            rows["compare"].append(child("compare", root, a, b, env))
+            rows["cli analyze --runs"].append(
+                cli(["analyze", str(root), "--runs", "--json"], env))
+            rows["cli compare"].append(cli(["compare", a, b, "--root", str(root), "--json"],
+                                           env))
+    print(f"compare: {a} vs {b}; {args.repeat} rounds")
+    for name, results in rows.items():
+        med = statistics.median(r["seconds"] for r in results)
+        peaks = [r["peak_mb"] for r in results if r["peak_mb"] == r["peak_mb"]]
+        peak = f", peak {max(peaks):.0f} MB" if peaks else ""
+        print(f"  {name:<20} median {med:.2f} s{peak}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,337 @@
+"""``inspector compare RUN_A RUN_B`` and ``inspector analyze PATH --runs``: thin over
+:mod:`inspector.services.analysis`.
+
+``add_analyze_runs`` creates the ``analyze`` sub-command (PATH, ``--json``, ``--runs``,
+``--labels``) and returns it, so other analyses (``--tasks``, ``--code``) add their options to
+the same parser; ``add_runs_options`` adds just ``--runs``/``--labels`` to an ``analyze``
+parser made elsewhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from inspector import paths
+from inspector.cli_errors import CliError
+from inspector.cli_output import print_json, terminal_safe
+
+if TYPE_CHECKING:
+    from inspector.services.analysis.breakdown import GroupPass
+    from inspector.services.analysis.compare import RunComparison
+    from inspector.services.analysis.cost import CostSummary
+    from inspector.services.analysis.source import Loaded
+    from inspector.services.catalog import Progress
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{x * 100:.1f}%"
+
+
+def _pp(x: float) -> str:
+    return f"{x * 100:+.1f} pp"
+
+
+def _money(x: float | None) -> str:
+    return "—" if x is None else f"${x:.4f}"
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> str:
+    rows = [[terminal_safe(c) for c in r] for r in rows]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+              for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip(),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+              for r in rows]
+    return "\n".join(lines)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def _progress(root: Path) -> Progress:
+    """Says on stderr when a folder's index is built (once)."""
+    def progress(done: int, total: int, what: str) -> None:
+        if done == 0 and total > 1:
+            print(f"inspector: indexing {total} run locations under {root} (once; later "
+                  "runs reuse the index)", file=sys.stderr, flush=True)
+
+    return progress
+
+
+def _load(root: Path) -> Loaded:
+    """The catalog's outcomes for ``root``."""
+    from inspector.services.analysis.source import load_outcomes
+
+    try:
+        return load_outcomes(root, _progress(root))
+    except (OSError, sqlite3.Error) as exc:
+        raise CliError(_index_problem(exc)) from None
+
+
+def _index_problem(exc: BaseException) -> str:
+    from inspector.paths import cache_root
+
+    return f"cannot use the run index in {cache_root()}: {exc}"
+
+
+# ----------------------------------------------------------------------------- compare
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from inspector.services.analysis.compare import compare_runs
+    from inspector.services.analysis.source import RunNotFound, resolve_runs
+
+    root = Path(args.root) if args.root else paths.sample_runs()
+    try:
+        a, b = resolve_runs([args.run_a, args.run_b], root, _progress(root))
+    except FileNotFoundError as exc:
+        if exc.filename is None:  # a run the user named; not a file of the index
+            raise CliError.of(exc) from None
+        raise CliError(_index_problem(exc)) from None
+    except (OSError, sqlite3.Error) as exc:
+        raise CliError(_index_problem(exc)) from None
+    except RunNotFound as exc:
+        raise CliError(str(exc)) from None
+    if a.key == b.key:
+        raise CliError(f"{args.run_a} and {args.run_b} name the same run ({a.run_id})")
+    result = compare_runs(a, b, seed=args.seed, resamples=args.resamples)
+    if args.json:
+        print_json(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(compare_text(result))
+    return 0
+
+
+def compare_text(c: RunComparison) -> str:
+    out = [f"A: {c.a.run_id}  ({c.a.label}; {len(c.a.by_task())} tasks, "
+           f"{len(c.a.samples)} samples)",
+           f"B: {c.b.run_id}  ({c.b.label}; {len(c.b.by_task())} tasks, "
+           f"{len(c.b.samples)} samples)",
+           f"Common tasks: {len(c.pairs)}"]
+    if c.only_a:
+        out.append(f"Only in A (left out of the paired figures): {', '.join(c.only_a)}")
+    if c.only_b:
+        out.append(f"Only in B (left out of the paired figures): {', '.join(c.only_b)}")
+    if not c.pairs:
+        out.append("No task in common: nothing to compare.")
+        return "\n".join(out)
+    out.append("")
+    rows = []
+    for p in c.pairs:
+        rows.append([p.task, _pct(p.a.pass_at_1), _pct(p.b.pass_at_1), p.strict,
+                     _pct(p.a.test_ratio), _pct(p.b.test_ratio), p.ratio])
+    out.append(_table(["task", "A pass@1", "B pass@1", "A on pass", "A tests", "B tests",
+                       "A on tests"], rows))
+    out.append("")
+    out.append(f"Strict pass (per-task pass@1): A wins {c.strict.wins}, loses "
+               f"{c.strict.losses}, ties {c.strict.ties}")
+    out.append(f"Test pass ratio:               A wins {c.ratio.wins}, loses "
+               f"{c.ratio.losses}, ties {c.ratio.ties}")
+    m = c.mcnemar
+    out.append(f"McNemar exact test (sample 0 of each task, strict pass): {m.b} task(s) only "
+               f"A passed, {m.c} only B passed; two-sided p = {m.p_value:.4f}")
+    for name, ci in (("Pass@1", c.ci_pass_at_1), ("Test pass ratio", c.ci_test_ratio)):
+        if ci is not None:
+            out.append(f"{name} difference A - B: {_pp(ci.difference)}, "
+                       f"{ci.level:.0%} CI [{_pp(ci.low)}, {_pp(ci.high)}] (paired bootstrap "
+                       f"over {ci.pairs} tasks, {ci.resamples} resamples, seed {ci.seed})")
+    if c.max_samples > 1:
+        out.append("")
+        ks = sorted(set(c.pass_at_k["a"]) | set(c.pass_at_k["b"]))
+        krows = [[side.upper(), *(f"{_pct(c.pass_at_k[side].get(k))} / "
+                                  f"{_pct(c.pass_hat_k[side].get(k))}" for k in ks)]
+                 for side in ("a", "b")]
+        out.append("pass@k / pass^k (all k samples pass), means over the common tasks:")
+        out.append(_table(["run", *(f"k={k}" for k in ks)], krows))
+    out.append("")
+    out.append(cost_text([c.cost["a"], c.cost["b"]], {c.a.key: "A", c.b.key: "B"}))
+    return "\n".join(out)
+
+
+def cost_text(costs: list[CostSummary], names: dict[str, str] | None = None) -> str:
+    names = names or {}
+    recorded = [x for x in costs if x.is_recorded]
+    if not recorded:
+        return "Generation time, tokens and cost: not recorded (no sample records them)."
+    rows = []
+    for x in costs:
+        name = names.get(x.run_key, x.run_id)
+        if not x.is_recorded:
+            rows.append([name, _pct(x.pass_at_1), "not recorded", "", "", "", ""])
+            continue
+        tokens = "—" if x.median_input_tokens is None and x.median_output_tokens is None else \
+            f"{x.median_input_tokens or 0:.0f} / {x.median_output_tokens or 0:.0f}"
+        rows.append([name, _pct(x.pass_at_1), f"{x.recorded}/{x.samples}",
+                     _money(x.median_cost), _money(x.cost_per_pass),
+                     "—" if x.median_seconds is None else f"{x.median_seconds:.1f}s", tokens])
+    return "Generation cost vs pass:\n" + _table(
+        ["run", "pass@1", "recorded", "median cost", "cost per pass", "median time",
+         "median tokens in/out"], rows)
+
+
+# ----------------------------------------------------------------------------- analyze --runs
+
+def _labels(root: Path, labels: str | None) -> tuple[Any, Any, Path] | None:
+    """(taxonomy, label set, labels folder), or None when the folder holds no label file."""
+    from inspector.model.errors import LoadError
+    from inspector.services.labels.store import LabelStore, find_labels_dir
+
+    folder = Path(labels) if labels else find_labels_dir(root)
+    if labels and not folder.exists():
+        raise CliError.missing(folder)
+    store = LabelStore(folder)
+    try:
+        taxonomy = store.taxonomy()
+    except LoadError as exc:
+        raise CliError.of(exc) from None
+    loaded = store.load()
+    for problem in loaded.problems:
+        print(f"inspector: error: {problem}", file=sys.stderr)
+    if not loaded.labels.files and loaded.labels.adjudication is None:
+        return None
+    return taxonomy, loaded.labels, folder
+
+
+def cmd_analyze_runs(args: argparse.Namespace) -> int:
+    from inspector.services.analysis.breakdown import (
+        category_tables,
+        label_rows,
+        pass_at_1_tables,
+    )
+    from inspector.services.analysis.cost import cost_summary
+    from inspector.services.labels.export import breakdown_to_json
+
+    root = Path(args.path) if args.path else paths.sample_runs()
+    if not root.exists():
+        raise CliError.missing(root)
+    loaded = _load(root)
+    for issue in [i for i in loaded.issues if i.severity == "error"][:15]:
+        print(f"inspector: warning: {issue}", file=sys.stderr)
+    if not loaded.runs:
+        raise CliError(f"{root}: no runs found (expected a run folder with run.json, or a "
+                       "RepoGenesis output folder with report*.json or intermediate/)")
+    runs = loaded.runs
+    passes = pass_at_1_tables(runs)
+    costs = [cost_summary(r) for r in runs]
+    labels = _labels(root, args.labels)
+    tables = None
+    outside = 0
+    if labels is not None:
+        taxonomy, label_set, folder = labels
+        rows, outside = label_rows(label_set, runs)
+        tables = category_tables(rows, taxonomy, runs)
+    if args.json:
+        doc: dict[str, Any] = {
+            "root": str(root),
+            "runs": [{"key": r.key, "run_id": r.run_id, "agent": r.agent, "model": r.model,
+                      "language": r.language, "format": r.format,
+                      "tasks": len(r.by_task()), "samples": len(r.samples)} for r in runs],
+            "pass_at_1": {name: [g.to_json() for g in groups]
+                          for name, groups in passes.items()},
+            "categories": None if labels is None or tables is None else {
+                "labels": str(labels[2]), "outside": outside,
+                **{name: breakdown_to_json(t, labels[0]) for name, t in tables.items()}},
+            "cost": [c.to_json() for c in costs],
+        }
+        print_json(json.dumps(doc, indent=2, ensure_ascii=False))
+        return 0
+    out = [f"{len(runs)} runs under {root}", "",
+           "Pass@1 by framework (strict: all tests pass; stock: the test pass ratio):",
+           _group_table(passes["by_framework"], "framework"), "",
+           "Pass@1 by language:", _group_table(passes["by_language"], "language"), ""]
+    if labels is None or tables is None:
+        out.append("Failure categories: no labels found (labels/annotators/<name>.json; "
+                   "--labels DIR names another folder)")
+    else:
+        taxonomy = labels[0]
+        out.append(f"Failure categories (final labels from {labels[2]}):")
+        for key in ("by_agent", "by_framework"):
+            out.append(_breakdown_text(tables[key], taxonomy))
+        if outside:
+            out.append(f"({outside} labelled item(s) belong to runs outside {root})")
+    out += ["", cost_text(costs)]
+    print("\n".join(out))
+    return 0
+
+
+def _group_table(groups: list[GroupPass], what: str) -> str:
+    return _table(["run", what, "tasks", "samples", "pass@1", "stock pass@1"],
+                  [[g.run_id, g.group, str(g.tasks), str(g.samples), _pct(g.strict),
+                    _pct(g.stock)] for g in groups])
+
+
+def _breakdown_text(b: Any, taxonomy: Any) -> str:
+    rows = [[taxonomy.name_of(cat), *(str(n) for n in counts), str(total)]
+            for cat, counts, total in b.rows if total]
+    rows.append(["resolved total", *(str(n) for n in b.group_totals), str(b.total)])
+    if b.has_unresolved:
+        rows.append(["unresolved", *(str(n) for n in b.unresolved)])
+    return f"{b.title}:\n" + _table(["category", *b.group_names, "total"], rows)
+
+
+# ----------------------------------------------------------------------------- parsers
+
+def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from inspector.model.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+    cp = sub.add_parser(
+        "compare", help="paired comparison of two runs on the same tasks",
+        description="Per-task wins and losses, McNemar's exact test on strict pass, paired "
+                    "bootstrap 95%% CIs of the differences in pass@1 and test pass ratio, "
+                    "pass@k and pass^k with several samples, generation cost when recorded. "
+                    "RUN_A and RUN_B are run folders, or run ids (or a unique part of one) "
+                    "under --root.")
+    cp.add_argument("run_a", metavar="RUN_A")
+    cp.add_argument("run_b", metavar="RUN_B")
+    cp.add_argument("--root", help="where run ids are looked up (default: bundled sample_runs)")
+    cp.add_argument("--json", action="store_true", help="machine-readable output")
+    cp.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
+                    help=f"bootstrap seed (default {DEFAULT_SEED})")
+    cp.add_argument("--resamples", type=_positive, default=DEFAULT_RESAMPLES,
+                    help=f"bootstrap resamples (default {DEFAULT_RESAMPLES})")
+
+
+def add_analyze_runs(sub: argparse._SubParsersAction[argparse.ArgumentParser]
+                     ) -> argparse.ArgumentParser:
+    """Create the ``analyze`` sub-command (PATH, ``--json``) with its ``--runs`` analysis;
+    returns the parser so other analyses add their own options to it."""
+    an = sub.add_parser("analyze", help="analyses of the runs under PATH",
+                        description="--runs: Pass@1 by framework and language per run, "
+                                    "failure categories (labels) by agent and framework, "
+                                    "generation cost vs pass.")
+    an.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
+    an.add_argument("--json", action="store_true", help="machine-readable output")
+    add_runs_options(an)
+    return an
+
+
+def add_runs_options(an: argparse.ArgumentParser) -> None:
+    """``--runs`` and ``--labels`` on an ``analyze`` parser that has PATH and ``--json``."""
+    an.add_argument("--runs", action="store_true",
+                    help="per-run breakdowns: Pass@1 by framework/language, categories by "
+                         "agent, cost vs pass")
+    an.add_argument("--labels", metavar="DIR",
+                    help="with --runs: labels folder (default: PATH/labels, or the nearest "
+                         "parent's)")
