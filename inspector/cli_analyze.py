@@ -108,9 +108,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 # -- tasks ------------------------------------------------------------------------------------
 
 def _tasks(root: Path, oracle: Path | None) -> TasksReport:
-    from inspector.services.analysis.tasks import analyze_tasks
+    from inspector.services.analysis.tasks import analyze_tasks, tasks_root_for
 
-    tasks_root = root / "tasks" if (root / "tasks").is_dir() else root
+    tasks_root = tasks_root_for(root)
     report = analyze_tasks(tasks_root, oracle)
     for issue in report.issues:
         print(f"inspector: warning: {issue}", file=sys.stderr)

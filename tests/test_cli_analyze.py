@@ -39,6 +39,14 @@ def test_tasks_json_with_oracle(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert doc["javalin-online-judge"]["spec"]["resources"]["collection"] == 1
 
 
+@pytest.mark.parametrize("where", ["sample_runs/runs", "sample_runs/repogenesis/atlas",
+                                   "sample_runs/tasks", "sample_runs/tasks/repo"])
+def test_tasks_found_from_runs_and_tasks_folders(where: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", str(ROOT / where), "--tasks", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == 22
+
+
 def test_why_names_readme_lines(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyze", "--tasks", "--why", "flask"]) == 0
     out = capsys.readouterr().out

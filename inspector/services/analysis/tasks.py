@@ -67,6 +67,24 @@ def analyze_task(task: Task, oracle_dir: Path | None = None) -> TaskAnalysis:
     return TaskAnalysis(task.name, task.language, task.framework, spec, difficulty, folder)
 
 
+def tasks_root_for(path: Path) -> Path:
+    """The tasks folder ``path`` means: itself when it holds ``<task>/README.md`` (or
+    ``repo/<task>/README.md``), its ``tasks/``, else the one its runs name (``run.json``'s
+    ``tasks_root``, or a ``tasks/`` folder up the tree)."""
+    from inspector.model.discover import locate_runs
+    from inspector.model.tasks import tasks_dir
+
+    if (path / "tasks").is_dir():
+        return path / "tasks"
+    base = tasks_dir(path)
+    try:
+        if any((d / "README.md").is_file() for d in base.iterdir() if d.is_dir()):
+            return path
+    except OSError:
+        return path
+    return locate_runs(path).tasks_root or path
+
+
 def analyze_tasks(tasks_root: Path, oracle_dir: Path | None = None) -> TasksReport:
     """Every task under ``tasks_root`` (a RepoGenesis ``repo/`` folder or its parent)."""
     from inspector.model.tasks import load_tasks
