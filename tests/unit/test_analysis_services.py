@@ -3,6 +3,7 @@ folder rules, the metrics cache, predictions layouts and the process pool."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,27 @@ def test_bundled_runs_share_repos(tmp_path: Path) -> None:
     java = [s for s in report.samples if s.task == "spark-dashboard-backend"]
     assert java and all(s.metrics and s.metrics.language == "java" for s in java)
     assert not [s for s in report.samples if s.error]
+
+
+def test_oracle_folder_inside_the_task(tmp_path: Path) -> None:
+    task = tmp_path / "tasks" / "repo" / "flask"
+    shutil.copytree(TASKS / "repo" / "flask", task)
+    (task / "oracle").mkdir()
+    (task / "oracle" / "app.py").write_text(APP)
+    (t,) = analyze_tasks(tmp_path / "tasks").tasks
+    assert t.oracle == task / "oracle"
+    assert (t.difficulty.label, t.difficulty.score) == ("Easy", 2.0)
+
+
+def test_bundled_java_repos_as_oracles() -> None:
+    java_run = ROOT / "sample_runs/predictions/repo_readme_1125_dash_m2-mini_Java"
+    by = {t.name: t for t in analyze_tasks(TASKS, java_run).tasks}
+    for name in ("javalin-task-manager", "spark-dashboard-backend", "springboot-chat-gateway"):
+        d = by[name].difficulty
+        assert d.metrics is not None and d.metrics.language == "java"
+        java_files = [p for p in (java_run / name).rglob("*.java") if "target" not in p.parts]
+        assert d.metrics.files == len(java_files)
+        assert d.score == round(sum(b.points for b in d.bands), 2)
+        assert d.label in ("Easy", "Medium", "Hard")
+    spark = by["spark-dashboard-backend"].difficulty.metrics
+    assert spark is not None and (spark.functions, spark.classes) == (21, 3)
