@@ -356,22 +356,28 @@ def build_parser() -> argparse.ArgumentParser:
                     help="report_<stamp>.json + intermediate/<stamp>/ or report.json + "
                          "intermediate/")
     ev.add_argument("--quiet", action="store_true")
-    from inspector import cli_compare, cli_labels, cli_sandbox
+    from inspector import cli_analyze, cli_compare, cli_labels, cli_sandbox
 
     cli_sandbox.add_parsers(sub)
     cli_labels.add_parsers(sub)
     cli_compare.add_compare(sub)
-    cli_compare.add_analyze_runs(sub)  # creates `analyze`: other analyses add options to it
+    # `analyze` is created with its --runs analysis; the others add their options to it
+    cli_analyze.add_options(cli_compare.add_analyze_runs(sub))
     return p
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    """``inspector analyze PATH --runs``; each analysis is its own module's."""
-    from inspector import cli_compare
+    """``inspector analyze PATH --runs|--tasks|--code``; each analysis is its own module's."""
+    from inspector import cli_analyze, cli_compare
 
+    if args.runs and (args.tasks or args.code):
+        raise CliError("analyze: --runs goes alone (--tasks and --code may go together)")
     if args.runs:
         return cli_compare.cmd_analyze_runs(args)
-    raise CliError("analyze: choose an analysis (--runs)")
+    if args.tasks or args.code:
+        return cli_analyze.cmd_analyze(args)
+    raise CliError("analyze: choose an analysis: --runs (per-run breakdowns), --tasks (task "
+                   "difficulty and spec complexity) or --code (generated-code metrics)")
 
 
 def main(argv: list[str] | None = None) -> int:

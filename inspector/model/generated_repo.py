@@ -9,7 +9,7 @@ that does not exist (or ``None``) gives an object that knows nothing (``availabl
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from inspector.model.failure_text import LIBRARY_PATH
@@ -32,11 +32,14 @@ def is_skipped_dir(name: str, hidden: bool = True) -> bool:
 
 
 def walk_files(root: Path, extensions: tuple[str, ...] | None = None,
-               skip_dirs: frozenset[str] = SKIP_DIRS, hidden: bool = True) -> Iterator[Path]:
+               skip_dirs: frozenset[str] = SKIP_DIRS, hidden: bool = True,
+               on_skip: Callable[[Path, str], None] | None = None) -> Iterator[Path]:
     """Regular files under ``root``, top-down: each folder's files by name, then its
     sub-folders by name. Symlinks (to files or folders) are never followed or listed;
     folders in ``skip_dirs`` or named ``*.egg-info`` (and dot-folders unless ``hidden``) are
-    not entered; unreadable folders are passed over."""
+    not entered; unreadable folders are passed over. ``on_skip(path, reason)`` hears of
+    symlinks and special files (FIFOs, devices) among those ``extensions`` selects, and of
+    symlinked folders."""
     stack: list[str] = [str(root)]
     while stack:
         folder = stack.pop()
@@ -51,16 +54,32 @@ def walk_files(root: Path, extensions: tuple[str, ...] | None = None,
             try:
                 if e.is_file(follow_symlinks=False):
                     files.append(e.name)
-                elif e.is_dir(follow_symlinks=False) and e.name not in skip_dirs \
-                        and not e.name.endswith(".egg-info") \
-                        and (hidden or not e.name.startswith(".")):
-                    dirs.append(e.name)
+                elif e.is_dir(follow_symlinks=False):
+                    if e.name not in skip_dirs and not e.name.endswith(".egg-info") \
+                            and (hidden or not e.name.startswith(".")):
+                        dirs.append(e.name)
+                elif on_skip is not None:
+                    _skipped(e, extensions, on_skip)
             except OSError:
                 continue
         for name in sorted(files):
             if extensions is None or os.path.splitext(name)[1] in extensions:
                 yield Path(folder, name)
         stack.extend(os.path.join(folder, d) for d in sorted(dirs, reverse=True))
+
+
+def _skipped(e: os.DirEntry[str], extensions: tuple[str, ...] | None,
+             on_skip: Callable[[Path, str], None]) -> None:
+    """Tell ``on_skip`` why a symlink or special file ``e`` is left out."""
+    if e.is_symlink():
+        if e.is_dir():  # follows the link only to say what it points at
+            on_skip(Path(e.path), "symlinked folder (not followed)")
+            return
+        reason = "symlink (not followed)"
+    else:
+        reason = "not a regular file"
+    if extensions is None or os.path.splitext(e.name)[1] in extensions:
+        on_skip(Path(e.path), reason)
 
 
 def within(real: str, root: str) -> bool:

@@ -4,7 +4,7 @@ skip list are :mod:`inspector.model.generated_repo`'s)."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from inspector.model.generated_repo import MAX_FILE_BYTES, SKIP_DIRS, read_text, walk_files
@@ -13,9 +13,11 @@ __all__ = ["MAX_FILE_BYTES", "SKIP_DIRS", "iter_files", "read_text", "repo_diges
 
 
 def iter_files(repo: Path, extensions: tuple[str, ...] | None = None,
-               skip_dirs: frozenset[str] = SKIP_DIRS) -> Iterator[Path]:
-    """Regular files under ``repo`` in sorted order; symlinks are not followed."""
-    return walk_files(repo, extensions, skip_dirs)
+               skip_dirs: frozenset[str] = SKIP_DIRS,
+               on_skip: Callable[[Path, str], None] | None = None) -> Iterator[Path]:
+    """Regular files under ``repo`` in sorted order; symlinks are not followed
+    (``on_skip(path, reason)`` hears of those and of special files)."""
+    return walk_files(repo, extensions, skip_dirs, on_skip=on_skip)
 
 
 def repo_digest(repo: Path) -> str:
