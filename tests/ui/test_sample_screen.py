@@ -14,7 +14,7 @@ from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.messages import OpenSample
 from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.widgets.code_view import CodeView
-from inspector.ui.widgets.sample_pane import SamplePane
+from inspector.ui.sample.pane import SamplePane
 
 from .conftest import settle
 

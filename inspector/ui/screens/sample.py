@@ -37,7 +37,7 @@ from inspector.ui.safe import plain, sanitize
 from inspector.ui.save_notice import announce_save
 from inspector.ui.styles import colour, verdict_text
 from inspector.ui.widgets.code_view import CodeView
-from inspector.ui.widgets.sample_pane import SamplePane
+from inspector.ui.sample.pane import SamplePane
 from inspector.ui.widgets.samples_table import SamplesTable
 
 
