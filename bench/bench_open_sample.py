@@ -1,4 +1,4 @@
-"""Open-a-sample latency: Enter on a samples-list row -> the sample screen painted, first tab filled.
+"""Open-a-sample latency: Enter on a samples row -> sample screen painted, first tab filled.
 
     python bench/bench_open_sample.py                 # baseline f7145ee vs this checkout
     python bench/bench_open_sample.py --ref HEAD~3 --rounds 4 --samples 8
