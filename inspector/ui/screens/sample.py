@@ -19,7 +19,6 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import (
     DataTable,
-    Footer,
     Header,
     LoadingIndicator,
     OptionList,
@@ -37,6 +36,7 @@ from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.messages import OpenSample
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.sample.endpoints import EndpointsTab
+from inspector.ui.sample.footer import SteadyFooter
 from inspector.ui.sample.loading import SampleView, endpoint_refs, load_view
 from inspector.ui.sample.pane import SamplePane
 from inspector.ui.sample.readme import ReadmeTab
@@ -133,7 +133,7 @@ class SampleScreen(Screen[None]):
                     yield EndpointsTab()
             with Vertical(id="right"):
                 yield LoadingIndicator()
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self._begin()
