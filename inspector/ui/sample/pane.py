@@ -91,8 +91,6 @@ class SamplePane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("", classes="pane-title")
-        with VerticalScroll(classes="tamper-box"):
-            yield Static("", classes="tamper-warning")
         with TabbedContent(classes="pane-tabs"):
             yield FilesTab()
             yield TestsTab()
@@ -120,11 +118,11 @@ class SamplePane(Vertical):
             t.append(f"  ⚠ {'deliberate ' if deliberate else ''}tampering attempt",
                      style=f"bold {tamper_colour(self.app, deliberate)}")
         self.query_one(".pane-title", Static).update(t)
-        box = self.query_one(".tamper-box", VerticalScroll)
-        box.display = bool(found)
-        self.query_one(".tamper-warning", Static).update(
-            tamper_text(self.app, found) if found else "")
-        box.scroll_home(animate=False)
+        self.query(".tamper-box").remove()
+        if found:
+            self.mount(VerticalScroll(Static(tamper_text(self.app, found),
+                                             classes="tamper-warning"), classes="tamper-box"),
+                       after=self.query_one(".pane-title"))
         self.query_one(TestsTab).show(self.sample, self.task_def, self.cause)
         self.query_one(DeployTab).show(self.sample, self.cause)
         files = self.query_one(FilesTab)
