@@ -35,6 +35,7 @@ from inspector.ui.app_access import inspector_app
 from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.messages import OpenSample
 from inspector.ui.safe import plain, sanitize
+from inspector.ui.sample.deploy import ReplayRequested
 from inspector.ui.sample.endpoints import EndpointsTab
 from inspector.ui.sample.footer import SteadyFooter
 from inspector.ui.sample.loading import SampleView, endpoint_refs, load_view
@@ -383,8 +384,8 @@ class SampleScreen(Screen[None]):
             self.notify("The selected test names no file of the repo or task.",
                         severity="warning")
 
-    @on(SamplePane.ReplayRequested)
-    def _replay_requested(self, event: SamplePane.ReplayRequested) -> None:
+    @on(ReplayRequested)
+    def _replay_requested(self, event: ReplayRequested) -> None:
         self.action_replay(event.phase)
 
     def action_replay(self, phase: str | None = None) -> None:
