@@ -16,10 +16,19 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import ContentSwitcher, OptionList, Static, TabbedContent, TabPane, Tree
+from textual.widgets import (
+    ContentSwitcher,
+    DataTable,
+    OptionList,
+    Static,
+    TabbedContent,
+    TabPane,
+    Tree,
+)
 
 from inspector.model import SampleResult, Task
 from inspector.model.entries import SampleEntry
+from inspector.model.labels import Anchor
 from inspector.services.repo.references import Ref
 from inspector.services.suite.cause import cause_of
 from inspector.ui.safe import sanitize
@@ -201,6 +210,35 @@ class SamplePane(Vertical):
         self.show_tab("tests")
         tests.select(index)
         return True
+
+    def selected_test(self) -> str | None:
+        """The test highlighted in the Tests tab, else the first failing one."""
+        cases = self.cases
+        if not cases:
+            return None
+        row = self.query_one(".tests-table", DataTable).cursor_row
+        if 0 <= row < len(cases):
+            return str(cases[row].id)
+        failing = [c for c in cases if c.outcome.is_failure]
+        return str((failing or cases)[0].id)
+
+    def _on_files_tab(self) -> bool:
+        tabs = self.query_one(TabbedContent)
+        return tabs.active_pane is not None and "files-tab" in tabs.active_pane.classes
+
+    def on_task_file(self) -> bool:
+        """The Files tab is shown with a file of the task (not of the repo) open."""
+        return (self._on_files_tab() and self.current_file is not None
+                and self.current_file[0] != "repo")
+
+    def evidence(self) -> Anchor | None:
+        """The repo's code line under the cursor (Files tab), else the highlighted test."""
+        if self._on_files_tab() and self.current_file is not None:
+            root, rel = self.current_file
+            return Anchor.file(rel, self.query_one(CodeView).cursor_line + 1) \
+                if root == "repo" else None
+        test = self.selected_test() if self.cases else None
+        return Anchor.for_test(test) if test else None
 
     @on(OptionList.OptionSelected, ".refs")
     def _ref_selected(self, event: OptionList.OptionSelected) -> None:

@@ -8,7 +8,7 @@ samples refills its widgets instead of building a new screen. The parts live in
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from rich.text import Text
@@ -41,10 +41,13 @@ from inspector.ui.sample.footer import SteadyFooter
 from inspector.ui.sample.loading import SampleView, endpoint_refs, load_view
 from inspector.ui.sample.pane import SamplePane
 from inspector.ui.sample.readme import ReadmeTab
+from inspector.ui.sample.target import deploy_target
 from inspector.ui.save_notice import announce_save
 from inspector.ui.styles import verdict_text
-from inspector.ui.widgets.code_view import CodeView
 from inspector.ui.widgets.samples_table import SamplesTable
+
+if TYPE_CHECKING:
+    from inspector.services.deploy.warm import Target
 
 _REUSED: WeakKeyDictionary[App[Any], SampleScreen] = WeakKeyDictionary()
 
@@ -409,33 +412,14 @@ class SampleScreen(Screen[None]):
 
     # ------------------------------------------------------------------ re-run and requests
 
-    def _target(self) -> Any:
+    def _target(self) -> Target | None:
         """The deployable target of this sample, or None (after telling why)."""
-        from inspector.services.deploy.warm import DeployError, Target
-
-        if self.sample is None:
-            self.notify("The sample is still loading.", severity="warning")
-            return None
-        if self.task_def is None:
-            self.notify(f"{self.entry.sample_id}: the task (README and golden tests) is not "
-                        "available, so the sample cannot be deployed.", severity="error")
-            return None
-        try:
-            return Target.from_result(self.sample, self.task_def)
-        except DeployError as exc:
-            self.notify(str(exc), title="Cannot deploy", severity="error", timeout=10)
-            return None
+        return deploy_target(self, self.entry, self.sample, self.task_def)
 
     def _selected_test(self) -> str | None:
         """The test highlighted in the Tests tab, else the first failing one."""
         pane = self.main_pane
-        if pane is None or not pane.cases:
-            return None
-        row = pane.query_one(".tests-table", DataTable).cursor_row
-        if 0 <= row < len(pane.cases):
-            return pane.cases[row].id
-        failing = [c for c in pane.cases if c.outcome.is_failure]
-        return (failing or pane.cases)[0].id
+        return pane.selected_test() if pane is not None else None
 
     def action_rerun_test(self) -> None:
         """Redeploy this sample and run the selected test again."""
@@ -494,20 +478,11 @@ class SampleScreen(Screen[None]):
         pane = self.main_pane
         if pane is None:
             return None
-        code = pane.query_one(CodeView)
-        tabs = pane.query_one(TabbedContent)
-        on_files = (tabs.active_pane is not None and "files-tab" in tabs.active_pane.classes)
-        if on_files and pane.current_file is not None:
-            root, rel = pane.current_file
-            if root != "repo":
-                self.notify("Only files of the generated repo can be evidence (this is the "
-                            "task's file).", severity="warning")
-                return None
-            return Anchor.file(rel, code.cursor_line + 1)
-        if pane.cases:
-            test = self._selected_test()
-            return Anchor.for_test(test) if test else None
-        return None
+        if pane.on_task_file():
+            self.notify("Only files of the generated repo can be evidence (this is the "
+                        "task's file).", severity="warning")
+            return None
+        return pane.evidence()
 
     def action_add_evidence(self) -> None:
         """Attach what the user is looking at to their label of this sample."""
