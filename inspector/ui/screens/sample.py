@@ -153,6 +153,8 @@ class SampleScreen(Screen[None]):
     def _begin(self) -> None:
         """Empty every part, show the loading indicator and load the sample in a worker."""
         self._generation += 1
+        dark = self.app.current_theme.dark if self.app.current_theme else True
+        self.load(self._generation, self.entry, dark)  # starts while the parts are emptied
         self.sub_title = self.entry.sample_id
         self.title = f"{self.entry.task} · {self.entry.agent} · {self.entry.model}"
         self.workers.cancel_group(self, "compare")
@@ -167,8 +169,6 @@ class SampleScreen(Screen[None]):
         for pane in self.query("#main-pane").results(SamplePane):
             pane.display = False
         self.query_one("#right LoadingIndicator").display = True
-        dark = self.app.current_theme.dark if self.app.current_theme else True
-        self.load(self._generation, self.entry, dark)
 
     @work(thread=True, exclusive=True, group="sample")
     def load(self, generation: int, entry: SampleEntry, dark: bool) -> None:
@@ -202,10 +202,11 @@ class SampleScreen(Screen[None]):
             pane = found.first(SamplePane)
             pane.show(self.entry, view.sample, view.task)
             pane.display = True
+            self._start_position(generation)  # in the same frame as the new contents
         else:
             await self.query_one("#right").mount(
                 SamplePane(self.entry, view.sample, view.task, id="main-pane"))
-        self.call_after_refresh(self._start_position, generation)
+            self.call_after_refresh(self._start_position, generation)
 
     def _start_position(self, generation: int) -> None:
         pane = self.main_pane
