@@ -17,6 +17,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import (
     DataTable,
     Header,
@@ -71,6 +72,8 @@ def open_sample_screen(app: App[Any], entry: SampleEntry, *, test_id: str | None
         screen = SampleScreen(entry, **start)
     else:
         screen.show_sample(entry, **start)
+        screen.push_when_loaded()
+        return
     app.push_screen(screen)
 
 
@@ -112,6 +115,7 @@ class SampleScreen(Screen[None]):
                  phase: str | None = None) -> None:
         super().__init__()
         self._generation = 0  # bumped per sample shown: late worker results are dropped
+        self._push_timer: Timer | None = None  # see push_when_loaded
         self._set_entry(entry, test_id=test_id, file=file, line=line, root=root, phase=phase)
 
     def _set_entry(self, entry: SampleEntry, *, test_id: str | None, file: str | None,
@@ -150,6 +154,19 @@ class SampleScreen(Screen[None]):
         if self.is_mounted:
             self._begin()
 
+    def push_when_loaded(self, wait: float = 0.1) -> None:
+        """Push this (installed) screen once its sample is loaded, or after ``wait`` seconds
+        with the loading indicator: a fast load paints the sample at once, without a
+        loading frame first."""
+        self._push_timer = self.set_timer(wait, self._push_now)
+
+    def _push_now(self) -> None:
+        timer, self._push_timer = self._push_timer, None
+        if timer is not None:
+            timer.stop()
+            if self not in self.app.screen_stack:
+                self.app.push_screen(self)
+
     def _begin(self) -> None:
         """Empty every part, show the loading indicator and load the sample in a worker."""
         self._generation += 1
@@ -185,6 +202,7 @@ class SampleScreen(Screen[None]):
         self.query_one("#right LoadingIndicator").display = False
         self.query_one("#right").mount(
             Static(plain(f"Cannot open this sample: {message}"), id="load-error"))
+        self._push_now()
 
     async def _loaded(self, generation: int, view: SampleView) -> None:
         if generation != self._generation:
@@ -202,6 +220,7 @@ class SampleScreen(Screen[None]):
             pane = found.first(SamplePane)
             pane.show(self.entry, view.sample, view.task)
             pane.display = True
+            self._push_now()
             self._start_position(generation)  # in the same frame as the new contents
         else:
             await self.query_one("#right").mount(
