@@ -283,17 +283,14 @@ class InspectorApp(SafeTextApp, App[None]):
 
     @on(OpenSample)
     def open_sample(self, message: OpenSample) -> None:
-        from inspector.ui.screens.sample import SampleScreen
+        from inspector.ui.screens.sample import open_sample_screen
 
         entry = self.catalog.sample(message.sample_key)
         if entry is None:
             self.notify("That sample is no longer in the index.", severity="error")
             return
-        if isinstance(self.screen, SampleScreen):
-            self.pop_screen()
-        self.push_screen(SampleScreen(entry, test_id=message.test_id, file=message.file,
-                                      line=message.line, root=message.root,
-                                      phase=message.phase))
+        open_sample_screen(self, entry, test_id=message.test_id, file=message.file,
+                           line=message.line, root=message.root, phase=message.phase)
 
     def action_help(self) -> None:
         from inspector.ui.screens.help import HelpScreen

@@ -12,9 +12,9 @@ from textual.widgets import DataTable, OptionList, Static, TabbedContent, Tree
 
 from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.messages import OpenSample
+from inspector.ui.sample.pane import SamplePane
 from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.widgets.code_view import CodeView
-from inspector.ui.widgets.sample_pane import SamplePane
 
 from .conftest import settle
 
@@ -164,6 +164,57 @@ async def test_next_and_previous_sample_follow_the_samples_list(make_app) -> Non
         await pilot.press("p")
         await settle(app, pilot)
         assert app.screen.entry.sample_id == first
+        await pilot.press("escape")
+        assert not isinstance(app.screen, SampleScreen)
+
+
+async def test_one_screen_serves_every_sample_and_nothing_of_the_last_one_stays(
+        make_app) -> None:
+    """Opening another sample switches the same screen: title, README, endpoints, tests,
+    files and the compared run are all the new sample's (or gone), and Escape still leads
+    back to the list."""
+    app = make_app()
+    async with app.run_test(size=(200, 50)) as pilot:
+        first = await _open(app, pilot, f"{FORGE}/todo-service/0")
+        depth = len(app.screen_stack)
+        old_tests = {c.id for c in first.main_pane.cases}
+        first.main_pane.open_file("repo", "routes.py", 48)
+        await pilot.press("e")
+        await settle(app, pilot)
+        await pilot.press("c")  # the todo-service of another run, alongside
+        await settle(app, pilot)
+        if isinstance(app.screen, PickScreen):
+            await pilot.press("enter")
+            await settle(app, pilot)
+        assert first.query("#compare-pane")
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, SampleScreen)
+
+        second = await _open(app, pilot, f"{RELAY}/url-shortener/0")
+        assert second is first and len(app.screen_stack) == depth
+        assert second.sub_title == f"{RELAY}/url-shortener/0"
+        assert not second.query("#compare-pane") and second.query_one("#left-tabs").display
+        assert second.query_one("#left-tabs", TabbedContent).active == "readme-tab"
+        assert "Todo" not in second.readme_source
+        readme = str(second.query_one("#readme", Static).render())
+        assert "Todo Service" not in readme
+        pane = second.main_pane
+        assert pane.entry.sample_id == f"{RELAY}/url-shortener/0"
+        title = str(pane.query_one(".pane-title", Static).render())
+        assert "url-shortener" in title and "todo-service" not in title
+        table = pane.query_one(".tests-table", DataTable)
+        shown = {str(table.get_row_at(i)[1]) for i in range(table.row_count)}
+        assert not shown & old_tests
+        assert pane.query_one(TabbedContent).active == pane.query_one(".deploy-tab").id
+        assert pane.query_one(Tree).root.label.plain == pane.repo.name
+        label = str(pane.query_one(".file-label", Static).render())
+        assert "routes.py:48" not in label
+        await pilot.press("e")
+        await settle(app, pilot)
+        endpoints = second.query_one("#endpoints", DataTable)
+        paths = {str(endpoints.get_row_at(i)[1]) for i in range(endpoints.row_count)}
+        assert "/todos/{id}" not in paths and paths
         await pilot.press("escape")
         assert not isinstance(app.screen, SampleScreen)
 

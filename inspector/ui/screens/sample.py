@@ -1,44 +1,80 @@
 """The task/sample view: the task README (and its endpoints) beside the generated repository,
-its test results and deployment; ``c`` puts the same task from another run alongside."""
+its test results and deployment; ``c`` puts the same task from another run alongside.
+
+One screen serves every sample the user opens (:func:`open_sample_screen`): switching
+samples refills its widgets instead of building a new screen. The parts live in
+``inspector.ui.sample`` (README and Endpoints tabs, the sample pane and its tabs, loading).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
-from rich.markdown import Markdown as RichMarkdown
 from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import (
     DataTable,
-    Footer,
     Header,
     LoadingIndicator,
     OptionList,
     Static,
     TabbedContent,
-    TabPane,
 )
 
 from inspector.model import Endpoint, SampleResult, Task
 from inspector.model.entries import SampleEntry
 from inspector.model.errors import LoadError
 from inspector.model.labels import Anchor, ItemRef
-from inspector.model.testids import leaf_name
 from inspector.model.verdict import Verdict
-from inspector.services.suite.endpoint_tests import tests_for_endpoints
 from inspector.ui.app_access import inspector_app
 from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.messages import OpenSample
 from inspector.ui.safe import plain, sanitize
+from inspector.ui.sample.deploy import ReplayRequested
+from inspector.ui.sample.endpoints import EndpointsTab
+from inspector.ui.sample.footer import SteadyFooter
+from inspector.ui.sample.loading import SampleView, endpoint_refs, load_view
+from inspector.ui.sample.pane import SamplePane
+from inspector.ui.sample.readme import ReadmeTab
+from inspector.ui.sample.target import deploy_target
 from inspector.ui.save_notice import announce_save
-from inspector.ui.styles import colour, verdict_text
-from inspector.ui.widgets.code_view import CodeView
-from inspector.ui.widgets.sample_pane import SamplePane
+from inspector.ui.styles import verdict_text
 from inspector.ui.widgets.samples_table import SamplesTable
+
+if TYPE_CHECKING:
+    from inspector.services.deploy.warm import Target
+
+_REUSED: WeakKeyDictionary[App[Any], SampleScreen] = WeakKeyDictionary()
+
+
+def open_sample_screen(app: App[Any], entry: SampleEntry, *, test_id: str | None = None,
+                       file: str | None = None, line: int | None = None, root: str = "repo",
+                       phase: str | None = None) -> None:
+    """Show ``entry`` on the sample screen: switched in place when a sample screen is on top,
+    else the app's one sample screen pushed (a new one only while that one is further down
+    the stack, e.g. under a labelling screen that opened this sample)."""
+    start: dict[str, Any] = {"test_id": test_id, "file": file, "line": line, "root": root,
+                             "phase": phase}
+    if isinstance(app.screen, SampleScreen):
+        app.screen.show_sample(entry, **start)
+        return
+    screen = _REUSED.get(app)
+    if screen is None:
+        screen = _REUSED[app] = SampleScreen(entry, **start)
+        app.install_screen(screen, "sample")
+    elif screen in app.screen_stack:
+        screen = SampleScreen(entry, **start)
+    else:
+        screen.show_sample(entry, **start)
+        screen.push_when_loaded()
+        return
+    app.push_screen(screen)
 
 
 class SampleScreen(Screen[None]):
@@ -78,6 +114,12 @@ class SampleScreen(Screen[None]):
                  file: str | None = None, line: int | None = None, root: str = "repo",
                  phase: str | None = None) -> None:
         super().__init__()
+        self._generation = 0  # bumped per sample shown: late worker results are dropped
+        self._push_timer: Timer | None = None  # see push_when_loaded
+        self._set_entry(entry, test_id=test_id, file=file, line=line, root=root, phase=phase)
+
+    def _set_entry(self, entry: SampleEntry, *, test_id: str | None, file: str | None,
+                   line: int | None, root: str, phase: str | None) -> None:
         self.entry = entry
         self.sample: SampleResult | None = None
         self.task_def: Task | None = None
@@ -87,7 +129,6 @@ class SampleScreen(Screen[None]):
         self.start_root = root  # repo | task: where start_file is
         self.start_phase = phase  # a phase whose log replay opens at once
         self.endpoints: list[Endpoint] = []
-        self.endpoint_tests: dict[str, list[Any]] = {}
         self.compare_entry: SampleEntry | None = None
         self.readme_source = ""
 
@@ -96,71 +137,99 @@ class SampleScreen(Screen[None]):
         with Horizontal(id="body"):
             with Vertical(id="left"):
                 with TabbedContent(id="left-tabs"):
-                    with TabPane("README [r]", id="readme-tab"):
-                        with VerticalScroll(id="readme-scroll"):
-                            yield Static("", id="readme")
-                    with TabPane("Endpoints [e]", id="endpoints-tab"):
-                        yield DataTable(id="endpoints", cursor_type="row", zebra_stripes=True)
-                        yield Static("", id="endpoint-detail")
+                    yield ReadmeTab()
+                    yield EndpointsTab()
             with Vertical(id="right"):
                 yield LoadingIndicator()
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
+        self._begin()
+
+    def show_sample(self, entry: SampleEntry, *, test_id: str | None = None,
+                    file: str | None = None, line: int | None = None, root: str = "repo",
+                    phase: str | None = None) -> None:
+        """Switch this screen to ``entry``: what the previous sample showed goes at once."""
+        self._set_entry(entry, test_id=test_id, file=file, line=line, root=root, phase=phase)
+        if self.is_mounted:
+            self._begin()
+
+    def push_when_loaded(self, wait: float = 0.1) -> None:
+        """Push this (installed) screen once its sample is loaded, or after ``wait`` seconds
+        with the loading indicator: a fast load paints the sample at once, without a
+        loading frame first."""
+        self._push_timer = self.set_timer(wait, self._push_now)
+
+    def _push_now(self) -> None:
+        timer, self._push_timer = self._push_timer, None
+        if timer is not None:
+            timer.stop()
+            if self not in self.app.screen_stack:
+                self.app.push_screen(self)
+
+    def _begin(self) -> None:
+        """Empty every part, show the loading indicator and load the sample in a worker."""
+        self._generation += 1
+        dark = self.app.current_theme.dark if self.app.current_theme else True
+        self.load(self._generation, self.entry, dark)  # starts while the parts are emptied
         self.sub_title = self.entry.sample_id
         self.title = f"{self.entry.task} · {self.entry.agent} · {self.entry.model}"
-        self.query_one("#endpoints", DataTable).add_columns(
-            "method", "path", "implemented", "handler", "tests")
-        self.load()
+        self.workers.cancel_group(self, "compare")
+        self.workers.cancel_group(self, "endpoint-tests")
+        self.query("#compare-pane").remove()
+        self.query("#load-error").remove()
+        left_tabs = self.query_one("#left-tabs", TabbedContent)
+        left_tabs.display = True
+        left_tabs.active = "readme-tab"
+        self.query_one(ReadmeTab).show("")
+        self.query_one(EndpointsTab).set_endpoints(None, [], {})
+        for pane in self.query("#main-pane").results(SamplePane):
+            pane.display = False
+        self.query_one("#right LoadingIndicator").display = True
 
     @work(thread=True, exclusive=True, group="sample")
-    def load(self) -> None:
-        catalog = inspector_app(self).catalog
+    def load(self, generation: int, entry: SampleEntry, dark: bool) -> None:
         try:
-            sample = catalog.load_sample(self.entry)
+            view = load_view(inspector_app(self).catalog, entry, dark=dark)
         except LoadError as exc:
-            self.app.call_from_thread(self._failed, str(exc))
+            self.app.call_from_thread(self._failed, generation, str(exc))
             return
-        task = catalog.task(self.entry.task, catalog.run(self.entry.run_key))
-        endpoints = _endpoint_list(sample, task)
-        refs: dict[str, list[Any]] = {}
-        if task and task.tests_dir:
-            try:
-                result = tests_for_endpoints(task.tests_dir, endpoints)
-                refs = result[0] if isinstance(result, tuple) else result
-            except (OSError, ValueError, SyntaxError):
-                refs = {}
-        self.app.call_from_thread(self._loaded, sample, task, endpoints, refs)
+        self.app.call_from_thread(self._loaded, generation, view)
 
-    def _failed(self, message: str) -> None:
-        right = self.query_one("#right")
-        right.remove_children()
-        right.mount(Static(plain(f"Cannot open this sample: {message}"), id="load-error"))
+    def _failed(self, generation: int, message: str) -> None:
+        if generation != self._generation:
+            return
+        self.query_one("#right LoadingIndicator").display = False
+        self.query_one("#right").mount(
+            Static(plain(f"Cannot open this sample: {message}"), id="load-error"))
+        self._push_now()
 
-    async def _loaded(self, sample: SampleResult, task: Task | None,
-                      endpoints: list[Endpoint], refs: dict[str, list[Any]]) -> None:
-        self.sample, self.task_def = sample, task
-        self.endpoints, self.endpoint_tests = endpoints, refs
-        readme = task.readme if task and task.readme else (
-            "*The task README is not available for this run.*")
-        self.readme_source = sanitize(readme)
-        # Rich's Markdown in one Static renders a README in a few ms; Textual's Markdown
-        # widget builds a widget per block and takes hundreds.
-        dark = self.app.current_theme.dark if self.app.current_theme else True
-        code_theme = "monokai" if dark else "friendly"
-        self.query_one("#readme", Static).update(RichMarkdown(
-            self.readme_source, code_theme=code_theme, inline_code_lexer="text",
-            inline_code_theme=code_theme))
-        self._fill_endpoints()
-        right = self.query_one("#right")
-        await right.remove_children()
-        pane = SamplePane(self.entry, sample, task, id="main-pane")
-        await right.mount(pane)
-        self.call_after_refresh(self._start_position)
+    async def _loaded(self, generation: int, view: SampleView) -> None:
+        if generation != self._generation:
+            return
+        self.sample, self.task_def = view.sample, view.task
+        self.endpoints = view.endpoints
+        self.readme_source = view.readme_source
+        self.query_one(ReadmeTab).show(view.readme)
+        self.query_one(EndpointsTab).set_endpoints(view.sample, view.endpoints, {})
+        if self.query_one("#left-tabs", TabbedContent).active == "endpoints-tab":
+            self.query_one(EndpointsTab).fill()
+        self.query_one("#right LoadingIndicator").display = False
+        found = self.query("#main-pane")
+        if found:
+            pane = found.first(SamplePane)
+            pane.show(self.entry, view.sample, view.task)
+            pane.display = True
+            self._push_now()
+            self._start_position(generation)  # in the same frame as the new contents
+        else:
+            await self.query_one("#right").mount(
+                SamplePane(self.entry, view.sample, view.task, id="main-pane"))
+            self.call_after_refresh(self._start_position, generation)
 
-    def _start_position(self) -> None:
+    def _start_position(self, generation: int) -> None:
         pane = self.main_pane
-        if pane is None:
+        if pane is None or generation != self._generation:
             return
         if self.start_phase:
             pane.show_tab("deploy")
@@ -176,77 +245,43 @@ class SampleScreen(Screen[None]):
             pane.show_tab("tests")
         else:
             pane.show_tab("files")
+        # the golden tests per endpoint: read once the first tab is on screen
+        self.call_after_refresh(self._endpoint_tests, generation, self.task_def,
+                                self.endpoints)
+
+    @work(thread=True, exclusive=True, group="endpoint-tests")
+    def _endpoint_tests(self, generation: int, task: Task | None,
+                        endpoints: list[Endpoint]) -> None:
+        refs = endpoint_refs(task, endpoints)
+        self.app.call_from_thread(self._endpoint_tests_read, generation, refs)
+
+    def _endpoint_tests_read(self, generation: int, refs: dict[str, list[Any]]) -> None:
+        if generation == self._generation:
+            self.query_one(EndpointsTab).set_tests(refs)
+
+    @property
+    def endpoint_tests(self) -> dict[str, list[Any]]:
+        """The golden tests that call each endpoint (empty until read)."""
+        return self.query_one(EndpointsTab).tests
 
     @property
     def main_pane(self) -> SamplePane | None:
+        """The loaded sample's pane; None while a sample loads."""
+        if self.sample is None:
+            return None
         found = self.query("#main-pane")
         return found.first(SamplePane) if found else None
 
-    # ------------------------------------------------------------------ endpoints
-
-    def _coverage(self, ep: Endpoint) -> Any:
-        cov = self.sample.api_coverage if self.sample else None
-        if cov is None or not cov.endpoints:
-            return None
-        return next((c for c in cov.endpoints if c.method == ep.method and c.path == ep.path),
-                    None)
-
-    def _fill_endpoints(self) -> None:
-        table = self.query_one("#endpoints", DataTable)
-        table.clear()
-        ok, bad = colour(self.app, "outcome-pass"), colour(self.app, "outcome-deploy")
-        for ep in self.endpoints:
-            cov = self._coverage(ep)
-            implemented = cov.implemented if cov else None
-            handler = f"{cov.evidence[0].file}:{cov.evidence[0].line}" if cov and \
-                cov.evidence else "—"
-            n_tests = len(self.endpoint_tests.get(ep.key, []))
-            if cov is not None and cov.unresolved:
-                verdict = Text("? unresolved", style="dim")
-            elif implemented:
-                verdict = Text("✔ yes", style=ok)
-            else:
-                verdict = Text("✘ no", style=bad) if implemented is False else Text("?")
-            table.add_row(plain(ep.method), plain(ep.path), verdict,
-                          plain(handler), str(n_tests) if n_tests else "—")
-        self._endpoint_moved()
+    @on(TabbedContent.TabActivated, "#left-tabs")
+    def _left_tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        if event.pane.id == "endpoints-tab":
+            self.query_one(EndpointsTab).fill_if_stale()
 
     def _endpoint(self) -> Endpoint | None:
-        row = self.query_one("#endpoints", DataTable).cursor_row
-        return self.endpoints[row] if 0 <= row < len(self.endpoints) else None
+        return self.query_one(EndpointsTab).current()
 
-    @on(DataTable.RowHighlighted, "#endpoints")
-    def _endpoint_moved(self) -> None:
-        ep = self._endpoint()
-        box = self.query_one("#endpoint-detail", Static)
-        if ep is None:
-            box.update("This task lists no endpoints.")
-            return
-        t = Text()
-        t.append(sanitize(f"{ep.method} {ep.path}"), style="bold")
-        if ep.description:
-            t.append(f"  {sanitize(ep.description)}")
-        if ep.readme_line:
-            t.append(f"\nREADME line {ep.readme_line}", style="dim")
-            if ep.source == "spec":
-                t.append(" · the stock extraction misses it (not in the stock AC)", style="dim")
-        if ep.note:
-            t.append(f"\n  {sanitize(ep.note[:160])}", style="dim")
-        cov = self._coverage(ep)
-        if cov is not None and cov.unresolved:
-            t.append(f"\nunresolved: {sanitize(cov.unresolved)} (left out of strict AC)",
-                     style="bold")
-        for ev in (cov.evidence if cov else ())[:3]:
-            t.append(f"\nhandler {sanitize(ev.file)}:{ev.line}  ", style="dim")
-            t.append(sanitize(ev.text[:100]))
-            if ev.note:
-                t.append(f"\n  {sanitize(ev.note[:160])}", style="dim")
-        tests = self.endpoint_tests.get(ep.key, [])
-        if tests:
-            t.append(f"\n{len(tests)} test(s): " + ", ".join(
-                sanitize(leaf_name(r.test_id)) for r in tests[:5]), style="dim")
-        t.append("\nEnter: open handler   T: tests that hit it", style="dim")
-        box.update(t)
+    def _coverage(self, ep: Endpoint) -> Any:
+        return self.query_one(EndpointsTab).coverage(ep)
 
     @on(DataTable.RowSelected, "#endpoints")
     def _endpoint_selected(self) -> None:
@@ -310,10 +345,10 @@ class SampleScreen(Screen[None]):
 
     def _show_compare(self, other: SampleEntry) -> None:
         self.compare_entry = other
-        self._load_compare(other)
+        self._load_compare(self._generation, other)
 
     @work(thread=True, exclusive=True, group="compare")
-    def _load_compare(self, other: SampleEntry) -> None:
+    def _load_compare(self, generation: int, other: SampleEntry) -> None:
         catalog = inspector_app(self).catalog
         try:
             sample = catalog.load_sample(other)
@@ -321,10 +356,12 @@ class SampleScreen(Screen[None]):
             self.app.call_from_thread(self.notify, str(exc), severity="error")
             return
         task = catalog.task(other.task, catalog.run(other.run_key))
-        self.app.call_from_thread(self._mount_compare, other, sample, task)
+        self.app.call_from_thread(self._mount_compare, generation, other, sample, task)
 
-    async def _mount_compare(self, other: SampleEntry, sample: SampleResult,
+    async def _mount_compare(self, generation: int, other: SampleEntry, sample: SampleResult,
                              task: Task | None) -> None:
+        if generation != self._generation:  # another sample was opened meanwhile
+            return
         self.query_one("#left-tabs").display = False
         await self.query("#compare-pane").remove()
         pane = SamplePane(other, sample, task, id="compare-pane",
@@ -370,8 +407,8 @@ class SampleScreen(Screen[None]):
             self.notify("The selected test names no file of the repo or task.",
                         severity="warning")
 
-    @on(SamplePane.ReplayRequested)
-    def _replay_requested(self, event: SamplePane.ReplayRequested) -> None:
+    @on(ReplayRequested)
+    def _replay_requested(self, event: ReplayRequested) -> None:
         self.action_replay(event.phase)
 
     def action_replay(self, phase: str | None = None) -> None:
@@ -395,33 +432,14 @@ class SampleScreen(Screen[None]):
 
     # ------------------------------------------------------------------ re-run and requests
 
-    def _target(self) -> Any:
+    def _target(self) -> Target | None:
         """The deployable target of this sample, or None (after telling why)."""
-        from inspector.services.deploy.warm import DeployError, Target
-
-        if self.sample is None:
-            self.notify("The sample is still loading.", severity="warning")
-            return None
-        if self.task_def is None:
-            self.notify(f"{self.entry.sample_id}: the task (README and golden tests) is not "
-                        "available, so the sample cannot be deployed.", severity="error")
-            return None
-        try:
-            return Target.from_result(self.sample, self.task_def)
-        except DeployError as exc:
-            self.notify(str(exc), title="Cannot deploy", severity="error", timeout=10)
-            return None
+        return deploy_target(self, self.entry, self.sample, self.task_def)
 
     def _selected_test(self) -> str | None:
         """The test highlighted in the Tests tab, else the first failing one."""
         pane = self.main_pane
-        if pane is None or not pane.cases:
-            return None
-        row = pane.query_one(".tests-table", DataTable).cursor_row
-        if 0 <= row < len(pane.cases):
-            return pane.cases[row].id
-        failing = [c for c in pane.cases if c.outcome.is_failure]
-        return (failing or pane.cases)[0].id
+        return pane.selected_test() if pane is not None else None
 
     def action_rerun_test(self) -> None:
         """Redeploy this sample and run the selected test again."""
@@ -480,20 +498,11 @@ class SampleScreen(Screen[None]):
         pane = self.main_pane
         if pane is None:
             return None
-        code = pane.query_one(CodeView)
-        tabs = pane.query_one(TabbedContent)
-        on_files = (tabs.active_pane is not None and "files-tab" in tabs.active_pane.classes)
-        if on_files and pane.current_file is not None:
-            root, rel = pane.current_file
-            if root != "repo":
-                self.notify("Only files of the generated repo can be evidence (this is the "
-                            "task's file).", severity="warning")
-                return None
-            return Anchor.file(rel, code.cursor_line + 1)
-        if pane.cases:
-            test = self._selected_test()
-            return Anchor.for_test(test) if test else None
-        return None
+        if pane.on_task_file():
+            self.notify("Only files of the generated repo can be evidence (this is the "
+                        "task's file).", severity="warning")
+            return None
+        return pane.evidence()
 
     def action_add_evidence(self) -> None:
         """Attach what the user is looking at to their label of this sample."""
@@ -537,41 +546,10 @@ class SampleScreen(Screen[None]):
         pane = self.main_pane
         if pane is None:
             return out
-        for node in _tree_files(pane):
+        for node in pane.files():
             out.append((f"file {node}", "open in the file view",
                         lambda rel=node: pane.open_file("repo", rel, None)))
         for c in pane.cases:
             out.append((f"test {c.id}", c.outcome.value,
                         lambda tid=c.id: pane.select_test(tid)))
         return out
-
-
-def _tree_files(pane: SamplePane) -> list[str]:
-    from textual.widgets import Tree
-
-    tree = pane.query_one(".repo-tree", Tree)
-    out: list[str] = []
-    stack = [tree.root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node.data, str) and not node.children:
-            out.append(node.data)
-        stack.extend(node.children)
-    return sorted(out)
-
-
-def _endpoint_list(sample: SampleResult, task: Task | None) -> list[Endpoint]:
-    """The endpoints strict AC was computed over (the sample's own list when it has one),
-    with the README line and origin the task's spec list knows."""
-    known = {e.key: e for e in (task.required_endpoints if task else ())}
-    cov = (sample.api_coverage.endpoints or ()) if sample.api_coverage else ()
-    if not cov:
-        return list(known.values())
-    out = []
-    for e in cov:
-        k = known.get(f"{e.method}:{e.path}")
-        out.append(Endpoint(e.method, e.path, e.description,
-                            readme_line=e.readme_line or (k.readme_line if k else 0),
-                            source=e.source or (k.source if k else ""),
-                            note=e.readme_note or (k.note if k else "")))
-    return out

@@ -7,9 +7,10 @@ once. Text must already be sanitised (no terminal escape sequences).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import PygmentsSyntaxTheme
 from textual import work
 from textual.binding import Binding
 from textual.geometry import Size
@@ -17,6 +18,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+
+if TYPE_CHECKING:
+    from rich.syntax import PygmentsSyntaxTheme
 
 DARK_SYNTAX = "monokai"
 LIGHT_SYNTAX = "friendly"
@@ -79,6 +83,19 @@ class CodeView(ScrollView, can_focus=True):
         self.refresh()
         self._highlight(self.lines, lexer)
 
+    def clear(self) -> None:
+        """Show nothing (as before the first ``show``)."""
+        self.lines = []
+        self.lexer = "text"
+        self.path_label = ""
+        self._want_y = None
+        self._segments = None
+        self.target_line = None
+        self.virtual_size = Size(0, 0)
+        self.scroll_to(0, 0, animate=False)
+        self.cursor_line = 0
+        self.refresh()
+
     def goto(self, line: int) -> None:
         """Scroll so that 1-based ``line`` is near the middle, and mark it."""
         index = max(0, min(line - 1, len(self.lines) - 1))
@@ -109,6 +126,8 @@ class CodeView(ScrollView, can_focus=True):
     # ------------------------------------------------------------------ highlighting
 
     def _syntax_theme(self) -> PygmentsSyntaxTheme:
+        from rich.syntax import PygmentsSyntaxTheme  # pygments: loaded by the first highlight
+
         dark = self.app.current_theme.dark if self.app.current_theme else True
         return PygmentsSyntaxTheme(DARK_SYNTAX if dark else LIGHT_SYNTAX)
 
