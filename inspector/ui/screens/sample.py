@@ -194,7 +194,7 @@ class SampleScreen(Screen[None]):
         except LoadError as exc:
             self.app.call_from_thread(self._failed, generation, str(exc))
             return
-        self.app.call_from_thread(self._loaded, generation, view)
+        self.app.call_from_thread(self._loaded, generation, view)  # type: ignore[arg-type]  # async callback: mypy cannot solve Textual's return TypeVar
 
     def _failed(self, generation: int, message: str) -> None:
         if generation != self._generation:
@@ -356,7 +356,7 @@ class SampleScreen(Screen[None]):
             self.app.call_from_thread(self.notify, str(exc), severity="error")
             return
         task = catalog.task(other.task, catalog.run(other.run_key))
-        self.app.call_from_thread(self._mount_compare, generation, other, sample, task)
+        self.app.call_from_thread(self._mount_compare, generation, other, sample, task)  # type: ignore[arg-type]  # async callback, as above
 
     async def _mount_compare(self, generation: int, other: SampleEntry, sample: SampleResult,
                              task: Task | None) -> None:
