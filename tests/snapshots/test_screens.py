@@ -32,9 +32,9 @@ def _app(sample_runs: Path, theme: str) -> InspectorApp:
 
 async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
     """Wait for every worker; an exclusive worker replaced by a newer one (a file opened
-    while the previous one was still highlighting) is not an error. Then wait until five
-    renders in a row (half a second) are the same: on a loaded machine a table's columns are
-    still being measured when the workers are done."""
+    while the previous one was still highlighting) is not an error. Then wait until eight
+    renders in a row (0.8 s) are the same: on a loaded machine a table's columns are still
+    being measured when the workers are done (five in a row was seen to be too few)."""
     for _ in range(3):
         for _ in range(5):
             try:
@@ -44,7 +44,7 @@ async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
                 await pilot.pause(0.05)
         await pilot.pause()
     last, same = None, 0
-    for _ in range(60):
+    for _ in range(90):
         await pilot.pause(0.1)
         try:
             await pilot.app.workers.wait_for_complete()
@@ -52,7 +52,7 @@ async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
             continue
         now = pilot.app.export_screenshot()
         same = same + 1 if now == last else 0
-        if same >= 4:
+        if same >= 7:
             return
         last = now
 
