@@ -244,7 +244,8 @@ class Catalog:
     def refresh(self, progress: Progress | None = None,
                 cancelled: Callable[[], bool] | None = None) -> RefreshReport:
         """Bring the index up to date with the disk; returns what changed."""
-        from inspector.model.discover import load_location, locate_runs
+        from inspector.model.discover import locate_runs
+        from inspector.services.catalog_load import load_rows
 
         started = time.perf_counter()
         report = RefreshReport()
@@ -269,17 +270,16 @@ class Catalog:
                 todo.append((loc, sig))
             else:
                 report.unchanged += 1
-        for i, (loc, sig) in enumerate(todo):
-            if cancelled is not None and cancelled():
-                report.cancelled = True
-                break
+        tasks = self._task_table() if any(loc.kind != "run" for loc, _ in todo) else {}
+        for i, (loc, sig, rows, issues) in enumerate(
+                load_rows(todo, tasks, self.root, cancelled)):
             if progress is not None:
                 progress(i, len(todo), str(loc.path))
-            runs, issues = load_location(loc, self._task_table() if loc.kind != "run" else None,
-                                         self.root)
-            self._store_location(loc, sig, runs, issues)
+            self._store_rows(loc, sig, rows, issues)
             self._run_cache.pop(str(loc.path), None)
             report.reloaded.append(loc.path)
+        if len(report.reloaded) < len(todo):
+            report.cancelled = True
         if progress is not None and todo:
             progress(len(todo), len(todo), "done")
         report.seconds = time.perf_counter() - started
@@ -316,9 +316,8 @@ class Catalog:
         db.execute("DELETE FROM runs WHERE location=?", (str(path),))
         db.execute("DELETE FROM locations WHERE path=?", (str(path),))
 
-    def _store_location(self, loc: RunLocation, sig: str, runs: list[Run],
-                        issues: list[LoadIssue]) -> None:
-        rows = [_run_rows(loc, run) for run in runs]
+    def _store_rows(self, loc: RunLocation, sig: str, rows: list[RunRows],
+                    issues: list[LoadIssue]) -> None:
         with self._lock:
             db = self._db
             db.execute("BEGIN IMMEDIATE")
@@ -547,8 +546,12 @@ def _issue_from_json(d: dict[str, str]) -> LoadIssue:
     return LoadIssue(Path(d["path"]), d["field"], d["message"], d["severity"])
 
 
-def _run_rows(loc: RunLocation, run: Run
-              ) -> tuple[_Row, list[tuple[_Row, list[_Row]]]]:
+RunRows = tuple["_Row", list[tuple["_Row", list["_Row"]]]]
+"""One run's index rows: the run row, and each sample row with its test rows."""
+
+
+def run_rows(loc: RunLocation, run: Run) -> RunRows:
+    """The index rows of ``run`` (metrics, verdicts, tampering scan included)."""
     from inspector.services.metrics import compute_run_metrics
     from inspector.services.tamper.findings import sample_tampering
 
