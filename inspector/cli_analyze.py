@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from inspector import paths
 from inspector.cli_errors import CliError
-from inspector.cli_output import print_json, terminal_safe
+from inspector.cli_output import print_json, text_table
 
 if TYPE_CHECKING:
     from inspector.model.contract_types import Mention
@@ -67,16 +67,6 @@ def _oracle(path: str | None) -> Path | None:
         raise CliError(f"{folder}: --oracle must be a folder with one sub-folder per task")
     return folder
 
-
-def _table(headers: list[str], rows: list[list[str]]) -> str:
-    rows = [[terminal_safe(c) for c in r] for r in rows]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(headers)]
-    out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip(),
-           "  ".join("-" * w for w in widths)]
-    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-            for r in rows]
-    return "\n".join(out)
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
@@ -136,7 +126,7 @@ def _print_tasks(report: TasksReport) -> None:
                      f"/{len(r.untyped)}",
                      str(len(s.dependencies)), str(len(s.packages)), _flags(t),
                      f"{s.score:.2f}", s.tier, diff])
-    print(_table(["task", "lang", "words", "endpoints", "fields p/c/o/u", "deps", "packages",
+    print(text_table(["task", "lang", "words", "endpoints", "fields p/c/o/u", "deps", "packages",
                   "flags", "spec score", "spec tier", "difficulty"], rows))
     print("\nfields: primitive/collection/object/untyped; flags: A auth, D database, "
           "B background work, U file upload.")
@@ -233,7 +223,7 @@ def _print_code(report: CodeReport, with_oracle: bool) -> None:
                "cyclomatic", "max CC", "cognitive", "notes"]
     if with_oracle:
         headers += ["ref LOC", "ref complexity"]
-    print(_table(headers, rows))
+    print(text_table(headers, rows))
     print(f"\n{report.repos} repos measured ({report.cached} from the cache) in "
           f"{report.seconds:.2f} s. Cyclomatic: radon (Python) / lizard (Java), summed over "
           "functions; cognitive: complexipy (Python only)."

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from inspector import paths
 from inspector.cli_errors import CliError
-from inspector.cli_output import print_json, terminal_safe
+from inspector.cli_output import print_json, text_table
 
 if TYPE_CHECKING:
     from inspector.services.analysis.breakdown import GroupPass
@@ -39,16 +39,6 @@ def _pp(x: float) -> str:
 def _money(x: float | None) -> str:
     return "—" if x is None else f"${x:.4f}"
 
-
-def _table(headers: list[str], rows: list[list[str]]) -> str:
-    rows = [[terminal_safe(c) for c in r] for r in rows]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip(),
-             "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-              for r in rows]
-    return "\n".join(lines)
 
 
 def _positive(text: str) -> int:
@@ -142,7 +132,7 @@ def compare_text(c: RunComparison) -> str:
     for p in c.pairs:
         rows.append([p.task, _pct(p.a.pass_at_1), _pct(p.b.pass_at_1), p.strict,
                      _pct(p.a.test_ratio), _pct(p.b.test_ratio), p.ratio])
-    out.append(_table(["task", "A pass@1", "B pass@1", "A on pass", "A tests", "B tests",
+    out.append(text_table(["task", "A pass@1", "B pass@1", "A on pass", "A tests", "B tests",
                        "A on tests"], rows))
     out.append("")
     out.append(f"Strict pass (per-task pass@1): A wins {c.strict.wins}, loses "
@@ -164,7 +154,7 @@ def compare_text(c: RunComparison) -> str:
                                   f"{_pct(c.pass_hat_k[side].get(k))}" for k in ks)]
                  for side in ("a", "b")]
         out.append("pass@k / pass^k (all k samples pass), means over the common tasks:")
-        out.append(_table(["run", *(f"k={k}" for k in ks)], krows))
+        out.append(text_table(["run", *(f"k={k}" for k in ks)], krows))
     out.append("")
     out.append(cost_text([c.cost["a"], c.cost["b"]], {c.a.key: "A", c.b.key: "B"}))
     return "\n".join(out)
@@ -186,7 +176,7 @@ def cost_text(costs: list[CostSummary], names: dict[str, str] | None = None) -> 
         rows.append([name, _pct(x.pass_at_1), f"{x.recorded}/{x.samples}",
                      _money(x.median_cost), _money(x.cost_per_pass),
                      "—" if x.median_seconds is None else f"{x.median_seconds:.1f}s", tokens])
-    return "Generation cost vs pass:\n" + _table(
+    return "Generation cost vs pass:\n" + text_table(
         ["run", "pass@1", "recorded", "median cost", "cost per pass", "median time",
          "median tokens in/out"], rows)
 
@@ -277,7 +267,7 @@ def cmd_analyze_runs(args: argparse.Namespace) -> int:
 
 
 def _group_table(groups: list[GroupPass], what: str) -> str:
-    return _table(["run", what, "tasks", "samples", "pass@1", "stock pass@1"],
+    return text_table(["run", what, "tasks", "samples", "pass@1", "stock pass@1"],
                   [[g.run_id, g.group, str(g.tasks), str(g.samples), _pct(g.strict),
                     _pct(g.stock)] for g in groups])
 
@@ -288,7 +278,7 @@ def _breakdown_text(b: Any, taxonomy: Any) -> str:
     rows.append(["resolved total", *(str(n) for n in b.group_totals), str(b.total)])
     if b.has_unresolved:
         rows.append(["unresolved", *(str(n) for n in b.unresolved)])
-    return f"{b.title}:\n" + _table(["category", *b.group_names, "total"], rows)
+    return f"{b.title}:\n" + text_table(["category", *b.group_names, "total"], rows)
 
 
 # ----------------------------------------------------------------------------- parsers
