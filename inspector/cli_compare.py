@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from inspector.services.analysis.breakdown import GroupPass
     from inspector.services.analysis.compare import RunComparison
     from inspector.services.analysis.cost import CostSummary
+    from inspector.services.analysis.overview import LabelInput, Overview
     from inspector.services.analysis.source import Loaded
     from inspector.services.catalog import Progress
 
@@ -183,87 +184,94 @@ def cost_text(costs: list[CostSummary], names: dict[str, str] | None = None) -> 
 
 # ----------------------------------------------------------------------------- analyze --runs
 
-def _labels(root: Path, labels: str | None) -> tuple[Any, Any, Path] | None:
-    """(taxonomy, label set, labels folder), or None when the folder holds no label file."""
+def _labels(root: Path, labels: str | None) -> LabelInput | None:
+    """The labels to break failures down by, or None when the folder holds no label file."""
     from inspector.model.errors import LoadError
-    from inspector.services.labels.store import LabelStore, find_labels_dir
+    from inspector.services.analysis.overview_load import labels_folder_for, read_labels
 
-    folder = Path(labels) if labels else find_labels_dir(root)
+    folder = labels_folder_for(root, Path(labels) if labels else None)
     if labels and not folder.exists():
         raise CliError.missing(folder)
-    store = LabelStore(folder)
     try:
-        taxonomy = store.taxonomy()
+        found = read_labels(folder)
     except LoadError as exc:
         raise CliError.of(exc) from None
-    loaded = store.load()
-    for problem in loaded.problems:
+    for problem in found.problems:
         print(f"inspector: error: {problem}", file=sys.stderr)
-    if not loaded.labels.files and loaded.labels.adjudication is None:
-        return None
-    return taxonomy, loaded.labels, folder
+    return found.input
+
+
+def analysis_of(root: Path, labels: str | None, oracle: Path | None = None) -> Overview:
+    """The whole run analysis of ``root`` (index refreshed first), or a :class:`CliError`."""
+    from inspector.services.analysis.overview_load import overview_of_folder
+
+    if not root.exists():
+        raise CliError.missing(root)
+    label_input = _labels(root, labels)
+    progress = _progress(root)
+
+    def step(what: str, done: int, total: int) -> None:
+        if what == "indexing runs":
+            progress(done, total, what)
+
+    try:
+        overview = overview_of_folder(root, label_input, oracle, step=step)
+    except (OSError, sqlite3.Error) as exc:
+        raise CliError(_index_problem(exc)) from None
+    for issue in overview.issues[:15]:
+        print(f"inspector: warning: {issue}", file=sys.stderr)
+    if not overview.runs:
+        raise CliError(f"{root}: no runs found (expected a run folder with run.json, or a "
+                       "RepoGenesis output folder with report*.json or intermediate/)")
+    return overview
 
 
 def cmd_analyze_runs(args: argparse.Namespace) -> int:
-    from inspector.services.analysis.breakdown import (
-        category_tables,
-        label_rows,
-        pass_at_1_tables,
-    )
-    from inspector.services.analysis.cost import cost_summary
-    from inspector.services.labels.export import breakdown_to_json
-
     root = Path(args.path) if args.path else paths.sample_runs()
-    if not root.exists():
-        raise CliError.missing(root)
-    loaded = _load(root)
-    for issue in [i for i in loaded.issues if i.severity == "error"][:15]:
-        print(f"inspector: warning: {issue}", file=sys.stderr)
-    if not loaded.runs:
-        raise CliError(f"{root}: no runs found (expected a run folder with run.json, or a "
-                       "RepoGenesis output folder with report*.json or intermediate/)")
-    runs = loaded.runs
-    passes = pass_at_1_tables(runs)
-    costs = [cost_summary(r) for r in runs]
-    labels = _labels(root, args.labels)
-    tables = None
-    outside = 0
-    if labels is not None:
-        taxonomy, label_set, folder = labels
-        rows, outside = label_rows(label_set, runs)
-        tables = category_tables(rows, taxonomy, runs)
+    overview = analysis_of(root, args.labels, Path(args.oracle) if args.oracle else None)
     if args.json:
-        doc: dict[str, Any] = {
-            "root": str(root),
-            "runs": [{"key": r.key, "run_id": r.run_id, "agent": r.agent, "model": r.model,
-                      "language": r.language, "format": r.format,
-                      "tasks": len(r.by_task()), "samples": len(r.samples)} for r in runs],
-            "pass_at_1": {name: [g.to_json() for g in groups]
-                          for name, groups in passes.items()},
-            "categories": None if labels is None or tables is None else {
-                "labels": str(labels[2]), "outside": outside,
-                **{name: breakdown_to_json(t, labels[0]) for name, t in tables.items()}},
-            "cost": [c.to_json() for c in costs],
-        }
-        print_json(json.dumps(doc, indent=2, ensure_ascii=False))
+        print_json(json.dumps(overview.to_json(), indent=2, ensure_ascii=False))
         return 0
-    out = [f"{len(runs)} runs under {root}", "",
+    print(runs_text(overview))
+    return 0
+
+
+def runs_text(overview: Overview) -> str:
+    """``analyze --runs`` as text: Pass@1 by tier, framework and language, categories, cost."""
+    passes, cats = overview.passes, overview.categories
+    out = [f"{len(overview.runs)} runs under {overview.root}", "",
+           f"Pass@1 by difficulty tier ({overview.tier_source}):",
+           tier_table(overview), "",
            "Pass@1 by framework (strict: all tests pass; stock: the test pass ratio):",
            _group_table(passes["by_framework"], "framework"), "",
            "Pass@1 by language:", _group_table(passes["by_language"], "language"), ""]
-    if labels is None or tables is None:
+    if cats is None:
         out.append("Failure categories: no labels found (labels/annotators/<name>.json; "
                    "--labels DIR names another folder)")
     else:
-        taxonomy = labels[0]
-        out.append(f"Failure categories (final labels from {labels[2]}):")
-        for key in ("by_agent", "by_framework"):
-            out.append(_breakdown_text(tables[key], taxonomy))
-        if outside:
-            out.append(f"({outside} labelled item(s) belong to runs outside {root})")
-    out += ["", cost_text(costs)]
-    print("\n".join(out))
-    return 0
+        out.append(f"Failure categories (final labels from {cats.folder}):")
+        for key in ("by_agent", "by_tier", "by_framework"):
+            if key in cats.tables:
+                out.append(_breakdown_text(cats.tables[key], cats.taxonomy))
+        if cats.outside:
+            out.append(f"({cats.outside} labelled item(s) belong to runs outside "
+                       f"{overview.root})")
+    out += ["", cost_text(overview.costs)]
+    return "\n".join(out)
+
+
+def tier_table(overview: Overview) -> str:
+    """The paper's table: one row per run, strict Pass@1 (and samples) per tier."""
+    tiers = overview.tier_names()
+    cell = {(g.run_key, g.group): g for g in overview.passes.get("by_tier", [])}
+    rows = []
+    for run in overview.runs:
+        row = [run.run_id]
+        for tier in tiers:
+            g = cell.get((run.key, tier))
+            row.append("" if g is None else f"{_pct(g.strict)} ({g.samples})")
+        rows.append(row)
+    return text_table(["run", *tiers], rows)
 
 
 def _group_table(groups: list[GroupPass], what: str) -> str:

@@ -15,6 +15,8 @@ from inspector.model.results import Generation
 from tests.analysis_runs import write_run
 
 ATLAS = "repo_readme_1125_atlas_m2-large_Python"
+ATLAS_TASKS = {"Multilingual", "StructuredDataConvertor", "UserManagement_2", "WebPan",
+               "django-rest-framework-crud", "eve", "flask", "synapse"}
 DASH = "repo_readme_1125_dash_m2-mini_Python"
 
 
@@ -103,8 +105,18 @@ def test_analyze_runs_json_on_bundled_runs(env: dict[str, str], sample_runs: Pat
     proc = run_cli(env, "analyze", str(sample_runs), "--runs", "--json")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
-    assert set(doc) == {"root", "runs", "pass_at_1", "categories", "cost"}
+    assert set(doc) == {"root", "runs", "pass_at_1", "categories", "cost", "tiers",
+                        "tier_source"}
     assert len(doc["runs"]) == 10
+    # no reference implementation is bundled: every tier is the spec tier, and says so
+    assert doc["tiers"] and all(t.startswith("spec ") for t in doc["tiers"].values())
+    assert "spec complexity" in doc["tier_source"]
+    atlas = [g for g in doc["pass_at_1"]["by_tier"]
+             if g["run_id"] == "repo_readme_1125_atlas_m2-large_Python"]
+    assert sum(g["samples"] for g in atlas) == 8  # the run's eight tasks, each in one tier
+    for g in atlas:  # each group's tasks are the run's tasks of that tier
+        assert g["tasks"] == sum(1 for t, tier in doc["tiers"].items()
+                                 if tier == g["group"] and t in ATLAS_TASKS)
     forge = {g["group"]: g for g in doc["pass_at_1"]["by_framework"]
              if g["run_id"] == "repo_readme_1118_forge_m1-large_Python"}
     assert forge["fastapi"]["pass_at_1"] == 0.6667 and forge["flask"]["pass_at_1"] == 0.3333

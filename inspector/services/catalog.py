@@ -478,8 +478,6 @@ class Catalog:
 
     def task(self, name: str, run: RunEntry | None = None) -> Task | None:
         """The task as the run recorded it, else as found in the tasks folder."""
-        from inspector.model.discover import locate_runs
-
         if run is not None and run.format != "repogenesis":
             try:
                 top = read_json(run.location / RUN_FILE)
@@ -491,11 +489,22 @@ class Catalog:
                                           run.location, issues)
             except LoadError:
                 pass
+        self._know_tasks_root()
+        return self._task_table().get(name)
+
+    def tasks(self) -> dict[str, Task]:
+        """Every task of the tasks folder, keyed by name (loaded once)."""
+        self._know_tasks_root()
+        with self._lock:
+            return dict(self._task_table())
+
+    def _know_tasks_root(self) -> None:
+        from inspector.model.discover import locate_runs
+
         if not self._tasks_root_known:  # an index opened without a refresh
             located = locate_runs(self.root)
             self.tasks_root, self.tasks_found = located.tasks_root, located.tasks_found
             self._tasks_root_known = True
-        return self._task_table().get(name)
 
     def load_sample(self, entry: SampleEntry) -> SampleResult:
         """The full result of one sample, read from its files. Raises LoadError."""

@@ -1,0 +1,199 @@
+"""The whole run analysis of a folder in one object: what the app's Analysis tab, ``inspector
+analyze --runs`` and the exports show.
+
+:func:`build_overview` combines the runs' outcomes (:mod:`.outcomes`), every task's spec
+complexity and difficulty (:mod:`.tasks`), Pass@1 by framework, language and difficulty tier
+(:mod:`.breakdown`), the failure categories of the labels, and generation cost vs pass
+(:mod:`.cost`). A task's tier is its RepoGenesis difficulty when a reference implementation
+exists (Easy/Medium/Hard), else its spec-complexity tier, named so ("spec low" …): the two
+scales are never mixed up under one name.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from inspector.model.labelset import LabelSet
+from inspector.model.task import Task
+from inspector.model.taxonomy import Taxonomy
+from inspector.services.analysis.breakdown import (
+    GroupPass,
+    category_tables,
+    label_rows,
+    pass_at_1_tables,
+)
+from inspector.services.analysis.cost import CostSummary, cost_summary
+from inspector.services.analysis.outcomes import RunOutcomes
+from inspector.services.analysis.tasks import TaskAnalysis, analyze_task
+from inspector.services.labels.export import Breakdown, breakdown_to_json
+
+Step = Callable[[str, int, int], None]
+"""Progress: (what, done, total)."""
+
+SPEC_PREFIX = "spec "
+TIER_ORDER = ("Easy", "Medium", "Hard", "spec low", "spec medium", "spec high")
+
+
+class Cancelled(Exception):
+    """The caller asked the analysis to stop."""
+
+
+def tier_sort_key(tier: str) -> tuple[int, str]:
+    """Easy < Medium < Hard < spec low < spec medium < spec high < anything else."""
+    return (TIER_ORDER.index(tier), "") if tier in TIER_ORDER else (len(TIER_ORDER), tier)
+
+
+def tier_name(task: TaskAnalysis) -> str:
+    """The task's difficulty label with a reference implementation, else ``spec <tier>``."""
+    if task.difficulty.score is not None:
+        return task.difficulty.label
+    return SPEC_PREFIX + task.spec.tier
+
+
+@dataclass(frozen=True, slots=True)
+class LabelInput:
+    """Labels to break failures down by: the set, its taxonomy and where it was read."""
+
+    labels: LabelSet
+    taxonomy: Taxonomy
+    folder: Path
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryTables:
+    """Failure categories by agent, run, framework and tier, from the final labels."""
+
+    tables: dict[str, Breakdown]
+    taxonomy: Taxonomy
+    folder: Path
+    labelled: int  # labelled items of samples among the runs
+    outside: int  # labelled items of samples elsewhere
+
+    def to_json(self) -> dict[str, Any]:
+        return {"labels": str(self.folder), "labelled": self.labelled,
+                "outside": self.outside,
+                **{name: breakdown_to_json(t, self.taxonomy) for name, t in self.tables.items()}}
+
+
+@dataclass
+class Overview:
+    """Every run's outcomes and the breakdowns of them."""
+
+    root: Path
+    runs: list[RunOutcomes]
+    tasks: dict[str, TaskAnalysis]
+    tiers: dict[str, str]  # task -> tier name (see :func:`tier_name`)
+    passes: dict[str, list[GroupPass]]  # by_framework, by_language, by_tier
+    costs: list[CostSummary]
+    categories: CategoryTables | None
+    seconds: float = 0.0
+    issues: list[str] = field(default_factory=list)
+
+    def tier_of(self, task: str) -> str:
+        return self.tiers.get(task, "unknown")
+
+    @property
+    def samples(self) -> int:
+        return sum(len(r.samples) for r in self.runs)
+
+    @property
+    def tier_source(self) -> str:
+        """Where the tiers come from, in words."""
+        used = {t for t in {s.task for r in self.runs for s in r.samples}}
+        ref = sum(1 for t in used if t in self.tasks
+                  and self.tasks[t].difficulty.score is not None)
+        spec = sum(1 for t in used if t in self.tasks) - ref
+        parts = []
+        if ref:
+            parts.append(f"{ref} task(s) by RepoGenesis difficulty from a reference "
+                         "implementation")
+        if spec:
+            parts.append(f"{spec} task(s) by spec complexity, having no reference "
+                         "implementation")
+        missing = len(used) - ref - spec
+        if missing:
+            parts.append(f"{missing} task(s) without a README: unknown")
+        return "; ".join(parts) or "no tasks"
+
+    def tier_names(self) -> list[str]:
+        """The tiers that occur, easiest first."""
+        return sorted({g.group for g in self.passes.get("by_tier", [])}, key=tier_sort_key)
+
+    def pairable(self) -> list[tuple[RunOutcomes, RunOutcomes, int]]:
+        """Pairs of runs with tasks in common, most common tasks first (a, b, common)."""
+        tasks = [set(r.by_task()) for r in self.runs]
+        out = []
+        for i, a in enumerate(self.runs):
+            for j in range(i + 1, len(self.runs)):
+                common = len(tasks[i] & tasks[j])
+                if common:
+                    out.append((a, self.runs[j], common))
+        out.sort(key=lambda p: -p[2])
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "root": str(self.root),
+            "runs": [{"key": r.key, "run_id": r.run_id, "agent": r.agent, "model": r.model,
+                      "language": r.language, "format": r.format,
+                      "tasks": len(r.by_task()), "samples": len(r.samples)} for r in self.runs],
+            "tiers": dict(sorted(self.tiers.items())),
+            "tier_source": self.tier_source,
+            "pass_at_1": {name: [g.to_json() for g in groups]
+                          for name, groups in self.passes.items()},
+            "categories": None if self.categories is None else self.categories.to_json(),
+            "cost": [c.to_json() for c in self.costs],
+        }
+
+
+def _tick(step: Step | None, cancelled: Callable[[], bool] | None, what: str, done: int,
+          total: int) -> None:
+    if cancelled is not None and cancelled():
+        raise Cancelled(what)
+    if step is not None:
+        step(what, done, total)
+
+
+def analyze_used_tasks(runs: Iterable[RunOutcomes], tasks: Mapping[str, Task],
+                       oracle_dir: Path | None = None, step: Step | None = None,
+                       cancelled: Callable[[], bool] | None = None
+                       ) -> dict[str, TaskAnalysis]:
+    """The spec complexity and difficulty of every task the runs used (and that has a README
+    in ``tasks``)."""
+    used = sorted({s.task for r in runs for s in r.samples} & set(tasks))
+    out: dict[str, TaskAnalysis] = {}
+    for i, name in enumerate(used):
+        _tick(step, cancelled, "scoring task READMEs", i, len(used))
+        out[name] = analyze_task(tasks[name], oracle_dir)
+    return out
+
+
+def build_overview(root: Path, runs: list[RunOutcomes], tasks: Mapping[str, TaskAnalysis],
+                   labels: LabelInput | None = None, *, step: Step | None = None,
+                   cancelled: Callable[[], bool] | None = None,
+                   issues: Iterable[str] = ()) -> Overview:
+    """The breakdowns of ``runs`` with the tiers of ``tasks`` and the categories of
+    ``labels``. Raises :class:`Cancelled` when ``cancelled()`` turns true."""
+    started = time.perf_counter()
+    tiers = {name: tier_name(t) for name, t in tasks.items()}
+
+    def tier_of(task: str) -> str:
+        return tiers.get(task, "unknown")
+
+    _tick(step, cancelled, "Pass@1 by framework, language and tier", 0, 3)
+    passes = pass_at_1_tables(runs, tier_of)
+    _tick(step, cancelled, "generation cost", 1, 3)
+    costs = [cost_summary(r) for r in runs]
+    categories = None
+    if labels is not None and (labels.labels.files or labels.labels.adjudication is not None):
+        _tick(step, cancelled, "failure categories", 2, 3)
+        rows, outside = label_rows(labels.labels, runs)
+        categories = CategoryTables(category_tables(rows, labels.taxonomy, runs, tier_of),
+                                    labels.taxonomy, labels.folder, len(rows), outside)
+    _tick(step, cancelled, "done", 3, 3)
+    return Overview(root, runs, dict(tasks), tiers, passes, costs, categories,
+                    time.perf_counter() - started, list(issues))
