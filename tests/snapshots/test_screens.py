@@ -92,6 +92,13 @@ def test_benchmark_health(snap_compare, sample_runs: Path, theme: str) -> None:
 
 
 @pytest.mark.parametrize("theme", THEMES)
+def test_analysis_plots(snap_compare, sample_runs: Path, theme: str) -> None:
+    """Pass@1 by spec tier per run, category mix per agent, cost not recorded, frameworks."""
+    assert snap_compare(_app(sample_runs, theme), terminal_size=(160, 50),
+                        run_before=_tab("5"))
+
+
+@pytest.mark.parametrize("theme", THEMES)
 def test_sample_view(snap_compare, sample_runs: Path, theme: str) -> None:
     """README on the left; failing tests first with the traceback and its reference."""
 

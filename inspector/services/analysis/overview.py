@@ -124,7 +124,9 @@ class Overview:
         return sorted({g.group for g in self.passes.get("by_tier", [])}, key=tier_sort_key)
 
     def pairable(self) -> list[tuple[RunOutcomes, RunOutcomes, int]]:
-        """Pairs of runs with tasks in common, most common tasks first (a, b, common)."""
+        """Pairs of runs with tasks in common (a, b, common): pairs of different agents or
+        models first (a run and its re-run are the least informative pair), then the ones
+        with the most tasks in common."""
         tasks = [set(r.by_task()) for r in self.runs]
         out = []
         for i, a in enumerate(self.runs):
@@ -132,7 +134,7 @@ class Overview:
                 common = len(tasks[i] & tasks[j])
                 if common:
                     out.append((a, self.runs[j], common))
-        out.sort(key=lambda p: -p[2])
+        out.sort(key=lambda p: (p[0].label == p[1].label, -p[2]))
         return out
 
     def to_json(self) -> dict[str, Any]:

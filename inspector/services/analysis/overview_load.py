@@ -4,6 +4,7 @@ labels from the labels folder."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,14 +71,17 @@ def overview_from_catalog(catalog: Catalog, root: Path, labels: LabelInput | Non
                           oracle_dir: Path | None = None, *, step: Step | None = None,
                           cancelled: Callable[[], bool] | None = None) -> Overview:
     """The overview of every run in ``catalog`` (which the caller has refreshed)."""
+    started = time.perf_counter()
     if step is not None:
         step("reading outcomes", 0, 1)
     entries = catalog.runs()
     runs = outcomes_of(catalog, entries)
     tasks = analyze_used_tasks(runs, _tasks_for(catalog, runs), oracle_dir, step, cancelled)
     issues = [str(i) for i in catalog.issues() if i.severity == "error"]
-    return build_overview(root, runs, tasks, labels, step=step, cancelled=cancelled,
-                          issues=issues)
+    overview = build_overview(root, runs, tasks, labels, step=step, cancelled=cancelled,
+                              issues=issues)
+    overview.seconds = time.perf_counter() - started  # the whole analysis, not its last part
+    return overview
 
 
 def overview_of_folder(root: Path, labels: LabelInput | None = None,

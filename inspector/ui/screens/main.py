@@ -1,5 +1,5 @@
-"""The main screen: runs overview, samples list with filters, run x task matrix, and
-benchmark health — one tab each (keys 1-4), each tab a pane from ``inspector.ui.panes``.
+"""The main screen: runs overview, samples list with filters, run x task matrix, benchmark
+health and the analyses — one tab each (keys 1-5), each tab a pane from ``inspector.ui.panes``.
 
 The screen keeps the layout, tab switching, the catalog's progress and updates (handed to the
 panes) and the app-wide actions; each pane owns its table, filters, detail text and keys."""
@@ -20,6 +20,7 @@ from inspector.model.filters import SampleFilter
 from inspector.model.verdict import Verdict
 from inspector.ui.app_access import inspector_app
 from inspector.ui.messages import CatalogProgress, CatalogUpdated, ShowRunSamples
+from inspector.ui.panes.analysis import AnalysisPane
 from inspector.ui.panes.health import HealthPane
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.panes.matrix import MatrixPane
@@ -28,9 +29,10 @@ from inspector.ui.panes.samples import SamplesPane
 from inspector.ui.safe import plain
 
 if TYPE_CHECKING:
+    from inspector.services.analysis.overview import LabelInput
     from inspector.services.health import HealthReport
 
-TABS = ("runs-tab", "samples-tab", "matrix-tab", "health-tab")
+TABS = ("runs-tab", "samples-tab", "matrix-tab", "health-tab", "analysis-tab")
 
 
 class MainScreen(Screen[None]):
@@ -41,6 +43,7 @@ class MainScreen(Screen[None]):
         Binding("2", "show_tab('samples-tab')", "Samples"),
         Binding("3", "show_tab('matrix-tab')", "Matrix"),
         Binding("4", "show_tab('health-tab')", "Health"),
+        Binding("5", "show_tab('analysis-tab')", "Analysis"),
         Binding("slash", "focus_filter", "Filter"),
         Binding("L", "label_queue", "Label"),
         Binding("D", "disagreements", "Disagreements", show=False),
@@ -76,6 +79,9 @@ class MainScreen(Screen[None]):
                 yield MatrixPane(id="matrix-pane")
             with TabPane("Benchmark health [4]", id="health-tab"):
                 yield HealthPane(app.catalog.find_sample, id="health-pane")
+            with TabPane("Analysis [5]", id="analysis-tab"):
+                yield AnalysisPane(app.catalog, app.root, self._label_input,
+                                   id="analysis-pane")
         yield Footer()
 
     # ------------------------------------------------------------------ panes
@@ -96,12 +102,29 @@ class MainScreen(Screen[None]):
     def health_pane(self) -> HealthPane:
         return self.query_one(HealthPane)
 
+    @property
+    def analysis_pane(self) -> AnalysisPane:
+        return self.query_one(AnalysisPane)
+
     def _pane(self, tab: str) -> LazyPane | None:
         panes: dict[str, LazyPane] = {"runs-tab": self.runs_pane,
                                       "samples-tab": self.samples_pane,
                                       "matrix-tab": self.matrix_pane,
-                                      "health-tab": self.health_pane}
+                                      "health-tab": self.health_pane,
+                                      "analysis-tab": self.analysis_pane}
         return panes.get(tab)
+
+    def _label_input(self) -> LabelInput | None:
+        """The labels as written to disk now (read in the analysis worker)."""
+        from inspector.model.errors import LoadError
+        from inspector.services.analysis.overview_load import labels_folder_for, read_labels
+
+        app = inspector_app(self)
+        folder = app.labels.root if app.labels is not None else labels_folder_for(app.root)
+        try:
+            return read_labels(folder).input
+        except LoadError:
+            return None
 
     @property
     def filter(self) -> SampleFilter:
@@ -137,6 +160,7 @@ class MainScreen(Screen[None]):
         self.runs_pane.show_problems()
         self._update_title()
         self.analyse_health()
+        self.analysis_pane.data_changed()
 
     def _hand_out_data(self) -> None:
         """Give the samples and matrix panes the current runs, samples and health report."""
@@ -152,6 +176,7 @@ class MainScreen(Screen[None]):
 
     def labels_changed(self) -> None:
         """A label was written or the label files changed: the label filter may differ."""
+        self.analysis_pane.data_changed()
         if self.is_current:
             self.samples_pane.labels_changed()
         elif self.filter.label:

@@ -1,0 +1,1 @@
+"""The Analysis tab: plots, the tasks table and the paired comparison of two runs."""

@@ -1,0 +1,334 @@
+"""The Analysis tab: plots of the runs' analysis, the tasks table (difficulty and spec
+complexity, sortable and filterable) and the paired comparison of two runs.
+
+The analysis (:func:`~inspector.services.analysis.overview_load.overview_from_catalog`) runs in
+a thread worker the first time the tab is shown and again after the runs or labels change,
+with a progress bar; Esc cancels it. Comparisons run in their own worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.widget import Widget
+from textual.widgets import (
+    DataTable,
+    Input,
+    ProgressBar,
+    Select,
+    Static,
+    TabbedContent,
+    TabPane,
+)
+from textual.worker import get_current_worker
+from textual_plotext import PlotextPlot
+
+from inspector.services.analysis.compare import RunComparison, compare_runs
+from inspector.services.analysis.overview import Cancelled, LabelInput, Overview
+from inspector.services.analysis.overview_load import overview_from_catalog
+from inspector.services.catalog import Catalog
+from inspector.ui.analysis import plots
+from inspector.ui.analysis.comparison_text import comparison_lines
+from inspector.ui.analysis.task_rows import COLUMNS, TaskRow, sorted_rows, task_rows
+from inspector.ui.panes.lazy import LazyPane
+from inspector.ui.safe import plain
+
+PLOTS = (("tier-plot", plots.draw_tier_pass), ("category-plot", plots.draw_category_mix),
+         ("cost-plot", plots.draw_cost_vs_pass))
+
+
+class PlotBox(Vertical):
+    """A plot with its caption line."""
+
+    DEFAULT_CSS = """
+    PlotBox { height: 1fr; }
+    PlotBox PlotextPlot { height: 1fr; }
+    PlotBox .caption { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, plot_id: str) -> None:
+        super().__init__(id=f"{plot_id}-box")
+        self.plot_id = plot_id
+
+    def compose(self) -> Iterable[Widget]:
+        yield PlotextPlot(id=self.plot_id)
+        yield Static("", classes="caption")
+
+    def draw(self, painter: Callable[..., str], *args: Any) -> None:
+        """Clear the plot and let ``painter(plt, *args)`` draw it; show its caption."""
+        plot = self.query_one(PlotextPlot)
+        caption = painter(plot.plt, *args)
+        self.query_one(".caption", Static).update(plain(caption))
+        plot.refresh()
+
+
+class AnalysisViews(Vertical):
+    """Plots, Tasks and Compare, one inner tab each."""
+
+    DEFAULT_CSS = "AnalysisViews { height: 1fr; }"
+
+    def compose(self) -> Iterable[Widget]:
+        with TabbedContent(id="analysis-views"):
+            with TabPane("Plots", id="analysis-plots"), Grid(id="plot-grid"):
+                for pid, _ in PLOTS:
+                    yield PlotBox(pid)
+                yield PlotBox("framework-plot")
+            with TabPane("Tasks", id="analysis-tasks"):
+                yield Input(placeholder="filter tasks by name, language, framework, tier…",
+                            id="tasks-filter")
+                yield DataTable(id="tasks-table", cursor_type="row", zebra_stripes=True)
+            with TabPane("Compare two runs", id="analysis-compare"):
+                with Horizontal(id="compare-pick"):
+                    yield Select[str]([], prompt="run A", id="compare-a")
+                    yield Select[str]([], prompt="run B", id="compare-b")
+                yield Static("Choose two runs.", id="compare-stats")
+                yield PlotBox("paired-plot")
+
+
+class AnalysisPane(LazyPane):
+    """Plots, tasks and the comparison of two runs, from one analysis of the catalog."""
+
+    BINDINGS = [
+        Binding("s", "sort_next", "Sort tasks"),
+        Binding("S", "sort_reverse", "Reverse sort", show=False),
+        Binding("r", "reanalyse", "Re-analyse"),
+        Binding("escape", "cancel", "Cancel analysis", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    AnalysisPane { height: 1fr; }
+    AnalysisPane #analysis-status { height: auto; padding: 0 1; }
+    AnalysisPane #analysis-summary { width: 1fr; height: auto; color: $text-muted; }
+    AnalysisPane #analysis-progress { width: 40; display: none; }
+    AnalysisPane #analysis-progress.busy { display: block; }
+    AnalysisPane #analysis-views { height: 1fr; }
+    AnalysisPane #plot-grid { grid-size: 2 2; height: 1fr; min-height: 24; }
+    AnalysisPane #tasks-table { height: 1fr; }
+    AnalysisPane #compare-pick { height: auto; }
+    AnalysisPane #compare-pick Select { width: 1fr; }
+    AnalysisPane #compare-stats { height: auto; padding: 0 1; }
+    AnalysisPane #paired-plot-box { height: 1fr; min-height: 12; }
+    """
+
+    def __init__(self, catalog: Catalog, root: Path,
+                 labels: Callable[[], LabelInput | None], *,
+                 oracle_dir: Path | None = None, id: str | None = None) -> None:  # noqa: A002
+        super().__init__(id=id)
+        self.catalog = catalog
+        self.root = root
+        self.labels = labels
+        self.oracle_dir = oracle_dir
+        self.overview: Overview | None = None
+        self.comparison: RunComparison | None = None
+        self.stale = True  # the runs or labels changed since the last analysis
+        self.busy = False
+        self.rows: list[TaskRow] = []
+        self.sort_column = "task"
+        self.descending = False
+
+    # ------------------------------------------------------------------ layout
+
+    def build(self) -> Iterable[Widget]:
+        yield Horizontal(Static("Not analysed yet.", id="analysis-summary"),
+                         ProgressBar(id="analysis-progress", show_eta=False),
+                         id="analysis-status")
+        yield AnalysisViews()
+
+    def on_built(self) -> None:
+        table = self.query_one("#tasks-table", DataTable)
+        for name in COLUMNS:
+            table.add_column(name, key=name)
+
+    def focus_main(self) -> None:
+        if self.query("#analysis-views Tabs"):
+            self.query_one("#analysis-views Tabs").focus()
+
+    async def show(self) -> None:
+        await super().show()
+        if self.stale and not self.busy:
+            self.analyse()
+
+    # ------------------------------------------------------------------ data in
+
+    def data_changed(self) -> None:
+        """The runs or labels changed: analyse again now if shown, else when next shown."""
+        self.stale = True
+        if self.built and self.is_on_screen and not self.busy:
+            self.analyse()
+
+    # ------------------------------------------------------------------ the analysis worker
+
+    def analyse(self) -> None:
+        self.busy = True
+        self.stale = False
+        self.query_one("#analysis-progress", ProgressBar).add_class("busy")
+        self._status("Analysing…")
+        self._run_analysis()
+
+    @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
+    def _run_analysis(self) -> None:
+        worker = get_current_worker()
+
+        def step(what: str, done: int, total: int) -> None:
+            self.app.call_from_thread(self._progress, what, done, total)
+
+        try:
+            overview = overview_from_catalog(
+                self.catalog, self.root, self.labels(), self.oracle_dir, step=step,
+                cancelled=lambda: worker.is_cancelled)
+        except Cancelled:
+            self.app.call_from_thread(self._finished, None, "Analysis cancelled (r runs it "
+                                                            "again).")
+            return
+        except Exception as exc:  # noqa: BLE001 - shown, never a traceback
+            self.app.call_from_thread(self._finished, None, f"Analysis failed: {exc}")
+            return
+        self.app.call_from_thread(self._finished, overview, "")
+
+    def _progress(self, what: str, done: int, total: int) -> None:
+        self.query_one("#analysis-progress", ProgressBar).update(total=max(total, 1),
+                                                                progress=done)
+        self._status(f"Analysing: {what} {done}/{total}  (Esc cancels)")
+
+    def _finished(self, overview: Overview | None, message: str) -> None:
+        self.busy = False
+        self.query_one("#analysis-progress", ProgressBar).remove_class("busy")
+        if overview is None:
+            self._status(message)
+            return
+        self.overview = overview
+        self.dirty = True
+        self.refresh_if_dirty()
+
+    def _status(self, text: str) -> None:
+        self.query_one("#analysis-summary", Static).update(plain(text))
+
+    # ------------------------------------------------------------------ showing it
+
+    def fill(self) -> None:
+        ov = self.overview
+        if ov is None or not self.built:
+            return
+        n = 0 if ov.categories is None else ov.categories.labelled
+        labelled = f", {n} labelled failure{'s' if n != 1 else ''}" if n else ""
+        self._status(f"{len(ov.runs)} runs, {ov.samples} samples, {len(ov.tasks)} tasks"
+                     f"{labelled}. Tiers: {ov.tier_source}. (r: analyse again)")
+        for pid, painter in PLOTS:
+            self.query_one(f"#{pid}-box", PlotBox).draw(painter, ov)
+        self.query_one("#framework-plot-box", PlotBox).draw(plots.draw_framework_pass, ov)
+        self.rows = task_rows(ov)
+        self._fill_tasks()
+        self._fill_run_choices(ov)
+
+    def _fill_tasks(self) -> None:
+        table = self.query_one("#tasks-table", DataTable)
+        text = self.query_one("#tasks-filter", Input).value
+        rows = [r for r in sorted_rows(self.rows, self.sort_column, self.descending)
+                if r.matches(text)]
+        table.clear()
+        for r in rows:
+            table.add_row(*(Text(c) for c in r.cells()), key=r.task)
+        arrow = "▼" if self.descending else "▲"
+        for column in table.columns.values():
+            name = str(column.key.value)
+            column.label = Text(f"{name} {arrow}" if name == self.sort_column else name)
+        table.refresh()
+
+    def _fill_run_choices(self, ov: Overview) -> None:
+        options = [(f"{r.run_id}  ({r.label})", r.key) for r in ov.runs]
+        pick_a = self.query_one("#compare-a", Select)
+        pick_b = self.query_one("#compare-b", Select)
+        old = (pick_a.value, pick_b.value)
+        keys = {r.key for r in ov.runs}
+        with self.prevent(Select.Changed):
+            pick_a.set_options(options)
+            pick_b.set_options(options)
+        if old[0] in keys and old[1] in keys:
+            a, b = str(old[0]), str(old[1])
+        else:
+            pairs = ov.pairable()
+            if not pairs:
+                self.query_one("#compare-stats", Static).update(
+                    plain("No two runs share a task: nothing to compare."))
+                return
+            a, b = pairs[0][0].key, pairs[0][1].key
+        with self.prevent(Select.Changed):
+            pick_a.value, pick_b.value = a, b
+        self._compare(a, b)
+
+    # ------------------------------------------------------------------ comparison
+
+    @on(Select.Changed, "#compare-a, #compare-b")
+    def _pick_changed(self) -> None:
+        a = self.query_one("#compare-a", Select).value
+        b = self.query_one("#compare-b", Select).value
+        if isinstance(a, str) and isinstance(b, str):
+            self._compare(a, b)
+
+    def _compare(self, a: str, b: str) -> None:
+        if a == b:
+            self.query_one("#compare-stats", Static).update(plain("Choose two different runs."))
+            return
+        self.query_one("#compare-stats", Static).update(plain("Comparing…"))
+        self._run_comparison(a, b)
+
+    @work(thread=True, exclusive=True, group="analysis-compare", exit_on_error=False)
+    def _run_comparison(self, a: str, b: str) -> None:
+        ov = self.overview
+        if ov is None:
+            return
+        runs = {r.key: r for r in ov.runs}
+        if a not in runs or b not in runs:
+            return
+        result = compare_runs(runs[a], runs[b])
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_comparison, result)
+
+    def _show_comparison(self, c: RunComparison) -> None:
+        self.comparison = c
+        self.query_one("#compare-stats", Static).update(plain("\n".join(comparison_lines(c))))
+        self.query_one("#paired-plot-box", PlotBox).draw(plots.draw_paired, c)
+
+    # ------------------------------------------------------------------ tasks table
+
+    @on(Input.Changed, "#tasks-filter")
+    def _filter_changed(self) -> None:
+        self._fill_tasks()
+
+    @on(DataTable.HeaderSelected, "#tasks-table")
+    def _header_selected(self, event: DataTable.HeaderSelected) -> None:
+        name = str(event.column_key.value)
+        self.descending = not self.descending if name == self.sort_column else False
+        self.sort_column = name
+        self._fill_tasks()
+
+    def action_sort_next(self) -> None:
+        i = COLUMNS.index(self.sort_column)
+        self.sort_column = COLUMNS[(i + 1) % len(COLUMNS)]
+        self.descending = False
+        self._fill_tasks()
+        self.notify(f"Tasks sorted by {self.sort_column}", timeout=1.5)
+
+    def action_sort_reverse(self) -> None:
+        self.descending = not self.descending
+        self._fill_tasks()
+
+    def action_reanalyse(self) -> None:
+        if not self.busy:
+            self.analyse()
+
+    def action_cancel(self) -> None:
+        self.workers.cancel_group(self, "analysis")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":
+            return self.busy
+        if action in ("sort_next", "sort_reverse"):
+            return not isinstance(self.app.focused, Input)
+        return True
