@@ -117,7 +117,7 @@ def test_plots_draw_what_they_say(bundled) -> None:  # type: ignore[no-untyped-d
     text, caption = _drawn(plots.draw_cost_vs_pass, bundled)
     assert "not recorded" in text and "cost_usd" in caption
     text, _ = _drawn(plots.draw_framework_pass, bundled)
-    assert "javalin" in text and "fastapi" in text
+    assert "springboot" in text and "fastapi" in text
 
 
 def test_paired_plot_names_few_tasks_and_counts_wins() -> None:

@@ -159,10 +159,14 @@ def draw_framework_pass(plt: Any, overview: Overview) -> str:
         return ""
     ranked = sorted(shares, key=lambda f: -samples[f])[:MAX_FRAMEWORKS]
     ranked.sort()
+    ranked.reverse()  # horizontal bars are drawn bottom-up: A at the top
+    # horizontal: every name is shown whole on the y axis (x labels get dropped at the edge)
     plt.bar([f[:12] for f in ranked],
-            [round(100 * sum(shares[f]) / len(shares[f]), 1) for f in ranked])
+            [round(100 * sum(shares[f]) / len(shares[f]), 1) for f in ranked],
+            orientation="horizontal", width=0.6)
     plt.title("Pass@1 (%) by framework, all runs")
-    plt.ylim(0, 100)
+    plt.xlim(0, 100)
+    plt.xticks([0, 25, 50, 75, 100])
     left = len(shares) - len(ranked)
     return (f"{len(ranked)} frameworks" + (f"; {left} with fewer samples not drawn"
                                             if left else ""))
