@@ -256,10 +256,10 @@ def analysis_of(root: Path, labels: str | None, oracle: Path | None = None) -> O
 
 def cmd_analyze_runs(args: argparse.Namespace) -> int:
     root = Path(args.path) if args.path else paths.sample_runs()
-    overview = analysis_of(root, args.labels, Path(args.oracle) if args.oracle else None)
     if args.compare and not args.export:
         raise CliError("analyze --runs: --compare goes with --export DIR (`inspector compare "
                        "RUN_A RUN_B` prints a comparison)")
+    overview = analysis_of(root, args.labels, Path(args.oracle) if args.oracle else None)
     comparison = None
     if args.compare:
         comparison = _pair_in(overview, args.compare, args)
