@@ -58,7 +58,7 @@ def test_latex_escapes_every_special_character_in_a_booktabs_table() -> None:
         r"run\_id & pass@1 & cost & n & score \\",
         r"\midrule",
         r"a\_b \& c & 50.0\% & \$0.0125 & 3 & 1.01 \\",
-        'say "hi", then\nleave & -- & -- & -- & 7 \\\\',
+        r'say "hi", then leave & -- & -- & -- & 7 \\',
         r"\bottomrule",
         r"\end{tabular}",
         r"\par\smallskip",
@@ -236,3 +236,25 @@ def test_exports_from_two_threads_at_once_match_one_alone(bundled: Overview,
     for paths in both:
         for first, second in zip(alone, paths, strict=True):
             assert first.read_bytes() == second.read_bytes(), first.name
+
+
+def test_hostile_names_never_reach_the_files_raw(tmp_path: Path) -> None:
+    import shutil
+
+    from tests.hostile_text import FIXTURE, RAW, RUN, SHOWN_RUN_ID
+
+    root = tmp_path / "data"
+    shutil.copytree(FIXTURE, root, symlinks=True)
+    overview = overview_of_folder(root)
+    run = overview.runs[0]
+    out = tmp_path / "out"
+    paths = export_analysis(overview, out, compare_runs(run, run, resamples=50))
+    assert any(ch in RUN["agent"] for ch in "\x1b\x07")  # the fixture is hostile
+    for path in [p for p in paths if p.suffix != ".png"]:
+        data = path.read_text("utf-8")
+        assert not [r for r in RAW if r in data], path.name
+        if path.suffix == ".svg":  # parses as XML, the run id shown as the app shows it
+            assert SHOWN_RUN_ID in _svg_text(path)
+    doc = json.loads((out / "tables/pass_at_1_by_tier.json").read_text())
+    assert doc["rows"][0]["agent"] == RUN["agent"]  # JSON keeps the exact text, escaped
+    assert "␛" in (out / "tables/pass_at_1_by_tier.md").read_text()

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from inspector.model.safe_text import sanitize
 from inspector.model.tasks import load_tasks
 from inspector.services.analysis.compare import RunComparison
 from inspector.services.analysis.export_plots import (
@@ -102,15 +103,21 @@ def _figure_files(plots: list[Plot]) -> list[File]:
             for p in plots if p.figure is not None for fmt in FIGURE_FORMATS]
 
 
+def _shown(text: str) -> str:
+    """Untrusted text on one line, controls made visible, no backtick to end a code span."""
+    return " ".join(sanitize(text).split()).replace("`", "'")
+
+
 def _index(overview: Overview | None, comparison: RunComparison | None,
            written: list[Written], skipped: list[Plot]) -> str:
     out = ["# Analysis export", ""]
     if overview is not None:
-        out.append(f"Runs under `{overview.root}`: {len(overview.runs)} runs, "
+        out.append(f"Runs under `{_shown(str(overview.root))}`: {len(overview.runs)} runs, "
                    f"{overview.samples} samples. Tiers: {overview.tier_source}.")
     if comparison is not None:
-        out.append(f"Paired comparison: A = `{comparison.a.run_id}`, "
-                   f"B = `{comparison.b.run_id}`, {len(comparison.pairs)} common tasks.")
+        out.append(f"Paired comparison: A = `{_shown(comparison.a.run_id)}`, "
+                   f"B = `{_shown(comparison.b.run_id)}`, {len(comparison.pairs)} common "
+                   "tasks.")
     out += ["", "## Files", ""]
     out += [f"- [`{w.relative}`]({w.relative}) — {w.what}" for w in written]
     if skipped:

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import io
 import threading
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from inspector.model.safe_text import sanitize
 from inspector.services.analysis.compare import LOSS, WIN, RunComparison
 from inspector.services.analysis.overview import Overview
 
@@ -37,6 +39,8 @@ RC: dict[RcKeyType, Any] = {"svg.hashsalt": "genesis-inspector", "svg.fonttype":
       "font.family": "DejaVu Sans", "font.size": 9.0, "axes.titlesize": 10.0,
       "path.simplify": True, "savefig.bbox": "tight"}
 _LOCK = threading.Lock()  # rc_context changes matplotlib's process-wide settings
+# a name in a script DejaVu Sans lacks is drawn as boxes; that is no reason to warn on stderr
+warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font", category=UserWarning)
 
 
 @dataclass
@@ -50,8 +54,9 @@ class Plot:
 
 
 def _plain(text: str) -> str:
-    """Text shown as written: ``$`` would start matplotlib's math mode."""
-    return text.replace("$", r"\$")
+    """Untrusted text (run ids, task names) shown as written, on one line: controls and bidi
+    characters made visible, and ``$`` escaped (it would start matplotlib's math mode)."""
+    return " ".join(sanitize(text).split()).replace("$", r"\$")
 
 
 def _colour(i: int) -> str:
@@ -214,9 +219,8 @@ def difference_plot(c: RunComparison) -> Plot:
         ax.set_xlim(-0.6, len(pairs) - 0.4)
         ax.set_ylim(-105, 105)
         ax.set_ylabel("A - B pass@1 (percentage points)")
-        ax.set_title(_plain(f"A: {c.a.run_id}   vs   B: {c.b.run_id}\n"
-                            f"A wins {c.strict.wins}, loses {c.strict.losses}, "
-                            f"ties {c.strict.ties}"))
+        ax.set_title(f"A: {_plain(c.a.run_id)}   vs   B: {_plain(c.b.run_id)}\n"
+                     f"A wins {c.strict.wins}, loses {c.strict.losses}, ties {c.strict.ties}")
         ax.grid(axis="y", color="#DDDDDD", linewidth=0.6)
         ax.set_axisbelow(True)
         return fig

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from inspector.model.safe_text import sanitize
 from inspector.model.taxonomy import Taxonomy
 from inspector.services.analysis.breakdown import GroupPass
 from inspector.services.analysis.compare import RunComparison
@@ -106,8 +107,14 @@ def _machine(value: Cell, col: Column) -> Cell:
 
 # --- markdown -----------------------------------------------------------------------------
 
+def _line(text: str) -> str:
+    """One line of visible text: controls and bidi characters shown (never raw), whitespace
+    runs (newlines too) as one space."""
+    return " ".join(sanitize(text).split())
+
+
 def _md_cell(text: str) -> str:
-    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
+    return _line(text).replace("\\", "\\\\").replace("|", "\\|")
 
 
 def render_md(table: Table) -> str:
@@ -132,7 +139,7 @@ def render_md(table: Table) -> str:
 def _csv_value(value: Cell) -> str:
     if value is None:
         return ""
-    return str(value)
+    return sanitize(value) if isinstance(value, str) else str(value)
 
 
 def render_csv(table: Table) -> str:
@@ -159,28 +166,34 @@ def table_to_json(table: Table) -> dict[str, Any]:
 
 
 def render_json(table: Table) -> str:
-    return json.dumps(table_to_json(table), indent=2, ensure_ascii=False) + "\n"
+    """The document; text exact, every non-ASCII character as a ``\\u`` escape (so no
+    control or bidi character is written raw)."""
+    return json.dumps(table_to_json(table), indent=2, ensure_ascii=True) + "\n"
 
 
 # --- latex --------------------------------------------------------------------------------
+
+def _tex(text: str) -> str:
+    return latex_escape(_line(text))
+
 
 def render_latex(table: Table) -> str:
     """A booktabs ``table`` environment (needs ``\\usepackage{booktabs}``)."""
     cols = table.columns
     spec = "".join("r" if c.numeric else "l" for c in cols)
     out = [r"% requires \usepackage{booktabs}", r"\begin{table}[t]", r"\centering",
-           rf"\caption{{{latex_escape(table.caption)}}}", rf"\label{{{table.label}}}",
+           rf"\caption{{{_tex(table.caption)}}}", rf"\label{{{table.label}}}",
            rf"\begin{{tabular}}{{{spec}}}", r"\toprule",
-           " & ".join(latex_escape(c.name) for c in cols) + r" \\", r"\midrule"]
+           " & ".join(_tex(c.name) for c in cols) + r" \\", r"\midrule"]
     for row in table.rows:
         cells = [_text(v, c, "%", "$") for v, c in zip(row, cols, strict=True)]
-        out.append(" & ".join(DASH_TEX if t is None else latex_escape(t) for t in cells)
+        out.append(" & ".join(DASH_TEX if t is None else _tex(t) for t in cells)
                    + r" \\")
     if not table.rows:
         out.append(rf"\multicolumn{{{len(cols)}}}{{l}}{{(none)}} \\")
     out += [r"\bottomrule", r"\end{tabular}"]
     for note in table.notes:
-        out += [r"\par\smallskip", rf"{{\footnotesize {latex_escape(note)}}}"]
+        out += [r"\par\smallskip", rf"{{\footnotesize {_tex(note)}}}"]
     out.append(r"\end{table}")
     return "\n".join(out) + "\n"
 
