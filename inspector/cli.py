@@ -372,6 +372,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
     if args.runs and (args.tasks or args.code):
         raise CliError("analyze: --runs goes alone (--tasks and --code may go together)")
+    if (args.export or args.compare) and not args.runs:
+        raise CliError("analyze: --export and --compare go with --runs")
     if args.runs:
         return cli_compare.cmd_analyze_runs(args)
     if args.tasks or args.code:

@@ -108,11 +108,39 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if a.key == b.key:
         raise CliError(f"{args.run_a} and {args.run_b} name the same run ({a.run_id})")
     result = compare_runs(a, b, seed=args.seed, resamples=args.resamples)
+    if args.export:
+        _export_comparison(args, root, result)
     if args.json:
         print_json(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
         print(compare_text(result))
     return 0
+
+
+def _export_comparison(args: argparse.Namespace, root: Path, c: RunComparison) -> None:
+    """``compare --export DIR``: the two runs' tables and figures and the comparison's."""
+    from inspector.services.analysis.export import overview_of_runs
+    from inspector.services.analysis.tasks import tasks_root_for
+
+    given = next((Path(s) for s in (args.run_a, args.run_b) if Path(s).exists()), root)
+    labels = _labels(given, None)
+    overview = overview_of_runs(root, [c.a, c.b], tasks_root_for(given), labels)
+    _export(overview, Path(args.export), c)
+
+
+def _export(overview: Overview | None, out_dir: Path, c: RunComparison | None = None) -> None:
+    """Write the export; one line on stderr says where it went."""
+    import time
+
+    from inspector.services.analysis.export import ExportError, export_analysis
+
+    started = time.perf_counter()
+    try:
+        paths = export_analysis(overview, out_dir, c)
+    except ExportError as exc:
+        raise CliError(str(exc)) from None
+    print(f"inspector: wrote {len(paths)} files to {out_dir} (index: {paths[-1]}) in "
+          f"{time.perf_counter() - started:.1f}s", file=sys.stderr, flush=True)
 
 
 def compare_text(c: RunComparison) -> str:
@@ -228,12 +256,41 @@ def analysis_of(root: Path, labels: str | None, oracle: Path | None = None) -> O
 
 def cmd_analyze_runs(args: argparse.Namespace) -> int:
     root = Path(args.path) if args.path else paths.sample_runs()
+    if args.compare and not args.export:
+        raise CliError("analyze --runs: --compare goes with --export DIR (`inspector compare "
+                       "RUN_A RUN_B` prints a comparison)")
     overview = analysis_of(root, args.labels, Path(args.oracle) if args.oracle else None)
+    comparison = None
+    if args.compare:
+        comparison = _pair_in(overview, args.compare, args)
+    if args.export:
+        _export(overview, Path(args.export), comparison)
     if args.json:
         print_json(json.dumps(overview.to_json(), indent=2, ensure_ascii=False))
         return 0
     print(runs_text(overview))
     return 0
+
+
+def _pair_in(overview: Overview, names: list[str], args: argparse.Namespace
+             ) -> RunComparison:
+    """``--compare RUN_A RUN_B`` among the overview's runs (ids, or a unique part of one)."""
+    from inspector.services.analysis.compare import compare_runs
+
+    picked = []
+    for name in names:
+        exact = [r for r in overview.runs if r.run_id == name]
+        near = exact or [r for r in overview.runs if name in r.run_id]
+        if len(near) != 1:
+            found = "no run" if not near else \
+                f"{len(near)} runs ({', '.join(r.run_id for r in near[:8])})"
+            raise CliError(f"--compare {name}: fits {found} under {overview.root}"
+                           + ("; give more of the id" if near else ""))
+        picked.append(near[0])
+    if picked[0].key == picked[1].key:
+        raise CliError(f"--compare: {names[0]} and {names[1]} name the same run "
+                       f"({picked[0].run_id})")
+    return compare_runs(picked[0], picked[1], seed=args.seed, resamples=args.resamples)
 
 
 def runs_text(overview: Overview) -> str:
@@ -309,6 +366,9 @@ def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                     help=f"bootstrap seed (default {DEFAULT_SEED})")
     cp.add_argument("--resamples", type=_positive, default=DEFAULT_RESAMPLES,
                     help=f"bootstrap resamples (default {DEFAULT_RESAMPLES})")
+    cp.add_argument("--export", metavar="DIR",
+                    help="also write the comparison (and the two runs' tables) as "
+                         "Markdown/CSV/JSON/LaTeX tables and SVG/PNG figures into DIR")
 
 
 def add_analyze_runs(sub: argparse._SubParsersAction[argparse.ArgumentParser]
@@ -333,3 +393,14 @@ def add_runs_options(an: argparse.ArgumentParser) -> None:
     an.add_argument("--labels", metavar="DIR",
                     help="with --runs: labels folder (default: PATH/labels, or the nearest "
                          "parent's)")
+    an.add_argument("--export", metavar="DIR",
+                    help="with --runs: also write the analysis as Markdown/CSV/JSON/LaTeX "
+                         "tables and SVG/PNG figures into DIR (with an index.md)")
+    an.add_argument("--compare", nargs=2, metavar=("RUN_A", "RUN_B"),
+                    help="with --runs --export: add the paired comparison of two of the runs")
+    from inspector.model.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+
+    an.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
+                    help=f"with --compare: bootstrap seed (default {DEFAULT_SEED})")
+    an.add_argument("--resamples", type=_positive, default=DEFAULT_RESAMPLES,
+                    help=f"with --compare: bootstrap resamples (default {DEFAULT_RESAMPLES})")
