@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from inspector.services.analysis.overview import Overview, tier_sort_key
+if TYPE_CHECKING:  # the pane imports COLUMNS at start-up; the analyses load later
+    from inspector.services.analysis.overview import Overview
 
 COLUMNS = ("task", "lang", "framework", "words", "endpoints", "fields", "deps", "spec score",
            "tier", "difficulty", "runs", "samples", "pass@1")
@@ -37,6 +39,8 @@ class TaskRow:
                 "—" if self.pass_at_1 is None else f"{self.pass_at_1 * 100:.0f}%"]
 
     def sort_key(self, column: str) -> tuple[object, ...]:
+        from inspector.services.analysis.overview import tier_sort_key
+
         value: object = {
             "task": self.task.lower(), "lang": self.language, "framework": self.framework,
             "words": self.words, "endpoints": self.endpoints, "fields": self.fields,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -27,20 +27,18 @@ from textual.widgets import (
     TabPane,
 )
 from textual.worker import get_current_worker
-from textual_plotext import PlotextPlot
 
-from inspector.services.analysis.compare import RunComparison, compare_runs
-from inspector.services.analysis.overview import Cancelled, LabelInput, Overview
-from inspector.services.analysis.overview_load import overview_from_catalog
-from inspector.services.catalog import Catalog
-from inspector.ui.analysis import plots
-from inspector.ui.analysis.comparison_text import comparison_lines
-from inspector.ui.analysis.task_rows import COLUMNS, TaskRow, sorted_rows, task_rows
+from inspector.ui.analysis.task_rows import COLUMNS
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import plain
 
-PLOTS = (("tier-plot", plots.draw_tier_pass), ("category-plot", plots.draw_category_mix),
-         ("cost-plot", plots.draw_cost_vs_pass))
+if TYPE_CHECKING:  # the analyses load when the tab is first shown, not at start-up
+    from inspector.services.analysis.compare import RunComparison
+    from inspector.services.analysis.overview import LabelInput, Overview
+    from inspector.services.catalog import Catalog
+    from inspector.ui.analysis.task_rows import TaskRow
+
+PLOT_IDS = ("tier-plot", "category-plot", "cost-plot", "framework-plot")
 
 
 class PlotBox(Vertical):
@@ -57,12 +55,16 @@ class PlotBox(Vertical):
         self.plot_id = plot_id
 
     def compose(self) -> Iterable[Widget]:
+        from textual_plotext import PlotextPlot
+
         yield PlotextPlot(id=self.plot_id)
         yield Static("", classes="caption")
 
     def draw(self, painter: Callable[..., str], *args: Any) -> None:
         """Clear the plot and let ``painter(plt, *args)`` draw it; show its caption."""
-        plot = self.query_one(PlotextPlot)
+        from textual_plotext import PlotextPlot
+
+        plot = self.query_one(f"#{self.plot_id}", PlotextPlot)
         caption = painter(plot.plt, *args)
         self.query_one(".caption", Static).update(plain(caption))
         plot.refresh()
@@ -76,9 +78,8 @@ class AnalysisViews(Vertical):
     def compose(self) -> Iterable[Widget]:
         with TabbedContent(id="analysis-views"):
             with TabPane("Plots", id="analysis-plots"), Grid(id="plot-grid"):
-                for pid, _ in PLOTS:
+                for pid in PLOT_IDS:
                     yield PlotBox(pid)
-                yield PlotBox("framework-plot")
             with TabPane("Tasks", id="analysis-tasks"):
                 yield Input(placeholder="filter tasks by name, language, framework, tier…",
                             id="tasks-filter")
@@ -173,6 +174,9 @@ class AnalysisPane(LazyPane):
 
     @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
     def _run_analysis(self) -> None:
+        from inspector.services.analysis.overview import Cancelled
+        from inspector.services.analysis.overview_load import overview_from_catalog
+
         worker = get_current_worker()
 
         def step(what: str, done: int, total: int) -> None:
@@ -219,14 +223,21 @@ class AnalysisPane(LazyPane):
         labelled = f", {n} labelled failure{'s' if n != 1 else ''}" if n else ""
         self._status(f"{len(ov.runs)} runs, {ov.samples} samples, {len(ov.tasks)} tasks"
                      f"{labelled}. Tiers: {ov.tier_source}. (r: analyse again)")
-        for pid, painter in PLOTS:
+        from inspector.ui.analysis import plots
+
+        for pid, painter in zip(PLOT_IDS, (plots.draw_tier_pass, plots.draw_category_mix,
+                                           plots.draw_cost_vs_pass, plots.draw_framework_pass),
+                                strict=True):
             self.query_one(f"#{pid}-box", PlotBox).draw(painter, ov)
-        self.query_one("#framework-plot-box", PlotBox).draw(plots.draw_framework_pass, ov)
+        from inspector.ui.analysis.task_rows import task_rows
+
         self.rows = task_rows(ov)
         self._fill_tasks()
         self._fill_run_choices(ov)
 
     def _fill_tasks(self) -> None:
+        from inspector.ui.analysis.task_rows import sorted_rows
+
         table = self.query_one("#tasks-table", DataTable)
         text = self.query_one("#tasks-filter", Input).value
         rows = [r for r in sorted_rows(self.rows, self.sort_column, self.descending)
@@ -286,11 +297,16 @@ class AnalysisPane(LazyPane):
         runs = {r.key: r for r in ov.runs}
         if a not in runs or b not in runs:
             return
+        from inspector.services.analysis.compare import compare_runs
+
         result = compare_runs(runs[a], runs[b])
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show_comparison, result)
 
     def _show_comparison(self, c: RunComparison) -> None:
+        from inspector.ui.analysis import plots
+        from inspector.ui.analysis.comparison_text import comparison_lines
+
         self.comparison = c
         self.query_one("#compare-stats", Static).update(plain("\n".join(comparison_lines(c))))
         self.query_one("#paired-plot-box", PlotBox).draw(plots.draw_paired, c)
