@@ -112,3 +112,34 @@ async def test_analysis_follows_new_labels(make_app, tmp_path: Path) -> None:  #
         after = _text(app, "#analysis-summary")
         assert "labelled failures" not in after
         assert "no labels yet" in _plot_text(app, "category-plot")
+
+
+async def test_export_writes_tables_and_figures_of_what_is_shown(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from inspector.ui.dialogs.prompt import PromptScreen
+
+    app = make_app()
+    out = tmp_path / "paper"
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("5")
+        await settle(app, pilot)
+        app.screen.query_one("#analysis-views", TabbedContent).active = "analysis-compare"
+        await settle(app, pilot)
+        app.screen.query_one("#analysis-views Tabs").focus()
+        await pilot.press("e")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PromptScreen)
+        field = app.screen.query_one(Input)
+        assert field.value.endswith("analysis-sample_runs")  # a default beside the user
+        field.value = str(out)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        index = (out / "index.md").read_text()
+        for name in ("tables/pass_at_1_by_tier.csv", "tables/pass_at_1_by_tier.tex",
+                     "figures/pass_at_1_by_tier.svg", "figures/compare_differences.png",
+                     "tables/compare_stats.md"):
+            assert (out / name).is_file(), name
+            assert name in index
+        assert ATLAS in (out / "tables" / "compare_stats.md").read_text()
+        messages = [str(n.message) for n in app._notifications]
+        assert any(m.startswith("Wrote ") and str(out) in m for m in messages)

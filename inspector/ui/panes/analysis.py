@@ -99,6 +99,7 @@ class AnalysisPane(LazyPane):
         Binding("s", "sort_next", "Sort tasks"),
         Binding("S", "sort_reverse", "Reverse sort", show=False),
         Binding("r", "reanalyse", "Re-analyse"),
+        Binding("e", "export", "Export"),
         Binding("escape", "cancel", "Cancel analysis", show=False),
     ]
 
@@ -339,12 +340,46 @@ class AnalysisPane(LazyPane):
         if not self.busy:
             self.analyse()
 
+    def action_export(self) -> None:
+        """Write the analysis (and the comparison shown) as tables and figures to a folder."""
+        from inspector.ui.dialogs.prompt import PromptScreen
+
+        overview = self.overview
+        if overview is None:
+            self.notify("Nothing analysed yet.", severity="warning")
+            return
+        default = str(Path.cwd() / f"analysis-{self.root.resolve().name or 'runs'}")
+
+        def chosen(value: str | None) -> None:
+            if value and value.strip():
+                self._export(overview, self.comparison, Path(value.strip()).expanduser())
+
+        what = "the analysis and the comparison shown" if self.comparison else "the analysis"
+        self.app.push_screen(PromptScreen(
+            f"Export {what} (Markdown, CSV, JSON and LaTeX tables; SVG and PNG figures) "
+            "to the folder:", value=default), chosen)
+
+    @work(thread=True, exclusive=True, group="analysis-export", exit_on_error=False)
+    def _export(self, overview: Overview, comparison: RunComparison | None,
+                folder: Path) -> None:
+        from inspector.services.analysis.export import ExportError, export_analysis
+
+        self.app.call_from_thread(self.notify, f"Exporting to {folder}…", timeout=2)
+        try:
+            files = export_analysis(overview, folder, comparison)
+        except (ExportError, OSError) as exc:
+            self.app.call_from_thread(self.notify, f"Not exported: {exc}", severity="error",
+                                      timeout=10)
+            return
+        self.app.call_from_thread(self.notify, f"Wrote {len(files)} files to {folder} "
+                                               f"(see {files[-1].name}).", timeout=6)
+
     def action_cancel(self) -> None:
         self.workers.cancel_group(self, "analysis")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
             return self.busy
-        if action in ("sort_next", "sort_reverse"):
+        if action in ("sort_next", "sort_reverse", "export", "reanalyse"):
             return not isinstance(self.app.focused, Input)
         return True
