@@ -12,7 +12,14 @@ cache folder (``GENESIS_INSPECTOR_CACHE``), in this order:
    language, categories from labels, cost vs pass, the JSON;
 3. ``compare`` — ``compare RUN_A RUN_B --json`` (10,000 bootstrap resamples);
 4. ``cli analyze`` / ``cli compare`` — the same as a user runs them (interpreter start-up and
-   imports included), wall clock from outside.
+   imports included), wall clock from outside;
+5. ``whole analysis`` — what the app's Analysis tab computes in its worker
+   (``overview_from_catalog``: outcomes from the index, every used task's README scored, Pass@1
+   by tier/framework/language, categories, cost), side by side with its baseline in the same
+   round: ``from disk`` — the same overview from every run loaded from its files
+   (``discover_runs``), as one would without the index;
+6. ``app tab`` — headless app (160x50) on the corpus: from pressing 5 until the plots, the
+   tasks table and the default comparison are shown.
 
 Printed per step: median seconds over ``--repeat`` rounds and the largest peak RSS.
 """
@@ -46,6 +53,44 @@ with contextlib.redirect_stdout(out):
         code = 0 if loaded.runs else 1
     elif step == "analyze":
         code = main(["analyze", root, "--runs", "--json"])
+    elif step == "whole":
+        from inspector.services.analysis.source import refreshed
+        from inspector.services.analysis.overview_load import overview_from_catalog
+        with refreshed(Path(root)) as catalog:  # refreshed, as the app's is when the tab opens
+            t0 = time.perf_counter()
+            ov = overview_from_catalog(catalog, Path(root))
+        code = 0 if ov.samples else 1
+    elif step == "fromdisk":
+        from inspector.model.discover import discover_runs
+        from inspector.services.analysis.outcomes import from_run
+        from inspector.services.analysis.overview import analyze_used_tasks, build_overview
+        found = discover_runs(Path(root))
+        runs = [from_run(r) for r in found.runs]
+        tasks = analyze_used_tasks(runs, found.tasks)
+        ov = build_overview(Path(root), runs, tasks)
+        code = 0 if ov.samples else 1
+    elif step == "app":
+        import asyncio
+        from inspector.config import load_settings
+        from inspector.ui.app import InspectorApp
+        from inspector.ui.panes.analysis import AnalysisPane
+
+        async def drive():
+            app = InspectorApp(Path(root), settings=load_settings(), watch=False)
+            async with app.run_test(size=(160, 50)) as pilot:
+                while app.screen.query_one("#runs-table").row_count == 0:
+                    await pilot.pause(0.05)
+                await app.workers.wait_for_complete()
+                pane = app.screen.query_one(AnalysisPane)
+                start = time.perf_counter()
+                await pilot.press("5")
+                while pane.comparison is None:
+                    await pilot.pause(0.01)
+                await pilot.pause()
+                return time.perf_counter() - start
+
+        t0 = time.perf_counter() - asyncio.run(drive())
+        code = 0
     else:
         code = main(["compare", a, b, "--root", root, "--json"])
 seconds = time.perf_counter() - t0
@@ -91,11 +136,14 @@ def main() -> None:
         a, b = python[:2]
     with tempfile.TemporaryDirectory(prefix="gi-bench-analysis-") as cache:
         env = {**os.environ, "GENESIS_INSPECTOR_CACHE": cache,
+               "GENESIS_INSPECTOR_CONFIG": str(Path(cache) / "config.toml"),
                "PYTHONPATH": str(TREE) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         index = child("index", root, a, b, env)
         print(f"index (one-off build): {index['seconds']:.2f} s, peak {index['peak_mb']:.0f} MB")
         rows: dict[str, list[dict[str, float]]] = {
-            "analyze --runs": [], "compare": [], "cli analyze --runs": [], "cli compare": []}
+            "analyze --runs": [], "compare": [], "cli analyze --runs": [], "cli compare": [],
+            "whole analysis (index)": [], "whole analysis from disk (baseline)": [],
+            "app tab: 5 -> shown": []}
         for _ in range(args.repeat):
             rows["analyze --runs"].append(child("analyze", root, a, b, env))
             rows["compare"].append(child("compare", root, a, b, env))
@@ -103,12 +151,16 @@ def main() -> None:
                 cli(["analyze", str(root), "--runs", "--json"], env))
             rows["cli compare"].append(cli(["compare", a, b, "--root", str(root), "--json"],
                                            env))
+            rows["whole analysis (index)"].append(child("whole", root, a, b, env))
+            rows["whole analysis from disk (baseline)"].append(
+                child("fromdisk", root, a, b, env))
+            rows["app tab: 5 -> shown"].append(child("app", root, a, b, env))
     print(f"compare: {a} vs {b}; {args.repeat} rounds")
     for name, results in rows.items():
         med = statistics.median(r["seconds"] for r in results)
         peaks = [r["peak_mb"] for r in results if r["peak_mb"] == r["peak_mb"]]
         peak = f", peak {max(peaks):.0f} MB" if peaks else ""
-        print(f"  {name:<20} median {med:.2f} s{peak}")
+        print(f"  {name:<37} median {med:.2f} s{peak}")
 
 
 if __name__ == "__main__":

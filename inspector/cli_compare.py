@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from inspector.services.analysis.breakdown import GroupPass
     from inspector.services.analysis.compare import RunComparison
     from inspector.services.analysis.cost import CostSummary
+    from inspector.services.analysis.outcomes import RunOutcomes
     from inspector.services.analysis.overview import LabelInput, Overview
     from inspector.services.analysis.source import Loaded
     from inspector.services.catalog import Progress
@@ -107,7 +108,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     if a.key == b.key:
         raise CliError(f"{args.run_a} and {args.run_b} name the same run ({a.run_id})")
-    result = compare_runs(a, b, seed=args.seed, resamples=args.resamples)
+    tiers = _tiers(args, root, [a, b])
+    result = compare_runs(a, b, seed=args.seed, resamples=args.resamples,
+                          tier_of=lambda task: tiers.get(task, "unknown"))
     if args.export:
         _export_comparison(args, root, result)
     if args.json:
@@ -115,6 +118,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
     else:
         print(compare_text(result))
     return 0
+
+
+def _tiers(args: argparse.Namespace, root: Path, runs: list[RunOutcomes]) -> dict[str, str]:
+    """Each common task's difficulty tier, from the tasks folder of the runs named."""
+    from inspector.model.tasks import load_tasks
+    from inspector.services.analysis.overview import analyze_used_tasks, tier_name
+    from inspector.services.analysis.tasks import tasks_root_for
+
+    given = next((Path(s) for s in (args.run_a, args.run_b) if Path(s).exists()), root)
+    tasks, _ = load_tasks(tasks_root_for(given))
+    return {name: tier_name(t) for name, t in analyze_used_tasks(runs, tasks).items()}
 
 
 def _export_comparison(args: argparse.Namespace, root: Path, c: RunComparison) -> None:
@@ -159,10 +173,19 @@ def compare_text(c: RunComparison) -> str:
     out.append("")
     rows = []
     for p in c.pairs:
-        rows.append([p.task, _pct(p.a.pass_at_1), _pct(p.b.pass_at_1), p.strict,
-                     _pct(p.a.test_ratio), _pct(p.b.test_ratio), p.ratio])
-    out.append(text_table(["task", "A pass@1", "B pass@1", "A on pass", "A tests", "B tests",
-                       "A on tests"], rows))
+        rows.append([p.task, c.tiers.get(p.task, ""), _pct(p.a.pass_at_1),
+                     _pct(p.b.pass_at_1), p.strict, _pct(p.a.test_ratio), _pct(p.b.test_ratio),
+                     p.ratio])
+    out.append(text_table(["task", "tier", "A pass@1", "B pass@1", "A on pass", "A tests",
+                           "B tests", "A on tests"], rows))
+    tiers = c.by_tier()
+    if tiers:
+        out.append("")
+        out.append("By difficulty tier:")
+        out.append(text_table(
+            ["tier", "tasks", "A pass@1", "B pass@1", "A wins", "A loses", "ties"],
+            [[t.tier, str(t.tasks), _pct(t.a_pass_at_1), _pct(t.b_pass_at_1),
+              str(t.strict.wins), str(t.strict.losses), str(t.strict.ties)] for t in tiers]))
     out.append("")
     out.append(f"Strict pass (per-task pass@1): A wins {c.strict.wins}, loses "
                f"{c.strict.losses}, ties {c.strict.ties}")

@@ -36,8 +36,18 @@ def test_compare_json_on_bundled_runs(env: dict[str, str], sample_runs: Path) ->
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert set(doc) == {"a", "b", "common_tasks", "only_a", "only_b", "strict", "test_ratio",
-                        "mcnemar", "ci_pass_at_1", "ci_test_ratio", "tasks"}
+                        "mcnemar", "ci_pass_at_1", "ci_test_ratio", "tasks", "by_tier"}
     assert (doc["a"]["run_id"], doc["b"]["run_id"]) == (ATLAS, DASH)
+    # tiers from the bundled READMEs: five low, two medium (UserManagement_2, synapse), WebPan
+    # high; only Multilingual differs (atlas passes it): low 4/5 vs 3/5
+    assert doc["by_tier"] == [
+        {"tier": "spec low", "tasks": 5, "a_pass_at_1": 0.8, "b_pass_at_1": 0.6,
+         "strict": {"wins": 1, "losses": 0, "ties": 4}},
+        {"tier": "spec medium", "tasks": 2, "a_pass_at_1": 0.0, "b_pass_at_1": 0.0,
+         "strict": {"wins": 0, "losses": 0, "ties": 2}},
+        {"tier": "spec high", "tasks": 1, "a_pass_at_1": 0.0, "b_pass_at_1": 0.0,
+         "strict": {"wins": 0, "losses": 0, "ties": 1}}]
+    assert next(t for t in doc["tasks"] if t["task"] == "WebPan")["tier"] == "spec high"
     assert doc["common_tasks"] == 8 and doc["only_a"] == [] and doc["only_b"] == []
     assert doc["strict"] == {"wins": 1, "losses": 0, "ties": 7}
     assert doc["test_ratio"] == {"wins": 3, "losses": 1, "ties": 4}

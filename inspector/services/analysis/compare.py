@@ -22,6 +22,7 @@ figures, never dropped silently.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,6 +117,22 @@ def _tally(results: list[str]) -> Tally:
     return Tally(results.count(WIN), results.count(LOSS), results.count(TIE))
 
 
+@dataclass(frozen=True, slots=True)
+class TierResult:
+    """The common tasks of one difficulty tier."""
+
+    tier: str
+    tasks: int
+    a_pass_at_1: float
+    b_pass_at_1: float
+    strict: Tally
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tier": self.tier, "tasks": self.tasks,
+                "a_pass_at_1": round(self.a_pass_at_1, 4),
+                "b_pass_at_1": round(self.b_pass_at_1, 4), "strict": self.strict.to_json()}
+
+
 @dataclass
 class RunComparison:
     """Everything :func:`compare_runs` finds; ``wins`` etc. are from A's side."""
@@ -133,10 +150,26 @@ class RunComparison:
     pass_at_k: dict[str, dict[int, float]] = field(default_factory=dict)  # "a"/"b" -> k -> mean
     pass_hat_k: dict[str, dict[int, float]] = field(default_factory=dict)
     cost: dict[str, CostSummary] = field(default_factory=dict)
+    tiers: dict[str, str] = field(default_factory=dict)  # common task -> difficulty tier
 
     @property
     def max_samples(self) -> int:
         return max((max(p.a.samples, p.b.samples) for p in self.pairs), default=0)
+
+    def by_tier(self) -> list[TierResult]:
+        """Per difficulty tier (when tiers are known): tasks, mean pass@1 of each side, and
+        A's wins/losses/ties on strict pass — easiest tier first."""
+        from inspector.services.analysis.overview import tier_sort_key
+
+        if not self.tiers:
+            return []
+        groups: dict[str, list[TaskPair]] = {}
+        for p in self.pairs:
+            groups.setdefault(self.tiers.get(p.task, "unknown"), []).append(p)
+        return [TierResult(tier, len(ps), sum(p.a.pass_at_1 for p in ps) / len(ps),
+                           sum(p.b.pass_at_1 for p in ps) / len(ps),
+                           _tally([p.strict for p in ps]))
+                for tier, ps in sorted(groups.items(), key=lambda kv: tier_sort_key(kv[0]))]
 
     def to_json(self) -> dict[str, Any]:
         def ci(c: BootstrapCI | None) -> dict[str, Any] | None:
@@ -165,7 +198,9 @@ class RunComparison:
                         "discordant": self.mcnemar.discordant,
                         "p_value": round(self.mcnemar.p_value, 6)},
             "ci_pass_at_1": ci(self.ci_pass_at_1), "ci_test_ratio": ci(self.ci_test_ratio),
-            "tasks": [p.to_json() for p in self.pairs],
+            "tasks": [{**p.to_json(), "tier": self.tiers[p.task]} if p.task in self.tiers
+                      else p.to_json() for p in self.pairs],
+            "by_tier": [t.to_json() for t in self.by_tier()],
         }
 
 
@@ -181,7 +216,8 @@ def _mean_over(pairs: list[TaskPair], side: str, kind: str) -> dict[int, float]:
 
 
 def compare_runs(a: RunOutcomes, b: RunOutcomes, *, seed: int = DEFAULT_SEED,
-                 resamples: int = DEFAULT_RESAMPLES) -> RunComparison:
+                 resamples: int = DEFAULT_RESAMPLES,
+                 tier_of: Callable[[str], str] | None = None) -> RunComparison:
     """Compare run ``a`` with run ``b`` on the tasks both attempted (see the module doc)."""
     ta, tb = a.by_task(), b.by_task()
     common = sorted(set(ta) & set(tb))
@@ -205,4 +241,5 @@ def compare_runs(a: RunOutcomes, b: RunOutcomes, *, seed: int = DEFAULT_SEED,
         pass_at_k={s: _mean_over(pairs, s, "at") for s in ("a", "b")},
         pass_hat_k={s: _mean_over(pairs, s, "hat") for s in ("a", "b")},
         cost={"a": cost_summary(a), "b": cost_summary(b)},
+        tiers={t: tier_of(t) for t in common} if tier_of is not None else {},
     )

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.model.labelset import LabelSet
 from inspector.model.task import Task
@@ -28,8 +28,10 @@ from inspector.services.analysis.breakdown import (
 )
 from inspector.services.analysis.cost import CostSummary, cost_summary
 from inspector.services.analysis.outcomes import RunOutcomes
-from inspector.services.analysis.tasks import TaskAnalysis, analyze_task
 from inspector.services.labels.export import Breakdown, breakdown_to_json
+
+if TYPE_CHECKING:  # tasks loads the code-metrics libraries: only when tasks are scored
+    from inspector.services.analysis.tasks import TaskAnalysis
 
 Step = Callable[[str, int, int], None]
 """Progress: (what, done, total)."""
@@ -166,6 +168,8 @@ def analyze_used_tasks(runs: Iterable[RunOutcomes], tasks: Mapping[str, Task],
                        ) -> dict[str, TaskAnalysis]:
     """The spec complexity and difficulty of every task the runs used (and that has a README
     in ``tasks``)."""
+    from inspector.services.analysis.tasks import analyze_task
+
     used = sorted({s.task for r in runs for s in r.samples} & set(tasks))
     out: dict[str, TaskAnalysis] = {}
     for i, name in enumerate(used):

@@ -34,6 +34,11 @@ def comparison_lines(c: RunComparison) -> list[str]:
             lines.append(f"{name} A − B: {_pp(ci.difference)}, {ci.level:.0%} CI "
                          f"[{_pp(ci.low)}, {_pp(ci.high)}] (paired bootstrap, "
                          f"{ci.resamples} resamples, seed {ci.seed})")
+    tiers = c.by_tier()
+    if tiers:
+        lines.append("By tier: " + "   ".join(
+            f"{t.tier} ({t.tasks}): A {_pct(t.a_pass_at_1)} vs B {_pct(t.b_pass_at_1)}, "
+            f"{t.strict.wins}–{t.strict.losses}" for t in tiers))
     if c.max_samples > 1:
         ks = sorted(set(c.pass_at_k["a"]) | set(c.pass_at_k["b"]))
         for side in ("a", "b"):

@@ -300,7 +300,7 @@ class AnalysisPane(LazyPane):
             return
         from inspector.services.analysis.compare import compare_runs
 
-        result = compare_runs(runs[a], runs[b])
+        result = compare_runs(runs[a], runs[b], tier_of=ov.tier_of)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show_comparison, result)
 
