@@ -15,7 +15,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Static, TabPane
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
 
 from inspector.model import Task
 from inspector.ui.safe import plain, sanitize
@@ -74,7 +74,8 @@ class CodeTab(TabPane):
             self.call_after_refresh(self._measure_if_shown, self.generation)
 
     def _measure_if_shown(self, generation: int) -> None:
-        if generation == self.generation and self.display:
+        tabs = next((a for a in self.ancestors if isinstance(a, TabbedContent)), None)
+        if generation == self.generation and tabs is not None and tabs.active == self.id:
             self.measure_if_stale()
 
     def measure_if_stale(self) -> None:
