@@ -93,7 +93,8 @@ async def test_a_late_result_for_the_previous_sample_is_dropped(make_app) -> Non
 
 async def test_the_tasks_reference_implementation_stands_beside_the_repo(
         make_app, sample_runs: Path, tmp_path: Path) -> None:
-    """A task with an ``oracle/`` folder (forge's repo plays the reference)."""
+    """A task with an ``oracle/`` folder (forge's repo plays the reference), and a file of
+    the repo that does not parse."""
     root = tmp_path / "runs-root"
     for run in (FORGE, RELAY):
         shutil.copytree(sample_runs / "runs" / run, root / "runs" / run)
@@ -101,6 +102,7 @@ async def test_the_tasks_reference_implementation_stands_beside_the_repo(
     shutil.copytree(sample_runs / "tasks", root / "tasks")
     shutil.copytree(sample_runs / "predictions" / FORGE / "url-shortener",
                     root / "tasks" / "repo" / "url-shortener" / "oracle")
+    (root / "predictions" / RELAY / "url-shortener" / "broken.py").write_text("def f(:\n")
     app = make_app(root)
     async with app.run_test(size=(180, 50)) as pilot:
         screen = await _open(app, pilot, f"{RELAY}/url-shortener/0")
@@ -108,10 +110,12 @@ async def test_the_tasks_reference_implementation_stands_beside_the_repo(
         await settle(app, pilot)
         tab = screen.main_pane.query_one(CodeTab)
         summary = _rows(tab.query_one(".code-summary", DataTable))
-        assert summary["files"] == ["2", "3"]
+        assert summary["files"] == ["3", "3"]  # relay's two files and broken.py
         assert summary["functions"] == ["6", "10"]
         assert summary["classes"] == ["0", "1"]
         assert summary["cyclomatic (sum)"] == ["15", "19"]
         assert "no reference implementation" not in _text(tab, ".code-status")
         notes = _text(tab, ".code-notes")
         assert "url-shortener/oracle" in notes and "RepoGenesis difficulty: Easy" in notes
+        # a file that does not parse is listed with its reason, never a traceback
+        assert "broken.py: syntax error at line 1: SLOC only" in notes
