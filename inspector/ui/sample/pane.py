@@ -1,4 +1,4 @@
-"""One sample's generated repository, test results and deployment, as three tabs.
+"""One sample's generated repository, test results, deployment and code metrics, as tabs.
 
 The sample screen shows one of these next to the task README, or two side by side when
 comparing runs. ``show`` switches the pane to another sample, replacing everything it showed
@@ -32,6 +32,7 @@ from inspector.model.labels import Anchor
 from inspector.services.repo.references import Ref
 from inspector.services.suite.cause import cause_of
 from inspector.ui.safe import sanitize
+from inspector.ui.sample.code import CodeTab
 from inspector.ui.sample.deploy import DeployTab, ReplayRequested
 from inspector.ui.sample.files import FilesTab
 from inspector.ui.sample.tests import TestsTab
@@ -41,7 +42,7 @@ from inspector.ui.widgets.code_view import CodeView
 
 
 class SamplePane(Vertical):
-    """Files, Tests and Deploy tabs for one loaded sample."""
+    """Files, Tests, Deploy and Code tabs for one loaded sample."""
 
     DEFAULT_CSS = """
     SamplePane { height: 1fr; }
@@ -104,6 +105,7 @@ class SamplePane(Vertical):
             yield FilesTab()
             yield TestsTab()
             yield DeployTab()
+            yield CodeTab()
 
     def on_mount(self) -> None:
         self._fill()
@@ -134,6 +136,8 @@ class SamplePane(Vertical):
                        after=self.query_one(".pane-title"))
         self.query_one(TestsTab).show(self.sample, self.task_def, self.cause)
         self.query_one(DeployTab).show(self.sample, self.cause)
+        self.query_one(CodeTab).show(self.repo, self.entry.language or None, self.task_def,
+                                     active=self._on_tab("code-tab"))
         files = self.query_one(FilesTab)
         files.show_repo(self.repo)
         if self._pending is not None:
@@ -147,9 +151,10 @@ class SamplePane(Vertical):
     # ------------------------------------------------------------------ tabs
 
     def show_tab(self, name: str) -> None:
-        """``files``, ``tests`` or ``deploy``."""
+        """``files``, ``tests``, ``deploy`` or ``code``."""
         self._activate(f".{name}-tab")
-        target = {"files": ".repo-tree", "tests": ".tests-table", "deploy": ".phases"}[name]
+        target = {"files": ".repo-tree", "tests": ".tests-table", "deploy": ".phases",
+                  "code": ".code-summary"}[name]
         self.query_one(target).focus()
 
     def _activate(self, selector: str) -> None:
@@ -159,6 +164,18 @@ class SamplePane(Vertical):
         if tabs.active != pane_id or switcher.current != pane_id:
             tabs.active = pane_id
             switcher.current = pane_id
+        if selector == ".code-tab":
+            self.query_one(CodeTab).measure_if_stale()
+
+    def _on_tab(self, css_class: str) -> bool:
+        tabs = self.query_one(TabbedContent)
+        return tabs.active_pane is not None and css_class in tabs.active_pane.classes
+
+    @on(TabbedContent.TabActivated, ".pane-tabs")
+    def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        """The Code tab measures when first shown for a sample (clicked or keyed)."""
+        if isinstance(event.pane, CodeTab):
+            event.pane.measure_if_stale()
 
     # ------------------------------------------------------------------ files
 
@@ -223,8 +240,7 @@ class SamplePane(Vertical):
         return str((failing or cases)[0].id)
 
     def _on_files_tab(self) -> bool:
-        tabs = self.query_one(TabbedContent)
-        return tabs.active_pane is not None and "files-tab" in tabs.active_pane.classes
+        return self._on_tab("files-tab")
 
     def on_task_file(self) -> bool:
         """The Files tab is shown with a file of the task (not of the repo) open."""

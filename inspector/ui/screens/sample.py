@@ -85,6 +85,7 @@ class SampleScreen(Screen[None]):
         Binding("f", "pane_tab('files')", "Files"),
         Binding("t", "pane_tab('tests')", "Tests"),
         Binding("d", "pane_tab('deploy')", "Deploy"),
+        Binding("m", "pane_tab('code')", "Code metrics"),
         Binding("r", "left_tab('readme-tab')", "README"),
         Binding("e", "left_tab('endpoints-tab')", "Endpoints"),
         Binding("l", "replay", "Log replay"),
