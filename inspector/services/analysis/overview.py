@@ -167,14 +167,21 @@ def analyze_used_tasks(runs: Iterable[RunOutcomes], tasks: Mapping[str, Task],
                        cancelled: Callable[[], bool] | None = None
                        ) -> dict[str, TaskAnalysis]:
     """The spec complexity and difficulty of every task the runs used (and that has a README
-    in ``tasks``)."""
+    in ``tasks``); spec scores come from the cache (:mod:`.spec_cache`) when the README and
+    the code that reads it are unchanged."""
+    from inspector.services.analysis.spec_cache import SpecCache
     from inspector.services.analysis.tasks import analyze_task
 
     used = sorted({s.task for r in runs for s in r.samples} & set(tasks))
+    specs = SpecCache()
     out: dict[str, TaskAnalysis] = {}
-    for i, name in enumerate(used):
-        _tick(step, cancelled, "scoring task READMEs", i, len(used))
-        out[name] = analyze_task(tasks[name], oracle_dir)
+    try:
+        for i, name in enumerate(used):
+            _tick(step, cancelled, "scoring task READMEs", i, len(used))
+            task = tasks[name]
+            out[name] = analyze_task(task, oracle_dir, specs.score(task.name, task.readme))
+    finally:
+        specs.save()  # what was scored before a cancel is kept
     return out
 
 

@@ -55,8 +55,10 @@ def oracle_folder(task: Task, oracle_dir: Path | None) -> Path | None:
     return next((c for c in candidates if c.is_dir() and not c.is_symlink()), None)
 
 
-def analyze_task(task: Task, oracle_dir: Path | None = None) -> TaskAnalysis:
-    spec = spec_complexity(task.readme, task.name)
+def analyze_task(task: Task, oracle_dir: Path | None = None,
+                 spec: SpecComplexity | None = None) -> TaskAnalysis:
+    """``task``'s spec complexity (``spec`` when already scored) and difficulty."""
+    spec = spec if spec is not None else spec_complexity(task.readme, task.name)
     folder = oracle_folder(task, oracle_dir)
     if folder is None:
         where = f" in {oracle_dir}" if oracle_dir is not None else ""
