@@ -87,8 +87,13 @@ async def test_a_late_result_for_the_previous_sample_is_dropped(make_app) -> Non
         app.post_message(OpenSample(entry.key))  # ...and moves on before it is shown
         await settle(app, pilot)
         assert tab.generation > old
-        assert tab.query_one(".code-summary", DataTable).row_count == 0
-        assert "Measuring" not in _text(tab, ".code-status")
+        # forge's figures (10 functions) never show for relay's sample: the tab is empty, or
+        # — when the Code tab stayed open across the switch — it shows relay's own (6)
+        summary = tab.query_one(".code-summary", DataTable)
+        if summary.row_count:
+            assert _rows(summary)["functions"][0] == "6"
+        else:
+            assert "Measuring" not in _text(tab, ".code-status")
 
 
 async def test_the_tasks_reference_implementation_stands_beside_the_repo(
