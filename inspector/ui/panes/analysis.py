@@ -8,7 +8,9 @@ with a progress bar; Esc cancels it. Comparisons run in their own worker.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +18,7 @@ from rich.text import Text
 from textual import on, work
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import (
     DataTable,
@@ -37,6 +40,18 @@ if TYPE_CHECKING:  # the analyses load when the tab is first shown, not at start
     from inspector.services.analysis.overview import LabelInput, Overview
     from inspector.services.catalog import Catalog
     from inspector.ui.analysis.task_rows import TaskRow
+
+POLL_SECONDS = 0.1
+PROGRESS_EVERY = 0.2  # seconds between progress updates of the same step
+
+
+@dataclass
+class AnalysisProgress(Message):
+    """How far the analysis worker is (posted from its thread)."""
+
+    what: str
+    done: int
+    total: int
 
 PLOT_IDS = ("tier-plot", "category-plot", "cost-plot", "framework-plot")
 
@@ -120,9 +135,11 @@ class AnalysisPane(LazyPane):
 
     def __init__(self, catalog: Catalog, root: Path,
                  labels: Callable[[], LabelInput | None], *,
+                 indexing: Callable[[], bool] = lambda: False,
                  oracle_dir: Path | None = None, id: str | None = None) -> None:  # noqa: A002
         super().__init__(id=id)
         self.catalog = catalog
+        self.indexing = indexing  # True while the run index is being refreshed
         self.root = root
         self.labels = labels
         self.oracle_dir = oracle_dir
@@ -180,9 +197,18 @@ class AnalysisPane(LazyPane):
 
         worker = get_current_worker()
 
-        def step(what: str, done: int, total: int) -> None:
-            self.app.call_from_thread(self._progress, what, done, total)
+        last: dict[str, float] = {}
 
+        def step(what: str, done: int, total: int) -> None:
+            # never wait for the UI (call_from_thread would, once per task); a few per second
+            now = time.monotonic()
+            if now - last.get(what, -PROGRESS_EVERY) >= PROGRESS_EVERY:
+                last[what] = now
+                self.post_message(AnalysisProgress(what, done, total))
+
+        while self.indexing() and not worker.is_cancelled:  # analyse the index once it is whole
+            step("waiting for the run index", 0, 1)
+            time.sleep(POLL_SECONDS)
         try:
             overview = overview_from_catalog(
                 self.catalog, self.root, self.labels(), self.oracle_dir, step=step,
@@ -196,10 +222,13 @@ class AnalysisPane(LazyPane):
             return
         self.app.call_from_thread(self._finished, overview, "")
 
-    def _progress(self, what: str, done: int, total: int) -> None:
-        self.query_one("#analysis-progress", ProgressBar).update(total=max(total, 1),
-                                                                progress=done)
-        self._status(f"Analysing: {what} {done}/{total}  (Esc cancels)")
+    def on_analysis_progress(self, message: AnalysisProgress) -> None:
+        if not self.busy:  # a late message of a finished analysis
+            return
+        self.query_one("#analysis-progress", ProgressBar).update(total=max(message.total, 1),
+                                                                progress=message.done)
+        self._status(f"Analysing: {message.what} {message.done}/{message.total}  "
+                     "(Esc cancels)")
 
     def _finished(self, overview: Overview | None, message: str) -> None:
         self.busy = False
@@ -210,6 +239,8 @@ class AnalysisPane(LazyPane):
         self.overview = overview
         self.dirty = True
         self.refresh_if_dirty()
+        if self.stale and self.is_on_screen:  # the runs or labels changed meanwhile
+            self.analyse()
 
     def _status(self, text: str) -> None:
         self.query_one("#analysis-summary", Static).update(plain(text))

@@ -81,7 +81,7 @@ class MainScreen(Screen[None]):
                 yield HealthPane(app.catalog.find_sample, id="health-pane")
             with TabPane("Analysis [5]", id="analysis-tab"):
                 yield AnalysisPane(app.catalog, app.root, self._label_input,
-                                   id="analysis-pane")
+                                   indexing=self._indexing, id="analysis-pane")
         yield Footer()
 
     # ------------------------------------------------------------------ panes
@@ -113,6 +113,10 @@ class MainScreen(Screen[None]):
                                       "health-tab": self.health_pane,
                                       "analysis-tab": self.analysis_pane}
         return panes.get(tab)
+
+    def _indexing(self) -> bool:
+        """Whether the app is bringing the run index up to date (read from any thread)."""
+        return any(w.group == "catalog" and not w.is_finished for w in list(self.app.workers))
 
     def _label_input(self) -> LabelInput | None:
         """The labels as written to disk now (read in the analysis worker)."""
