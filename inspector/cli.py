@@ -367,19 +367,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    """``inspector analyze PATH --runs|--tasks|--code``; each analysis is its own module's."""
+    """``inspector analyze PATH [--runs|--tasks|--code]`` (default ``--runs``); each analysis
+    is its own module's."""
     from inspector import cli_analyze, cli_compare
 
     if args.runs and (args.tasks or args.code):
         raise CliError("analyze: --runs goes alone (--tasks and --code may go together)")
     if (args.export or args.compare) and not args.runs:
         raise CliError("analyze: --export and --compare go with --runs")
-    if args.runs:
-        return cli_compare.cmd_analyze_runs(args)
     if args.tasks or args.code:
         return cli_analyze.cmd_analyze(args)
-    raise CliError("analyze: choose an analysis: --runs (per-run breakdowns), --tasks (task "
-                   "difficulty and spec complexity) or --code (generated-code metrics)")
+    # --runs, and the default: the whole run analysis (as the app's Analysis tab shows it)
+    return cli_compare.cmd_analyze_runs(args)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -399,9 +399,10 @@ def add_analyze_runs(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     """Create the ``analyze`` sub-command (PATH, ``--json``) with its ``--runs`` analysis;
     returns the parser so other analyses add their own options to it."""
     an = sub.add_parser("analyze", help="analyses of the runs under PATH",
-                        description="--runs: Pass@1 by framework and language per run, "
-                                    "failure categories (labels) by agent and framework, "
-                                    "generation cost vs pass.")
+                        description="--runs (the default): Pass@1 by difficulty tier, "
+                                    "framework and language per run, failure categories "
+                                    "(labels) by agent, tier and framework, generation cost "
+                                    "vs pass.")
     an.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
     an.add_argument("--json", action="store_true", help="machine-readable output")
     add_runs_options(an)

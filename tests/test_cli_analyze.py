@@ -89,7 +89,6 @@ def test_code_on_bundled_runs_with_oracle(tmp_path: Path, capsys: pytest.Capture
 
 @pytest.mark.parametrize(("argv", "code", "message"), [
     (["analyze", "--tasks", "/no/such/dir"], 2, "/no/such/dir: no such file or folder"),
-    (["analyze"], 1, "choose an analysis: --runs (per-run breakdowns), --tasks"),
     (["analyze", "--runs", "--code"], 1, "--runs goes alone"),
     (["analyze", "--tasks", "--why", "nope"], 1, "no task named 'nope'"),
     (["analyze", "--code", "--oracle", "/no/oracle"], 2, "/no/oracle: no such file"),

@@ -89,7 +89,6 @@ def test_compare_text_names_the_tasks_only_one_run_has(env: dict[str, str],
     (["compare", DASH, DASH], 1, "name the same run"),
     (["compare", ATLAS, DASH, "--resamples", "0"], 2, "must be at least 1"),
     (["analyze", "/no/such/folder", "--runs"], 2, "/no/such/folder: no such file or folder"),
-    (["analyze"], 1, "choose an analysis"),
 ])
 def test_errors_are_one_clear_line(env: dict[str, str], args: list[str], code: int,
                                    message: str) -> None:
@@ -149,3 +148,13 @@ def test_analyze_runs_text_without_labels(env: dict[str, str], tmp_path: Path) -
     assert "Failure categories: no labels found" in proc.stdout
     assert "Pass@1 by framework" in proc.stdout and "springboot" in proc.stdout
     assert "Generation cost vs pass:" in proc.stdout and "$0.5000" in proc.stdout
+
+
+def test_analyze_without_a_flag_is_the_run_analysis(env: dict[str, str],
+                                                     sample_runs: Path) -> None:
+    """`inspector analyze PATH` alone prints what `--runs` prints (the issue's spelling)."""
+    bare = run_cli(env, "analyze", str(sample_runs))
+    runs = run_cli(env, "analyze", str(sample_runs), "--runs")
+    assert bare.returncode == runs.returncode == 0, bare.stderr
+    assert bare.stdout == runs.stdout
+    assert "Pass@1 by difficulty tier" in bare.stdout
