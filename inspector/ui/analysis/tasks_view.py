@@ -37,8 +37,8 @@ class TasksView(Vertical):
 
     def on_mount(self) -> None:
         table = self.table
-        for name in COLUMNS:
-            table.add_column(name, key=name)
+        for name in COLUMNS:  # two spaces keep room for the sort arrow
+            table.add_column(f"{name}  ", key=name)
 
     @property
     def table(self) -> DataTable:
@@ -61,7 +61,7 @@ class TasksView(Vertical):
         arrow = "▼" if self.descending else "▲"
         for column in table.columns.values():
             name = str(column.key.value)
-            column.label = Text(f"{name} {arrow}" if name == self.sort_column else name)
+            column.label = Text(f"{name} {arrow}" if name == self.sort_column else f"{name}  ")
         table.refresh()
 
     @on(Input.Changed, "#tasks-filter")
