@@ -9,7 +9,7 @@ folder, as ``inspector labels agreement`` computes it.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +28,7 @@ from inspector.services.report.data import (
 
 if TYPE_CHECKING:
     from inspector.services.analysis.overview import Overview
+    from inspector.services.health import HealthReport
 
 Step = Callable[[str], None]
 
@@ -82,10 +83,7 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
         read_labels,
     )
     from inspector.services.analysis.source import refreshed
-    from inspector.services.metrics import compute_run_metrics
-    from inspector.services.report.details import order_failing, select_details
 
-    caps = caps or Caps()
     say = step or (lambda _what: None)
     say("reading runs")
     found = discover_runs(root)
@@ -109,13 +107,39 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
     say("drawing plots")
     plots = _plots(overview)
 
+    labels = None
+    if label_input is not None or read.problems:
+        report = None
+        if label_input is not None and label_input.labels.files:
+            report = agreement(label_input.labels.ratings(), list(label_input.taxonomy.ids))
+        labels = Labels(sanitize(_shown_folder(folder, root)),
+                        label_input.taxonomy if label_input else None, overview.categories,
+                        report,
+                        tuple(sanitize(p) for p in read.problems))
+    say("collecting failing samples")
+    return assemble(root.resolve().name or str(root), path, runs, caps=caps, health=health,
+                    labels=labels, labelled=labelled, plots=plots, notes=notes,
+                    tier_source=overview.tier_source)
+
+
+def assemble(title: str, path: str, runs: list[Run], *, caps: Caps | None = None,
+             health: HealthReport | None = None, labels: Labels | None = None,
+             labelled: Collection[str] = (), plots: list[Plot] | None = None,
+             notes: list[str] | None = None, tier_source: str = "") -> ReportInput:
+    """The report of ``runs`` with what was read beside them: metrics, the matrix and the
+    failing samples' sections (their logs' tails are read here). ``labelled``: the sample
+    ids with a label."""
+    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.report.details import order_failing, select_details
+
+    caps = caps or Caps()
+    labelled = set(labelled)
     columns = []
     for run in runs:
         failing = [s for s in run.samples if not s.passed]
         columns.append(RunColumn(compute_run_metrics(run), len(failing),
                                  sum(s.sample_id in labelled for s in failing)))
 
-    say("collecting failing samples")
     tasks, cells = _cells(runs)
     firsts, rest = order_failing(cells[(t, i)] for t in tasks for i in range(len(runs))
                                  if (t, i) in cells)
@@ -132,17 +156,8 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
                                      s.tests.collection_errors, anchors.get(id(s), ""))
                           for s in samples] for key, samples in cells.items()}
 
-    labels = None
-    if label_input is not None or read.problems:
-        report = None
-        if label_input is not None and label_input.labels.files:
-            report = agreement(label_input.labels.ratings(), list(label_input.taxonomy.ids))
-        labels = Labels(sanitize(_shown_folder(folder, root)),
-                        label_input.taxonomy if label_input else None, overview.categories,
-                        report,
-                        tuple(sanitize(p) for p in read.problems))
     return ReportInput(
-        title=sanitize(root.resolve().name or str(root)), path=path, runs=columns,
-        tasks=tasks, cells=cell_samples, health=health, labels=labels, plots=plots,
-        details=details, failing_samples=len(firsts) + len(rest), caps=caps, notes=notes,
-        tier_source=overview.tier_source)
+        title=sanitize(title), path=path, runs=columns, tasks=tasks, cells=cell_samples,
+        health=health, labels=labels, plots=plots or [], details=details,
+        failing_samples=len(firsts) + len(rest), caps=caps, notes=notes or [],
+        tier_source=tier_source)
