@@ -30,6 +30,7 @@ CSS = """
 :root{--fg:#1d2330;--muted:#5b6475;--bg:#fff;--line:#d9dde5;--pass:#1a7f37;--fail:#c62828;
 --skip:#8a6d00;--dep:#6f42c1;--head:#f3f5f9;--hl:#fff6d6}
 *{box-sizing:border-box}
+html{scroll-padding-top:44px}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);
 background:var(--bg);margin:0 auto;max-width:1500px;padding:0 20px 40px}
 h1{font-size:22px;margin:18px 0 4px}h2{font-size:18px;margin:28px 0 8px;
@@ -45,8 +46,8 @@ vertical-align:top;text-align:left}th{background:var(--head)}td.n,th.n{text-alig
 .note{color:var(--muted);font-size:13px;margin:4px 0}
 .warn{color:#9a3412}
 table.matrix td{white-space:nowrap;text-align:center;font-size:12px;padding:2px 5px}
-table.matrix th{font-size:11px;font-weight:600;max-width:110px;white-space:normal;
-position:sticky;top:34px;z-index:1}
+table.matrix th{font-size:11px;font-weight:600;max-width:110px;white-space:normal}
+table.matrix a{color:inherit}table.summary{font-size:13px}
 table.matrix td.task{text-align:left;font-family:ui-monospace,monospace}
 .v-passed{color:var(--pass)}.v-tests_failed{color:var(--fail)}
 .v-suite_not_run{color:var(--skip)}.v-not_deployed{color:var(--dep)}
