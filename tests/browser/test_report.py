@@ -108,3 +108,27 @@ def test_report_renders_within_two_seconds(page, report: Path) -> None:  # type:
     timing = page.evaluate(TIMING)
     assert timing["load"] < RENDER_LIMIT_MS, timing
     assert timing["paint"] is not None and timing["paint"] < RENDER_LIMIT_MS, timing
+
+
+def test_hostile_texts_show_as_text_and_run_nothing(page, tmp_path: Path, screenshot) -> None:  # type: ignore[no-untyped-def]
+    from report_runs import XSS, hostile_runs
+
+    from inspector.services.report.load import assemble
+    from inspector.services.report.page import render
+
+    log = tmp_path / "tests.log"
+    log.write_text(f"starting\n{XSS}\n", encoding="utf-8")
+    out = tmp_path / "hostile.html"
+    out.write_text(render(assemble("hostile", "runs", hostile_runs(log))), encoding="utf-8")
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    refused = open_offline(page, out)
+    assert page.evaluate("document.scripts.length") == 0
+    assert page.locator("img").count() == 0 and page.locator("svg[onload]").count() == 0
+    section = page.locator("section.sample").first
+    text = section.inner_text()
+    assert "<script>alert(1)</script>" in text  # shown, as text
+    assert "task<script>alert('t')</script>␛]0;T␇<U+202E>" in page.locator(
+        "table.matrix td.task").first.inner_text()
+    screenshot(page, "hostile")
+    assert dialogs == [] and refused == []
