@@ -340,6 +340,10 @@ def _details(r: ReportInput) -> str:
     return "".join(out)
 
 
+def _n(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 def render(r: ReportInput) -> str:
     """The whole page."""
     samples = sum(c.metrics.samples for c in r.runs)
@@ -350,8 +354,9 @@ def render(r: ReportInput) -> str:
             f"<title>Genesis Inspector report: {esc(r.title)}</title>\n"
             f"<style>{CSS}</style></head>\n<body>\n")
     top = (f"<h1>Genesis Inspector report: {esc(r.title)}</h1>\n" +
-           note(f"{len(r.runs):,} runs, {len(r.tasks):,} tasks, {samples:,} samples, "
-                f"{r.failing_samples:,} failing. Runs folder: {code(r.path)}") +
+           note(f"{_n(len(r.runs), 'run')}, {_n(len(r.tasks), 'task')}, "
+                f"{_n(samples, 'sample')}, {r.failing_samples:,} failing. Runs folder: "
+                f"{code(r.path)}") +
            '<nav><a href="#summary">Summary</a><a href="#matrix">Matrix</a>'
            '<a href="#health">Health</a><a href="#labels">Labels</a>'
            '<a href="#plots">Plots</a><a href="#samples">Failing samples</a></nav>\n')
