@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from inspector.model.safe_text import sanitize
 
@@ -20,13 +20,14 @@ def pct(x: float | None) -> str:
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "",
-          numeric_from: int = 1) -> str:
+          numeric_from: int = 1, numeric: Collection[int] | None = None) -> str:
     """A table; ``headers`` are escaped here, ``rows`` hold ready HTML (escape first).
-    Columns from ``numeric_from`` on are right-aligned."""
+    The ``numeric`` columns (default: from ``numeric_from`` on) are right-aligned."""
     attr = f' class="{cls}"' if cls else ""
-    head = "".join(f'<th{" class=n" if i >= numeric_from else ""}>{esc(h)}</th>'
+    right = set(numeric) if numeric is not None else set(range(numeric_from, len(headers)))
+    head = "".join(f'<th{" class=n" if i in right else ""}>{esc(h)}</th>'
                    for i, h in enumerate(headers))
-    body = "".join("<tr>" + "".join(f'<td{" class=n" if i >= numeric_from else ""}>{c}</td>'
+    body = "".join("<tr>" + "".join(f'<td{" class=n" if i in right else ""}>{c}</td>'
                                     for i, c in enumerate(r)) + "</tr>\n" for r in rows)
     return f'<div class="scroll"><table{attr}><thead><tr>{head}</tr></thead>' \
            f"<tbody>\n{body}</tbody></table></div>\n"

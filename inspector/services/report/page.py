@@ -44,7 +44,7 @@ white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0}
 table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid var(--line);padding:3px 7px;
 vertical-align:top;text-align:left}th{background:var(--head)}td.n,th.n{text-align:right}
 .note{color:var(--muted);font-size:13px;margin:4px 0}
-.warn{color:#9a3412}
+.warn{color:#9a3412}table.health td{max-width:36em;overflow-wrap:anywhere}
 table.matrix td{white-space:nowrap;text-align:center;font-size:12px;padding:2px 5px}
 table.matrix th{font-size:11px;font-weight:600;max-width:110px;white-space:normal}
 table.matrix a{color:inherit}table.summary{font-size:13px}
@@ -185,7 +185,7 @@ def _health(r: ReportInput) -> str:
                 for f in h.findings[:cap]]
         out.append("<h3>Candidate benchmark defects</h3>\n" + table(
             ["task", "kind", "test or file", "samples", "runs", "same error", "suspected cause",
-             "detail", "examples"], rows, numeric_from=3))
+             "detail", "examples"], rows, cls="health", numeric=(3, 4, 5)))
         if len(h.findings) > cap:
             out.append(note(f"Showing {cap:,} of {len(h.findings):,} findings; the app's "
                             f"Health tab lists them all: {code('inspector ' + r.path)}"))
@@ -195,7 +195,7 @@ def _health(r: ReportInput) -> str:
                              for f in t.findings)] for t in h.tampering[:cap]]
         out.append("<h3>Tampering attempts</h3>\n" + note(
             "Kept out of the golden test runs: verdicts stand, but read these results with "
-            "care.") + table(["sample", "kind", "findings"], rows, numeric_from=9))
+            "care.") + table(["sample", "kind", "findings"], rows, numeric=()))
         if len(h.tampering) > cap:
             out.append(note(f"Showing {cap:,} of {len(h.tampering):,}; all of them: "
                             f"{code('inspector failures ' + r.path)}"))
@@ -267,7 +267,7 @@ def _labels(r: ReportInput) -> str:
             ["item", "ratings"],
             [[esc(d.item), esc(", ".join(f"{k}: {names.get(v, v)}"
                                          for k, v in d.ratings.items()))]
-             for d in a.disagreements[:cap]], numeric_from=9))
+             for d in a.disagreements[:cap]], numeric=()))
         if len(a.disagreements) > cap:
             out.append(note(f"Showing {cap} of {len(a.disagreements):,}; all of them: "
                             f"{code('inspector labels agreement ' + r.path)}"))
