@@ -44,7 +44,7 @@ white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0}
 table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid var(--line);padding:3px 7px;
 vertical-align:top;text-align:left}th{background:var(--head)}td.n,th.n{text-align:right}
 .note{color:var(--muted);font-size:13px;margin:4px 0}
-.warn{color:#9a3412}table.health td{max-width:36em;overflow-wrap:anywhere}
+.warn{color:#9a3412}table.health td{max-width:36em;overflow-wrap:break-word}
 table.matrix td{white-space:nowrap;text-align:center;font-size:12px;padding:2px 5px}
 table.matrix th{font-size:11px;font-weight:600;max-width:110px;white-space:normal}
 table.matrix a{color:inherit}table.summary{font-size:13px}
