@@ -38,7 +38,7 @@ class TasksView(Vertical):
     def on_mount(self) -> None:
         table = self.table
         for name in COLUMNS:  # two spaces keep room for the sort arrow
-            table.add_column(f"{name}  ", key=name)
+            table.add_column(Text(f"{name}  "), key=name)
 
     @property
     def table(self) -> DataTable:
