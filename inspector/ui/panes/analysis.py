@@ -33,6 +33,7 @@ from textual.worker import get_current_worker
 
 from inspector.ui.analysis.task_rows import COLUMNS
 from inspector.ui.panes.lazy import LazyPane
+from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.safe import plain
 
 if TYPE_CHECKING:  # the analyses load when the tab is first shown, not at start-up
@@ -371,6 +372,7 @@ class AnalysisPane(LazyPane):
         if not self.busy:
             self.analyse()
 
+    @refused_when_read_only(Write.EXPORT)
     def action_export(self) -> None:
         """Write the analysis (and the comparison shown) as tables and figures to a folder."""
         from inspector.ui.dialogs.prompt import PromptScreen
