@@ -113,10 +113,12 @@ class InspectorServer:
 
     def _full(self) -> web.Response:
         n = self.sessions.most
+        which = "This server's one session is" if n == 1 else \
+            f"All {n} sessions of this server are"
         return _message_page(503, "All sessions in use",
-                             f"All {n} sessions of this server are in use (each browser tab "
-                             "runs its own app process). Close another tab and reload this "
-                             "page, or restart the server with a larger --max-sessions.")
+                             f"{which} in use (each browser tab runs its own app process). "
+                             "Close another tab and reload this page, or restart the server "
+                             "with a larger --max-sessions.")
 
     async def no_icon(self, request: web.Request) -> web.Response:
         return web.Response(status=204, headers=HEADERS)
