@@ -2,9 +2,9 @@
 text as xterm.js holds it, keys typed into it, the app processes a server started.
 
 textual-serve's page draws on a canvas, so the text is read from the xterm.js ``Terminal``
-the page script creates: :data:`CAPTURE` (an init script) keeps a reference to it as it is
-made, and :func:`screen_text` reads its visible rows through xterm's public buffer API — the
-characters the canvas shows.
+the page script creates: :data:`CAPTURE` (an init script) keeps a reference to it (and to
+the page script's session object that owns it) as it is made, and :func:`screen_text` reads
+its visible rows through xterm's public buffer API — the characters the canvas shows.
 """
 
 from __future__ import annotations
@@ -23,12 +23,16 @@ from typing import Any
 CAPTURE = """
 (() => {
   window.__terminals = [];
+  window.__sessions = [];
   Object.defineProperty(Object.prototype, 'terminal', {
     configurable: true,
     set(value) {
       Object.defineProperty(this, 'terminal', {value, writable: true, configurable: true,
                                                enumerable: true});
-      if (value && value.buffer) window.__terminals.push(value);
+      if (value && value.buffer) {
+        window.__terminals.push(value);
+        window.__sessions.push(this);  // the page script's session object (connect())
+      }
     },
   });
 })();

@@ -145,3 +145,29 @@ def test_the_session_cap_answers_with_a_page_and_frees_with_a_tab(
             assert len(served.sessions()) == 1
         finally:
             other.close()
+
+
+def test_a_tab_refused_at_the_socket_says_why(browser: Any, page: Any, screenshot: Any,
+                                              sample_runs: Path,
+                                              user_dirs: dict[str, str]) -> None:
+    """The race the page check cannot see: a page loaded while a place was free, whose
+    socket comes after another tab took it. It is refused at once and says why."""
+    with serve(sample_runs, "--max-sessions", "1", env=user_dirs) as served:
+        late = browser.new_context(viewport={"width": 1280, "height": 900})
+        try:
+            waiting = late.new_page()
+            waiting.add_init_script(CAPTURE)
+            waiting.goto(served.url + "?delay=1")  # the page, no socket yet (a Start button)
+            assert waiting.is_visible("#start")
+            page.add_init_script(CAPTURE)
+            page.goto(served.url)
+            wait_for_text(page, *RUNS_TABLE)
+            waiting.evaluate("() => window.__sessions[0].connect()")
+            waiting.wait_for_selector("body.-closed", timeout=10_000)
+            message = waiting.locator("#closed-message")
+            until(lambda: "one session is in use" in (message.text_content() or ""), 10,
+                  "the refused tab to say why")
+            screenshot(waiting, "refused-at-socket")
+            assert len(served.sessions()) == 1
+        finally:
+            late.close()
