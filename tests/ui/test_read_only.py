@@ -151,3 +151,59 @@ async def test_a_writable_app_is_unchanged(make_app) -> None:  # type: ignore[no
         await pilot.press("ctrl+t")
         await settle(app, pilot)
         assert not any(m.startswith("Read-only") for m in _messages(app))
+
+
+async def _sample(app, pilot) -> SampleScreen:  # type: ignore[no-untyped-def]
+    await settle(app, pilot)
+    entry = app.catalog.find_sample(SAMPLE)
+    assert entry is not None
+    app.post_message(OpenSample(entry.key))
+    await settle(app, pilot)
+    assert isinstance(app.screen, SampleScreen)
+    return app.screen
+
+
+async def test_request_send_and_sandbox_stops_are_refused(make_app) -> None:  # type: ignore[no-untyped-def]
+    from inspector.ui.screens.request import RequestScreen
+    from inspector.ui.screens.sandboxes import SandboxesScreen
+
+    app = make_app(read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await _sample(app, pilot)
+        await pilot.press("Q")  # the composer opens, to read
+        await settle(app, pilot)
+        assert isinstance(app.screen, RequestScreen)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert _refused(app, "sending requests to the sample is off")
+        assert not app.has_deployments
+        await pilot.press("escape")
+        await settle(app, pilot)
+        await pilot.press("ctrl+d")
+        await settle(app, pilot)
+        assert isinstance(app.screen, SandboxesScreen)
+        await pilot.press("S")
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert len([m for m in _messages(app)
+                    if m == "Read-only session: stopping sandboxes is off."]) == 2
+
+
+async def test_log_export_is_refused(make_app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from inspector.ui.screens.replay import ReplayScreen
+
+    app = make_app(read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await _sample(app, pilot)
+        await pilot.press("l")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReplayScreen)
+        before = sorted(p.name for p in tmp_path.iterdir())
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, PromptScreen)
+        assert _refused(app, "exports are off")
+        await pilot.press("a")  # a log line as evidence
+        await settle(app, pilot)
+        assert _refused(app, "labels, evidence and adjudications are not written")
+        assert sorted(p.name for p in tmp_path.iterdir()) == before
