@@ -80,6 +80,9 @@ def test_served_app_paints_offline_and_opens_a_failing_sample(
         assert "Todo Service" in screen and "failed" in screen
         screenshot(page, "failing-sample")
         assert offline == []  # the page asked for nothing but the server
+        assert "token" not in page.url  # kept in the cookie, out of the address bar
+        page.reload()  # ... which the reloaded page sends
+        wait_for_text(page, *RUNS_TABLE)
         page.context.close()  # the tab closes: its app process ends
         until(lambda: not served.sessions(), 30, "the app process to end with its tab")
 
@@ -99,6 +102,14 @@ def test_read_only_refuses_a_rerun_visibly(page: Any, offline: list[str], screen
         assert "todo-service · Forge" in screen_text(page)  # still the sample, no re-run
         (app,) = served.sessions()
         assert children(app) == []  # nothing deployed
+        # themes and the log replay's demo mode work in the browser too
+        press(page, "Control+t")
+        wait_for_text(page, "Theme: ")
+        press(page, "l")
+        wait_for_text(page, "install/build", "paused")
+        press(page, "D")
+        wait_for_text(page, "▶ playing")
+        screenshot(page, "demo-mode")
         assert offline == []
 
 

@@ -104,7 +104,9 @@ class InspectorServer:
         title = self.config.title + (" (read-only)" if self.config.command.read_only else "")
         page = PAGE.substitute(
             title=html.escape(title), font_size=_clamp(request.query.get("fontsize"), 16, 6, 64),
-            websocket_url=html.escape(f"ws://{request.host}/ws", quote=True))
+            websocket_url=html.escape(
+                f"{'wss' if request.scheme == 'https' else 'ws'}://{request.host}/ws",
+                quote=True))
         response = web.Response(text=page, content_type="text/html", headers=HEADERS)
         token = self.config.access.token
         if token is not None:
