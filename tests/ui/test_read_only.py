@@ -198,6 +198,7 @@ async def test_log_export_is_refused(make_app, tmp_path: Path) -> None:  # type:
         await pilot.press("l")
         await settle(app, pilot)
         assert isinstance(app.screen, ReplayScreen)
+        assert "read-only" in str(app.screen.query_one("#replay-head").render())  # its own header
         before = sorted(p.name for p in tmp_path.iterdir())
         await pilot.press("x")
         await settle(app, pilot)
