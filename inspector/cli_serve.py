@@ -65,6 +65,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"  at most {args.max_sessions} sessions at once (one app process per tab); "
               "Ctrl+C stops the server and every session", flush=True)
 
+    import logging
+
+    logging.basicConfig(format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("inspector.serve").setLevel(logging.INFO)  # sessions started and ended
     try:
         serve_forever(config, args.host, args.port, announce)
     except OSError as exc:

@@ -206,3 +206,20 @@ def test_a_killed_server_leaves_no_app_process(sample_runs: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+async def test_quitting_the_app_ends_its_session(served) -> None:  # type: ignore[no-untyped-def]
+    server, base = served
+    async with aiohttp.ClientSession() as http:
+        ws = await http.ws_connect(f"{base}/ws?token={TOKEN}")
+        await first_screen(ws)
+        (process,) = server.sessions.live
+        pid = process.pid
+        assert pid is not None
+        await ws.send_json(["stdin", "q"])  # the app's own quit key
+        while (await ws.receive(timeout=30)).type not in (aiohttp.WSMsgType.CLOSE,
+                                                          aiohttp.WSMsgType.CLOSED,
+                                                          aiohttp.WSMsgType.CLOSING):
+            pass
+        await until(lambda: not alive(pid), 30, "the app process to end after quitting")
+        await until(lambda: server.sessions.in_use == 0, 5, "the session to be given back")

@@ -142,8 +142,12 @@ class InspectorServer:
         try:
             ws = web.WebSocketResponse(heartbeat=15)
             await ws.prepare(request)
+
+            async def close() -> None:  # the app exited: end the socket (and the session)
+                await ws.close()
+
             process = AppProcess(self.config.command.argv(), write_bytes=ws.send_bytes,
-                                 write_str=ws.send_str, close=ws.close,
+                                 write_str=ws.send_str, close=close,
                                  download_manager=self.downloads)
             self.sessions.live.add(process)
             await process.start(_clamp(request.query.get("width"), 80, 10, 1000),

@@ -14,8 +14,10 @@ import os
 import signal
 import sys
 from asyncio.subprocess import Process
+from collections.abc import Awaitable, Callable
 
 from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
 
 QUIT_GRACE = 20.0
 """Seconds an app has to quit by itself (it stops its deployments first)."""
@@ -36,8 +38,12 @@ def _die_with_parent() -> None:
 class AppProcess(AppService):
     """One browser tab's app process."""
 
-    def __init__(self, argv: list[str], **kwargs: object) -> None:
-        super().__init__(" ".join(argv), **kwargs)  # type: ignore[arg-type]  # textual-serve's keyword arguments, passed on as given
+    def __init__(self, argv: list[str], *, write_bytes: Callable[[bytes], Awaitable[None]],
+                 write_str: Callable[[str], Awaitable[None]],
+                 close: Callable[[], Awaitable[None]],
+                 download_manager: DownloadManager) -> None:
+        super().__init__(" ".join(argv), write_bytes=write_bytes, write_str=write_str,
+                         close=close, download_manager=download_manager)
         self.argv = argv
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
