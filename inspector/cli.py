@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from inspector.model.discover import Discovery
 
 COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox",
-            "labels", "compare", "analyze", "serve")
+            "labels", "compare", "analyze", "report", "serve")
 TAMPER_LINES = 20  # samples with tampering attempts named by `summary`
 
 
@@ -359,13 +359,14 @@ def build_parser() -> argparse.ArgumentParser:
                     help="report_<stamp>.json + intermediate/<stamp>/ or report.json + "
                          "intermediate/")
     ev.add_argument("--quiet", action="store_true")
-    from inspector import cli_analyze, cli_compare, cli_labels, cli_sandbox
+    from inspector import cli_analyze, cli_compare, cli_labels, cli_report, cli_sandbox
 
     cli_sandbox.add_parsers(sub)
     cli_labels.add_parsers(sub)
     cli_compare.add_compare(sub)
     # `analyze` is created with its --runs analysis; the others add their options to it
     cli_analyze.add_options(cli_compare.add_analyze_runs(sub))
+    cli_report.add_parser(sub)
     from inspector import cli_serve
 
     cli_serve.add_parser(sub)
@@ -410,6 +411,9 @@ def main(argv: list[str] | None = None) -> int:
 
     handlers["compare"] = cmd_compare
     handlers["analyze"] = cmd_analyze
+    from inspector.cli_report import cmd_report
+
+    handlers["report"] = cmd_report
     if args.command == "serve":
         from inspector.cli_serve import cmd_serve
 

@@ -32,9 +32,14 @@ def chromium_path() -> str:
     return found
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """One headless Chromium for the session (a ``playwright.sync_api.Browser``)."""
+    """One headless Chromium per test module (a ``playwright.sync_api.Browser``).
+
+    Not per session: while Playwright's sync API is open it holds a running event loop on the
+    main thread, and every later ``asyncio.run`` (the Pilot and async tests) would fail with
+    "cannot be called from a running event loop". Closed at the end of the module, the loop is
+    gone before the next module's tests run."""
     from playwright.sync_api import sync_playwright
 
     path = chromium_path()

@@ -66,7 +66,8 @@ async def test_analysis_tab_plots_tasks_and_comparison(make_app) -> None:  # typ
         x = sum(c.get_render_width(table) for c in columns[:-1]) + 2
         await pilot.click("#tasks-table", offset=(x, 0))  # the pass@1 header
         await settle(app, pilot)
-        assert pane.sort_column == "pass@1" and not pane.descending
+        view = pane.tasks_view
+        assert view.sort_column == "pass@1" and not view.descending
         assert "pass@1 ▲" in str(columns[-1].label)
         rows = [table.get_row_at(i) for i in range(table.row_count)]
         shares = [str(r[-1]) for r in rows]

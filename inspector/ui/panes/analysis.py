@@ -12,26 +12,19 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rich.text import Text
-from textual import on, work
+from textual import work
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import (
-    DataTable,
-    Input,
-    ProgressBar,
-    Select,
-    Static,
-    TabbedContent,
-    TabPane,
-)
+from textual.widgets import Input, ProgressBar, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
-from inspector.ui.analysis.task_rows import COLUMNS
+from inspector.ui.analysis.compare_view import CompareView
+from inspector.ui.analysis.plot_box import PlotBox
+from inspector.ui.analysis.tasks_view import TasksView
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.safe import plain
@@ -40,10 +33,10 @@ if TYPE_CHECKING:  # the analyses load when the tab is first shown, not at start
     from inspector.services.analysis.compare import RunComparison
     from inspector.services.analysis.overview import LabelInput, Overview
     from inspector.services.catalog import Catalog
-    from inspector.ui.analysis.task_rows import TaskRow
 
 POLL_SECONDS = 0.1
 PROGRESS_EVERY = 0.2  # seconds between progress updates of the same step
+PLOT_IDS = ("tier-plot", "category-plot", "cost-plot", "framework-plot")
 
 
 @dataclass
@@ -53,37 +46,6 @@ class AnalysisProgress(Message):
     what: str
     done: int
     total: int
-
-PLOT_IDS = ("tier-plot", "category-plot", "cost-plot", "framework-plot")
-
-
-class PlotBox(Vertical):
-    """A plot with its caption line."""
-
-    DEFAULT_CSS = """
-    PlotBox { height: 1fr; }
-    PlotBox PlotextPlot { height: 1fr; }
-    PlotBox .caption { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
-    """
-
-    def __init__(self, plot_id: str) -> None:
-        super().__init__(id=f"{plot_id}-box")
-        self.plot_id = plot_id
-
-    def compose(self) -> Iterable[Widget]:
-        from textual_plotext import PlotextPlot
-
-        yield PlotextPlot(id=self.plot_id)
-        yield Static("", classes="caption")
-
-    def draw(self, painter: Callable[..., str], *args: Any) -> None:
-        """Clear the plot and let ``painter(plt, *args)`` draw it; show its caption."""
-        from textual_plotext import PlotextPlot
-
-        plot = self.query_one(f"#{self.plot_id}", PlotextPlot)
-        caption = painter(plot.plt, *args)
-        self.query_one(".caption", Static).update(plain(caption))
-        plot.refresh()
 
 
 class AnalysisViews(Vertical):
@@ -97,23 +59,15 @@ class AnalysisViews(Vertical):
                 for pid in PLOT_IDS:
                     yield PlotBox(pid)
             with TabPane("Tasks", id="analysis-tasks"):
-                yield Input(placeholder="filter tasks by name, language, framework, tier…",
-                            id="tasks-filter")
-                yield DataTable(id="tasks-table", cursor_type="row", zebra_stripes=True)
+                yield TasksView()
             with TabPane("Compare two runs", id="analysis-compare"):
-                with Horizontal(id="compare-pick"):
-                    yield Select[str]([], prompt="run A", id="compare-a")
-                    yield Select[str]([], prompt="run B", id="compare-b")
-                yield Static("Choose two runs.", id="compare-stats")
-                yield PlotBox("paired-plot")
+                yield CompareView()
 
 
 class AnalysisPane(LazyPane):
     """Plots, tasks and the comparison of two runs, from one analysis of the catalog."""
 
     BINDINGS = [
-        Binding("s", "sort_next", "Sort tasks"),
-        Binding("S", "sort_reverse", "Reverse sort", show=False),
         Binding("r", "reanalyse", "Re-analyse"),
         Binding("e", "export", "Export"),
         Binding("escape", "cancel", "Cancel analysis", show=False),
@@ -127,11 +81,6 @@ class AnalysisPane(LazyPane):
     AnalysisPane #analysis-progress.busy { display: block; }
     AnalysisPane #analysis-views { height: 1fr; }
     AnalysisPane #plot-grid { grid-size: 2 2; height: 1fr; min-height: 24; }
-    AnalysisPane #tasks-table { height: 1fr; }
-    AnalysisPane #compare-pick { height: auto; }
-    AnalysisPane #compare-pick Select { width: 1fr; }
-    AnalysisPane #compare-stats { height: auto; padding: 0 1; }
-    AnalysisPane #paired-plot-box { height: 1fr; min-height: 12; }
     """
 
     def __init__(self, catalog: Catalog, root: Path,
@@ -145,12 +94,8 @@ class AnalysisPane(LazyPane):
         self.labels = labels
         self.oracle_dir = oracle_dir
         self.overview: Overview | None = None
-        self.comparison: RunComparison | None = None
         self.stale = True  # the runs or labels changed since the last analysis
         self.busy = False
-        self.rows: list[TaskRow] = []
-        self.sort_column = "task"
-        self.descending = False
 
     # ------------------------------------------------------------------ layout
 
@@ -160,10 +105,18 @@ class AnalysisPane(LazyPane):
                          id="analysis-status")
         yield AnalysisViews()
 
-    def on_built(self) -> None:
-        table = self.query_one("#tasks-table", DataTable)
-        for name in COLUMNS:
-            table.add_column(name, key=name)
+    @property
+    def tasks_view(self) -> TasksView:
+        return self.query_one(TasksView)
+
+    @property
+    def compare_view(self) -> CompareView:
+        return self.query_one(CompareView)
+
+    @property
+    def comparison(self) -> RunComparison | None:
+        """The comparison shown in the Compare view."""
+        return self.compare_view.comparison if self.built else None
 
     def focus_main(self) -> None:
         if self.query("#analysis-views Tabs"):
@@ -264,109 +217,8 @@ class AnalysisPane(LazyPane):
             self.query_one(f"#{pid}-box", PlotBox).draw(painter, ov)
         from inspector.ui.analysis.task_rows import task_rows
 
-        self.rows = task_rows(ov)
-        self._fill_tasks()
-        self._fill_run_choices(ov)
-
-    def _fill_tasks(self) -> None:
-        from inspector.ui.analysis.task_rows import sorted_rows
-
-        table = self.query_one("#tasks-table", DataTable)
-        text = self.query_one("#tasks-filter", Input).value
-        rows = [r for r in sorted_rows(self.rows, self.sort_column, self.descending)
-                if r.matches(text)]
-        table.clear()
-        for r in rows:
-            table.add_row(*(Text(c) for c in r.cells()), key=r.task)
-        arrow = "▼" if self.descending else "▲"
-        for column in table.columns.values():
-            name = str(column.key.value)
-            column.label = Text(f"{name} {arrow}" if name == self.sort_column else name)
-        table.refresh()
-
-    def _fill_run_choices(self, ov: Overview) -> None:
-        options = [(f"{r.run_id}  ({r.label})", r.key) for r in ov.runs]
-        pick_a = self.query_one("#compare-a", Select)
-        pick_b = self.query_one("#compare-b", Select)
-        old = (pick_a.value, pick_b.value)
-        keys = {r.key for r in ov.runs}
-        with self.prevent(Select.Changed):
-            pick_a.set_options(options)
-            pick_b.set_options(options)
-        if old[0] in keys and old[1] in keys:
-            a, b = str(old[0]), str(old[1])
-        else:
-            pairs = ov.pairable()
-            if not pairs:
-                self.query_one("#compare-stats", Static).update(
-                    plain("No two runs share a task: nothing to compare."))
-                return
-            a, b = pairs[0][0].key, pairs[0][1].key
-        with self.prevent(Select.Changed):
-            pick_a.value, pick_b.value = a, b
-        self._compare(a, b)
-
-    # ------------------------------------------------------------------ comparison
-
-    @on(Select.Changed, "#compare-a, #compare-b")
-    def _pick_changed(self) -> None:
-        a = self.query_one("#compare-a", Select).value
-        b = self.query_one("#compare-b", Select).value
-        if isinstance(a, str) and isinstance(b, str):
-            self._compare(a, b)
-
-    def _compare(self, a: str, b: str) -> None:
-        if a == b:
-            self.query_one("#compare-stats", Static).update(plain("Choose two different runs."))
-            return
-        self.query_one("#compare-stats", Static).update(plain("Comparing…"))
-        self._run_comparison(a, b)
-
-    @work(thread=True, exclusive=True, group="analysis-compare", exit_on_error=False)
-    def _run_comparison(self, a: str, b: str) -> None:
-        ov = self.overview
-        if ov is None:
-            return
-        runs = {r.key: r for r in ov.runs}
-        if a not in runs or b not in runs:
-            return
-        from inspector.services.analysis.compare import compare_runs
-
-        result = compare_runs(runs[a], runs[b], tier_of=ov.tier_of)
-        if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show_comparison, result)
-
-    def _show_comparison(self, c: RunComparison) -> None:
-        from inspector.ui.analysis import plots
-        from inspector.ui.analysis.comparison_text import comparison_lines
-
-        self.comparison = c
-        self.query_one("#compare-stats", Static).update(plain("\n".join(comparison_lines(c))))
-        self.query_one("#paired-plot-box", PlotBox).draw(plots.draw_paired, c)
-
-    # ------------------------------------------------------------------ tasks table
-
-    @on(Input.Changed, "#tasks-filter")
-    def _filter_changed(self) -> None:
-        self._fill_tasks()
-
-    @on(DataTable.HeaderSelected, "#tasks-table")
-    def _header_selected(self, event: DataTable.HeaderSelected) -> None:
-        name = str(event.column_key.value)
-        self.descending = not self.descending if name == self.sort_column else False
-        self.sort_column = name
-        self._fill_tasks()
-
-    def action_sort_next(self) -> None:
-        i = COLUMNS.index(self.sort_column)
-        self.sort_column = COLUMNS[(i + 1) % len(COLUMNS)]
-        self.descending = False
-        self._fill_tasks()
-        self.notify(f"Tasks sorted by {self.sort_column}", timeout=1.5)
-
-    def action_sort_reverse(self) -> None:
-        self.descending = not self.descending
-        self._fill_tasks()
+        self.tasks_view.set_rows(task_rows(ov))
+        self.compare_view.set_overview(ov)
 
     def action_reanalyse(self) -> None:
         if not self.busy:
@@ -413,6 +265,6 @@ class AnalysisPane(LazyPane):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
             return self.busy
-        if action in ("sort_next", "sort_reverse", "export", "reanalyse"):
+        if action in ("export", "reanalyse"):
             return not isinstance(self.app.focused, Input)
         return True

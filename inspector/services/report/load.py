@@ -1,0 +1,163 @@
+"""Reading a runs folder into a :class:`~.data.ReportInput` (the report's only I/O).
+
+Runs come from :func:`inspector.model.discover_runs` (metrics as ``inspector summary``
+computes them, sample details); benchmark health and the run analysis (the plots, the
+label tables) from the folder's index, as the app shows them; agreement from the labels
+folder, as ``inspector labels agreement`` computes it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Collection
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from inspector.model.results import SampleResult
+from inspector.model.run import Run
+from inspector.model.safe_text import sanitize
+from inspector.model.verdict import verdict_of
+from inspector.services.report.caps import Caps
+from inspector.services.report.data import (
+    CellSample,
+    Labels,
+    Plot,
+    ReportInput,
+    RunColumn,
+)
+
+if TYPE_CHECKING:
+    from inspector.services.analysis.overview import Overview
+    from inspector.services.health import HealthReport
+
+Step = Callable[[str], None]
+
+
+class ReportError(Exception):
+    """The folder holds nothing to report on (the message names it)."""
+
+
+def _cells(runs: list[Run]) -> tuple[list[str], dict[tuple[str, int], list[SampleResult]]]:
+    cells: dict[tuple[str, int], list[SampleResult]] = defaultdict(list)
+    for i, run in enumerate(runs):
+        for s in run.samples:
+            cells[(s.task, i)].append(s)
+    for samples in cells.values():
+        samples.sort(key=lambda s: s.sample)
+    return sorted({t for t, _ in cells}), dict(cells)
+
+
+def _plots(overview: Overview) -> list[Plot]:
+    from inspector.services.analysis.export_plots import figure_bytes, overview_plots
+    from inspector.services.report.svg import inline_svg
+
+    out = []
+    for i, p in enumerate(overview_plots(overview)):
+        if p.figure is None:
+            out.append(Plot(p.name, p.description, skipped=p.skipped))
+            continue
+        svg = figure_bytes(p.figure, "svg").decode("utf-8")
+        out.append(Plot(p.name, p.description, svg=inline_svg(svg, f"f{i}")))
+    return out
+
+
+def _shown_folder(folder: Path, root: Path) -> str:
+    """``folder`` relative to the runs folder when inside it (no machine's paths in the page)."""
+    try:
+        return str(folder.resolve().relative_to(root.resolve()))
+    except (ValueError, OSError):
+        return str(folder)
+
+
+def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
+                caps: Caps | None = None, step: Step | None = None,
+                db_path: Path | None = None) -> ReportInput:
+    """Everything the report of ``root`` shows. ``path`` is the folder as the user named it
+    (it goes into the commands the page suggests). Raises :class:`ReportError` when there
+    are no runs, :class:`~inspector.model.errors.LoadError` for an invalid taxonomy."""
+    from inspector.model import discover_runs
+    from inspector.model.agreement import agreement
+    from inspector.services.analysis.overview_load import (
+        labels_folder_for,
+        overview_from_catalog,
+        read_labels,
+    )
+    from inspector.services.analysis.source import refreshed
+
+    say = step or (lambda _what: None)
+    say("reading runs")
+    found = discover_runs(root)
+    if not found.runs:
+        raise ReportError(f"{root}: no runs found (expected a run folder with run.json, or a "
+                          "RepoGenesis output folder with report*.json or intermediate/)")
+    runs = found.runs
+    notes = [sanitize(str(i)) for i in found.issues if i.severity == "error"]
+
+    say("reading labels")
+    folder = labels_folder_for(root, labels_dir)
+    read = read_labels(folder)
+    label_input = read.input
+    labelled = ({item.sample for item in label_input.labels.items()}
+                if label_input is not None else set())
+
+    say("indexing runs, benchmark health and run analysis")
+    with refreshed(root, None, db_path) as catalog:
+        health = catalog.health()
+        overview = overview_from_catalog(catalog, root, label_input)
+    say("drawing plots")
+    plots = _plots(overview)
+
+    labels = None
+    if label_input is not None or read.problems:
+        report = None
+        if label_input is not None and label_input.labels.files:
+            report = agreement(label_input.labels.ratings(), list(label_input.taxonomy.ids))
+        labels = Labels(sanitize(_shown_folder(folder, root)),
+                        label_input.taxonomy if label_input else None, overview.categories,
+                        report,
+                        tuple(sanitize(p) for p in read.problems))
+    say("collecting failing samples")
+    return assemble(root.resolve().name or str(root), path, runs, caps=caps, health=health,
+                    labels=labels, labelled=labelled, plots=plots, notes=notes,
+                    tier_source=overview.tier_source)
+
+
+def assemble(title: str, path: str, runs: list[Run], *, caps: Caps | None = None,
+             health: HealthReport | None = None, labels: Labels | None = None,
+             labelled: Collection[str] = (), plots: list[Plot] | None = None,
+             notes: list[str] | None = None, tier_source: str = "") -> ReportInput:
+    """The report of ``runs`` with what was read beside them: metrics, the matrix and the
+    failing samples' sections (their logs' tails are read here). ``labelled``: the sample
+    ids with a label."""
+    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.report.details import order_failing, select_details
+
+    caps = caps or Caps()
+    labelled = set(labelled)
+    columns = []
+    for run in runs:
+        failing = [s for s in run.samples if not s.passed]
+        columns.append(RunColumn(compute_run_metrics(run), len(failing),
+                                 sum(s.sample_id in labelled for s in failing)))
+
+    tasks, cells = _cells(runs)
+    firsts, rest = order_failing(cells[(t, i)] for t in tasks for i in range(len(runs))
+                                 if (t, i) in cells)
+    caps = caps.fit(len(firsts))
+    chosen = select_details(firsts + rest, path, caps)
+    anchors = {id(s): d.anchor for s, d in chosen}
+    run_order = {run.id: i for i, run in enumerate(runs)}
+    details = [d for _s, d in sorted(chosen, key=lambda p: (p[0].task,
+                                                            run_order.get(p[0].run_id, 0),
+                                                            p[0].sample, p[1].anchor))]
+    cell_samples = {key: [CellSample(s.sample_id, s.sample, verdict_of(s), s.tests.passed,
+                                     s.tests.total, s.deployment.failed_phase.value
+                                     if s.deployment.failed_phase else "",
+                                     s.tests.collection_errors, anchors.get(id(s), ""))
+                          for s in samples] for key, samples in cells.items()}
+
+    return ReportInput(
+        title=sanitize(title), path=path, runs=columns, tasks=tasks, cells=cell_samples,
+        health=health, labels=labels, plots=plots or [], details=details,
+        failing_samples=len(firsts) + len(rest), caps=caps, notes=notes or [],
+        tier_source=tier_source)

@@ -1,0 +1,42 @@
+"""Small HTML building blocks over untrusted text: everything goes through :func:`esc`."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Collection, Iterable, Sequence
+
+from inspector.model.safe_text import sanitize
+
+
+def esc(text: object) -> str:
+    """``text`` as HTML text or a quoted attribute value: control, bidi and invisible
+    characters made visible (:func:`sanitize`), then ``& < > " '`` escaped."""
+    return html.escape(sanitize(str(text)), quote=True)
+
+
+def pct(x: float | None) -> str:
+    """A fraction as the CLI prints it (``—`` when undefined)."""
+    return "—" if x is None else f"{x * 100:.1f}%"
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "",
+          numeric_from: int = 1, numeric: Collection[int] | None = None) -> str:
+    """A table; ``headers`` are escaped here, ``rows`` hold ready HTML (escape first).
+    The ``numeric`` columns (default: from ``numeric_from`` on) are right-aligned."""
+    attr = f' class="{cls}"' if cls else ""
+    right = set(numeric) if numeric is not None else set(range(numeric_from, len(headers)))
+    head = "".join(f'<th{" class=n" if i in right else ""}>{esc(h)}</th>'
+                   for i, h in enumerate(headers))
+    body = "".join("<tr>" + "".join(f'<td{" class=n" if i in right else ""}>{c}</td>'
+                                    for i, c in enumerate(r)) + "</tr>\n" for r in rows)
+    return f'<div class="scroll"><table{attr}><thead><tr>{head}</tr></thead>' \
+           f"<tbody>\n{body}</tbody></table></div>\n"
+
+
+def note(text: str) -> str:
+    """A visible note (``text`` is ready HTML)."""
+    return f'<p class="note">{text}</p>\n'
+
+
+def code(text: object) -> str:
+    return f"<code>{esc(text)}</code>"

@@ -1,0 +1,367 @@
+"""The report as one self-contained HTML page: a pure function of a :class:`ReportInput`.
+
+No network at view time: the styles are inline, the figures are inline SVG, there is no
+script at all, and a Content-Security-Policy forbids loading anything. Every untrusted string
+(run ids, task names, test messages, tracebacks, log lines) goes through
+:func:`~.markup.esc`. The output is deterministic: no clock, stable ordering.
+"""
+
+from __future__ import annotations
+
+from inspector import __version__
+from inspector.model.verdict import Verdict
+from inspector.services.labels.export import Breakdown, percent
+from inspector.services.report.data import (
+    CellSample,
+    Labels,
+    Plot,
+    ReportInput,
+    SampleDetail,
+)
+from inspector.services.report.markup import code, esc, note, pct, table
+
+GLYPH = {Verdict.PASSED: "✔", Verdict.TESTS_FAILED: "✘", Verdict.SUITE_NOT_RUN: "∅",
+         Verdict.NOT_DEPLOYED: "⊘"}
+"""As the app's matrix shows them."""
+_WORST = [Verdict.NOT_DEPLOYED, Verdict.SUITE_NOT_RUN, Verdict.TESTS_FAILED, Verdict.PASSED]
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'"
+
+CSS = """
+:root{--fg:#1d2330;--muted:#5b6475;--bg:#fff;--line:#d9dde5;--pass:#1a7f37;--fail:#c62828;
+--skip:#8a6d00;--dep:#6f42c1;--head:#f3f5f9;--hl:#fff6d6}
+*{box-sizing:border-box}
+html{scroll-padding-top:44px}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);
+background:var(--bg);margin:0 auto;max-width:1500px;padding:0 20px 40px}
+h1{font-size:22px;margin:18px 0 4px}h2{font-size:18px;margin:28px 0 8px;
+border-bottom:2px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
+nav{position:sticky;top:0;background:var(--bg);padding:6px 0;border-bottom:1px solid var(--line);
+z-index:2}nav a{margin-right:14px}
+a{color:#0b57d0}code,pre{font:12px/1.4 ui-monospace,"DejaVu Sans Mono",monospace}
+pre{background:#f6f8fa;border:1px solid var(--line);padding:8px;overflow:auto;max-height:420px;
+white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0}
+.scroll{overflow-x:auto;max-width:100%}
+table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid var(--line);padding:3px 7px;
+vertical-align:top;text-align:left}th{background:var(--head)}td.n,th.n{text-align:right}
+.note{color:var(--muted);font-size:13px;margin:4px 0}
+.warn{color:#9a3412}table.health td{max-width:36em;overflow-wrap:break-word}
+table.matrix td{white-space:nowrap;text-align:center;font-size:12px;padding:2px 5px}
+table.matrix th{font-size:11px;font-weight:600;max-width:110px;white-space:normal}
+table.matrix a{color:inherit}table.summary{font-size:13px}
+table.matrix td.task{text-align:left;font-family:ui-monospace,monospace}
+.v-passed{color:var(--pass)}.v-tests_failed{color:var(--fail)}
+.v-suite_not_run{color:var(--skip)}.v-not_deployed{color:var(--dep)}
+td.v-tests_failed,td.v-not_deployed,td.v-suite_not_run{background:#fff5f5}
+td.v-passed{background:#f2fbf4}
+.suspect{color:#b45309;font-weight:700}
+section.sample{border:1px solid var(--line);border-radius:6px;padding:6px 12px;margin:12px 0;
+content-visibility:auto;contain-intrinsic-size:auto 400px}
+section.sample:target{outline:3px solid #f0b400;background:var(--hl)}
+.test{margin:8px 0 10px}.test .id{font-weight:600}
+svg.plot{max-width:100%;height:auto;display:block;margin:6px 0}
+svg.plot *{stroke-linejoin:round;stroke-linecap:butt}
+figure{margin:0}
+footer{margin-top:30px;color:var(--muted);font-size:12px}
+"""
+
+
+def _cell(samples: list[CellSample]) -> str:
+    """One matrix cell (as the app's matrix shows it), linking to the first failing sample
+    that has a section."""
+    if not samples:
+        return '<td class="empty">·</td>'
+    if len(samples) == 1:
+        e = samples[0]
+        v = e.verdict
+        if v is Verdict.SUITE_NOT_RUN:
+            label = "did not run: collection error" if e.collection_errors else "did not run"
+        elif v is Verdict.TESTS_FAILED and e.collection_errors:
+            label = f"collection error, {e.passed}/{e.total - e.collection_errors}"
+        elif v is Verdict.NOT_DEPLOYED:
+            label = e.failed_phase or "deploy"
+        else:
+            label = f"{e.passed}/{e.total}"
+        text = f"{GLYPH[v]} {label}"
+    else:
+        passed = sum(e.verdict is Verdict.PASSED for e in samples)
+        worst = next(v for v in _WORST if any(e.verdict is v for e in samples))
+        v = Verdict.PASSED if passed == len(samples) else worst
+        text = f"{GLYPH[v]} {passed}/{len(samples)} pass"
+    failing = [e for e in samples if e.verdict is not Verdict.PASSED]
+    target = next((e for e in failing if e.anchor), None)
+    if target is not None:
+        inner = f'<a href="#{target.anchor}" title="{esc(target.sample_id)}">{esc(text)}</a>'
+    elif failing:
+        inner = f'<span title="no section here (report caps): {esc(failing[0].sample_id)}">' \
+                f"{esc(text)}</span>"
+    else:
+        inner = esc(text)
+    return f'<td class="v-{v.value}">{inner}</td>'
+
+
+def _summary(r: ReportInput) -> str:
+    rows = []
+    for i, c in enumerate(r.runs):
+        m = c.metrics
+        k = ", ".join(f"@{k} {pct(v)}" for k, v in m.pass_at_k.items())
+        rows.append([str(i + 1), esc(m.run_id), esc(m.agent), esc(m.model), esc(m.language),
+                     "ours" if m.format != "repogenesis" else "stock", str(m.tasks),
+                     str(m.samples), pct(m.pass_at_1), pct(m.test_pass_ratio),
+                     esc(k) or "—", pct(m.api_coverage), pct(m.dsr), str(m.suites_not_run),
+                     str(c.failing), str(c.labelled)])
+    out = ['<h2 id="summary">Summary</h2>\n',
+           table(["#", "run", "agent", "model", "lang", "format", "tasks", "samples",
+                  "Pass@1 (strict)", "Pass@1 (stock)", "pass@k", "AC", "DSR",
+                  "suites not run", "failing samples", "labelled"], rows, cls="summary",
+                 numeric_from=6),
+           note("Pass@1 (strict): a sample passes only if all its tests pass (the paper's "
+                "definition); Pass@1 (stock): the stock harness's avg_pass_at_1, the test "
+                "pass ratio. 'stock' runs are RepoGenesis reports: counts only, no per-test "
+                "results or logs; their DSR and AC are the stock harness's lenient figures. "
+                "Labelled: failing samples with at least one label.")]
+    diffs = [(m.run_id, d) for m in (c.metrics for c in r.runs) for d in m.differences
+             if not d.startswith("Pass@1")]
+    if diffs:
+        out.append(f"<details><summary>Where our strict figures differ from the stock "
+                   f"harness's ({len(diffs)} notes)</summary><ul>" +
+                   "".join(f"<li>{esc(run)}: {esc(d)}</li>" for run, d in diffs) +
+                   "</ul></details>\n")
+    warns = [(c.metrics.run_id, w) for c in r.runs for w in c.metrics.summary_warnings]
+    if warns:
+        out.append('<h3 class="warn">Reports whose own summary disagrees with their results'
+                   "</h3><ul>" + "".join(f"<li>{esc(run)}: {esc(w)}</li>" for run, w in warns)
+                   + "</ul>\n")
+    if r.notes:
+        out.append("<h3>Problems met while loading</h3><ul>" +
+                   "".join(f"<li>{esc(n)}</li>" for n in r.notes) + "</ul>\n")
+    return "".join(out)
+
+
+def _matrix(r: ReportInput) -> str:
+    suspect = r.health.suspect_tasks() if r.health else set()
+    heads = "".join(
+        f'<th title="{esc(c.metrics.run_id)}">{i + 1}. {esc(c.metrics.agent)}·'
+        f'{esc(c.metrics.model)}{" ·stock" if c.metrics.format == "repogenesis" else ""}'
+        f"</th>" for i, c in enumerate(r.runs))
+    rows = []
+    for t in r.tasks:
+        flag = ' <span class="suspect" title="suspected benchmark defect">⚠</span>' \
+            if t in suspect else ""
+        cells = "".join(_cell(r.cells.get((t, i), [])) for i in range(len(r.runs)))
+        rows.append(f'<tr><td class="task">{esc(t)}{flag}</td>{cells}</tr>\n')
+    legend = ("cells: " + " ".join(
+        f'<span class="v-{v.value}">{GLYPH[v]} {label}</span> &nbsp;'
+        for v, label in ((Verdict.PASSED, "passed (tests passed/total)"),
+                         (Verdict.TESTS_FAILED, "tests failed"),
+                         (Verdict.SUITE_NOT_RUN, "suite did not run"),
+                         (Verdict.NOT_DEPLOYED, "did not deploy (phase)")))
+              + '<span class="suspect">⚠</span> suspected benchmark defect. A failing cell '
+                "links to its first failing sample's section.")
+    return ('<h2 id="matrix">Run × task matrix</h2>\n' + note(legend) +
+            f'<div class="scroll"><table class="matrix"><thead><tr><th>task</th>{heads}</tr>'
+            f"</thead><tbody>\n{''.join(rows)}</tbody></table></div>\n")
+
+
+def _health(r: ReportInput) -> str:
+    out = ['<h2 id="health">Benchmark health</h2>\n']
+    h = r.health
+    if h is None:
+        return out[0] + note("Not analysed.")
+    out.append(note(f"{h.samples:,} samples ({h.deployed_samples:,} deployed) and "
+                    f"{h.test_records:,} test results analysed: {len(h.findings):,} candidate "
+                    f"benchmark defects, {len(h.tampering):,} samples with tampering attempts "
+                    f"({h.deliberate_tampering:,} deliberate)."))
+    anchors = {d.sample_id: d.anchor for d in r.details}
+
+    def sample_link(sid: str) -> str:
+        a = anchors.get(sid)
+        return f'<a href="#{a}">{esc(sid)}</a>' if a else esc(sid)
+
+    cap = r.caps.findings
+    if h.findings:
+        rows = [[esc(f.task), esc(f.kind.replace("_", " ")), esc(f.test_id or "—"),
+                 str(f.samples), str(f.runs), pct(f.share), esc(f.suspected_cause or "—"),
+                 esc(f.detail), "<br>".join(sample_link(x) for x in f.examples)]
+                for f in h.findings[:cap]]
+        out.append("<h3>Candidate benchmark defects</h3>\n" + table(
+            ["task", "kind", "test or file", "samples", "runs", "same error", "suspected cause",
+             "detail", "examples"], rows, cls="health", numeric=(3, 4, 5)))
+        if len(h.findings) > cap:
+            out.append(note(f"Showing {cap:,} of {len(h.findings):,} findings; the app's "
+                            f"Health tab lists them all: {code('inspector ' + r.path)}"))
+    if h.tampering:
+        rows = [[sample_link(t.sample_id), "deliberate" if t.deliberate else "could influence",
+                 "<br>".join(esc(f"{f.kind}: {f.path + ': ' if f.path else ''}{f.detail}")
+                             for f in t.findings)] for t in h.tampering[:cap]]
+        out.append("<h3>Tampering attempts</h3>\n" + note(
+            "Kept out of the golden test runs: verdicts stand, but read these results with "
+            "care.") + table(["sample", "kind", "findings"], rows, numeric=()))
+        if len(h.tampering) > cap:
+            out.append(note(f"Showing {cap:,} of {len(h.tampering):,}; all of them: "
+                            f"{code('inspector failures ' + r.path)}"))
+    return "".join(out)
+
+
+def _breakdown(b: Breakdown, names: dict[str, str]) -> str:
+    headers = ["category"]
+    for g in [*b.group_names, "total"]:
+        headers += [f"{g} n", "%"]
+    rows = []
+    for cat, counts, total in b.rows:
+        cells = [esc(names.get(cat, cat))]
+        for n, d in zip([*counts, total], [*b.group_totals, b.total], strict=True):
+            cells += [str(n), f"{percent(n, d)}%"]
+        rows.append(cells)
+    rows.append(["<b>total</b>"] + [c for d in [*b.group_totals, b.total]
+                                    for c in (str(d), f"{percent(d, d)}%")])
+    out = f"<h3>{esc(b.title)}</h3>\n" + table(headers, rows)
+    if b.has_unresolved:
+        parts = ", ".join(f"{g} {n}" for g, n in zip(b.group_names, b.unresolved, strict=False))
+        out += note(esc(f"Unresolved (annotators disagree, not adjudicated): {parts}; total "
+                        f"{b.unresolved[-1]}"))
+    return out
+
+
+def _labels(r: ReportInput) -> str:
+    out = ['<h2 id="labels">Failure labels</h2>\n']
+    lab: Labels | None = r.labels
+    if lab is None:
+        return out[0] + note("No labels: label failures in the app (the Labels queue), or "
+                             f"see {code('inspector labels --help')}.")
+    out.append(note(f"Labels folder: {code(lab.folder)}"))
+    for p in lab.problems:
+        out.append(f'<p class="warn">{esc(p)}</p>\n')
+    names = {c.id: c.name for c in lab.taxonomy.categories} if lab.taxonomy else {}
+    if lab.categories is not None:
+        out.append(note(f"{lab.categories.labelled:,} labelled items of these runs' samples"
+                        + (f" ({lab.categories.outside:,} more of samples elsewhere)"
+                           if lab.categories.outside else "") + "; final labels "
+                        "(adjudicated, agreed or majority)."))
+        for name in sorted(lab.categories.tables):
+            out.append(_breakdown(lab.categories.tables[name], names))
+    a = lab.agreement
+    out.append('<h3 id="agreement">Inter-annotator agreement</h3>\n')
+    if a is None:
+        out.append(note("No label files."))
+        return "".join(out)
+    out.append(note(esc(f"{a.items:,} items rated by two annotators or more, of "
+                        f"{a.total_items:,} rated; annotators: " + ", ".join(
+                            f"{n} ({c})" for n, c in a.annotators.items()))))
+    if a.pairs:
+        out.append(table(["annotator A", "annotator B", "shared items", "agreed", "observed",
+                          "Cohen's κ"],
+                         [[esc(p.a), esc(p.b), str(p.items), str(p.agreed), pct(p.observed),
+                           "—" if p.kappa is None else f"{p.kappa:.3f}"] for p in a.pairs],
+                         numeric_from=2))
+    alpha = "—" if a.alpha is None else f"{a.alpha:.3f}"
+    out.append(note(f"Krippendorff's α (nominal): {alpha} over {a.alpha_values:,} values."))
+    used = [c for c in a.per_category if c.labels]
+    if used:
+        out.append(table(["category", "labels", "items", "agreed", "α"],
+                         [[esc(names.get(c.category, c.category)), str(c.labels), str(c.items),
+                           str(c.agreed), "—" if c.alpha is None else f"{c.alpha:.3f}"]
+                          for c in used]))
+    if a.disagreements:
+        cap = r.caps.disagreements
+        out.append(f"<h3>Disagreements ({len(a.disagreements):,})</h3>\n" + table(
+            ["item", "ratings"],
+            [[esc(d.item), esc(", ".join(f"{k}: {names.get(v, v)}"
+                                         for k, v in d.ratings.items()))]
+             for d in a.disagreements[:cap]], numeric=()))
+        if len(a.disagreements) > cap:
+            out.append(note(f"Showing {cap} of {len(a.disagreements):,}; all of them: "
+                            f"{code('inspector labels agreement ' + r.path)}"))
+    return "".join(out)
+
+
+def _plots(plots: list[Plot], tier_source: str) -> str:
+    out = ['<h2 id="plots">Run analysis</h2>\n']
+    if tier_source:
+        out.append(note(esc(f"Tiers: {tier_source}.")))
+    for p in plots:
+        out.append(f'<figure id="plot-{esc(p.name)}"><h3>{esc(p.description)}</h3>\n')
+        out.append(p.svg + "\n" if p.svg else note(esc(f"Not drawn: {p.skipped}")))
+        out.append("</figure>\n")
+    return "".join(out)
+
+
+def _cut_note(text: str) -> str:
+    return f' <span class="note">({esc(text)})</span>' if text else ""
+
+
+def _detail(d: SampleDetail, path: str) -> str:
+    counts = f"{d.passed}/{d.total} tests passed" if d.total else "no test counted"
+    out = [f'<section class="sample" id="{d.anchor}"><h3>{esc(d.sample_id)}</h3>\n',
+           f'<p><span class="v-{d.verdict.value}">{GLYPH[d.verdict]} {esc(d.verdict.label)}'
+           f"</span> · {counts}</p>\n"]
+    if d.headline:
+        out.append(f"<pre>{esc(d.headline)}</pre>\n")
+    if d.tests:
+        out.append("<h4>Failing tests</h4>\n")
+    for t in d.tests:
+        out.append(f'<div class="test"><span class="id">{esc(t.test_id)}</span> — '
+                   f'<span class="v-tests_failed">{esc(t.outcome)}</span>')
+        if t.message.text:
+            out.append(f"<pre>{esc(t.message.text)}</pre>{_cut_note(t.message.note)}")
+        if t.traceback.text:
+            out.append(f"<details><summary>traceback{_cut_note(t.traceback.note)}</summary>"
+                       f"<pre>{esc(t.traceback.text)}</pre></details>")
+        out.append("</div>\n")
+    if d.tests_left_out:
+        out.append(note(f"{d.tests_left_out:,} more failing tests not shown: "
+                        f"{code('inspector failures ' + path)} lists them all."))
+    if d.log is not None:
+        out.append(f"<h4>Deployment log{_cut_note(d.log.note)}</h4>\n"
+                   f"<pre class=\"log\">{esc(d.log.text)}</pre>\n")
+    elif d.log_missing:
+        out.append(note(esc(d.log_missing)))
+    out.append(note(f"Whole log: {code(d.replay)}"))
+    out.append("</section>\n")
+    return "".join(out)
+
+
+def _details(r: ReportInput) -> str:
+    out = ['<h2 id="samples">Failing samples</h2>\n']
+    left = r.failing_samples - len(r.details)
+    c = r.caps
+    if left > 0:
+        out.append(f'<p class="note warn" id="left-out">{left:,} of {r.failing_samples:,} '
+                   f"failing samples have no section here (caps: at most {c.sections:,} "
+                   f"sections and {c.detail_chars:,} characters of messages, tracebacks and "
+                   f"logs; per sample {c.tests_per_sample} failing tests, the last "
+                   f"{c.log_lines} log lines). Every failure: "
+                   f"{code('inspector failures ' + r.path)}; the app: "
+                   f"{code('inspector ' + r.path)}.</p>\n")
+    else:
+        out.append(note(f"All {r.failing_samples:,} failing samples (per sample at most "
+                        f"{c.tests_per_sample} failing tests and the last {c.log_lines} log "
+                        "lines)."))
+    out.extend(_detail(d, r.path) for d in r.details)
+    return "".join(out)
+
+
+def _n(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def render(r: ReportInput) -> str:
+    """The whole page."""
+    samples = sum(c.metrics.samples for c in r.runs)
+    head = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            '<meta name="generator" content="genesis-inspector">\n'
+            f"<title>Genesis Inspector report: {esc(r.title)}</title>\n"
+            f"<style>{CSS}</style></head>\n<body>\n")
+    top = (f"<h1>Genesis Inspector report: {esc(r.title)}</h1>\n" +
+           note(f"{_n(len(r.runs), 'run')}, {_n(len(r.tasks), 'task')}, "
+                f"{_n(samples, 'sample')}, {r.failing_samples:,} failing. Runs folder: "
+                f"{code(r.path)}") +
+           '<nav><a href="#summary">Summary</a><a href="#matrix">Matrix</a>'
+           '<a href="#health">Health</a><a href="#labels">Labels</a>'
+           '<a href="#plots">Plots</a><a href="#samples">Failing samples</a></nav>\n')
+    body = "".join([_summary(r), _matrix(r), _health(r), _labels(r),
+                    _plots(r.plots, r.tier_source), _details(r)])
+    foot = (f"<footer>genesis-inspector {esc(__version__)} · self-contained: no script, "
+            "nothing loaded from the network.</footer>\n</body></html>\n")
+    return head + top + body + foot
