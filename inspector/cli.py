@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from inspector.model.discover import Discovery
 
 COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox",
-            "labels", "compare", "analyze", "report")
+            "labels", "compare", "analyze", "report", "serve")
 TAMPER_LINES = 20  # samples with tampering attempts named by `summary`
 
 
@@ -255,7 +255,8 @@ def cmd_app(args: argparse.Namespace) -> int:
         raise CliError(f"--annotator {args.annotator!r}: use letters, digits, '.', '_' or '-'")
     InspectorApp(root, settings=settings, theme=args.theme, watch=not args.no_watch,
                  annotator=args.annotator, blind=True if args.blind else None,
-                 labels_dir=Path(args.labels) if args.labels else None).run()
+                 labels_dir=Path(args.labels) if args.labels else None,
+                 read_only=args.read_only).run()
     return 0
 
 
@@ -309,6 +310,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="blind labelling: others' labels stay hidden until you label the item")
     app.add_argument("--labels", metavar="DIR",
                      help="labels folder (default: PATH/labels, or the nearest parent's)")
+    app.add_argument("--read-only", action="store_true", help="no re-runs, requests, label "
+                     "writes, exports or sandbox stops (as `inspector serve --read-only`)")
     rp = sub.add_parser(
         "replay", help="replay a deployment log with its original timing",
         description="Replay a deployment log. TARGET is a log file or a sample folder "
@@ -364,6 +367,9 @@ def build_parser() -> argparse.ArgumentParser:
     # `analyze` is created with its --runs analysis; the others add their options to it
     cli_analyze.add_options(cli_compare.add_analyze_runs(sub))
     cli_report.add_parser(sub)
+    from inspector import cli_serve
+
+    cli_serve.add_parser(sub)
     return p
 
 
@@ -408,6 +414,10 @@ def main(argv: list[str] | None = None) -> int:
     from inspector.cli_report import cmd_report
 
     handlers["report"] = cmd_report
+    if args.command == "serve":
+        from inspector.cli_serve import cmd_serve
+
+        handlers["serve"] = cmd_serve
 
     # The app and replay draw the terminal themselves (Textual, every string shown as text)
     tui = args.command in ("app", "replay")

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from textual import on, work
 from textual.app import App
 from textual.binding import Binding
+from textual.content import Content
 from textual.worker import get_current_worker
 
 from inspector import paths
@@ -23,6 +24,7 @@ from inspector.ui.messages import (
     LabelsChanged,
     OpenSample,
 )
+from inspector.ui.read_only import MARKER
 from inspector.ui.safe import SafeTextApp
 from inspector.ui.screens.main import MainScreen
 from inspector.ui.styles import SEMANTIC_DEFAULTS
@@ -51,8 +53,11 @@ class InspectorApp(SafeTextApp, App[None]):
     def __init__(self, root: Path, *, settings: Settings | None = None,
                  theme: str | None = None, db_path: Path | None = None, watch: bool = True,
                  label_state: LabelState | None = None, annotator: str | None = None,
-                 blind: bool | None = None, labels_dir: Path | None = None) -> None:
+                 blind: bool | None = None, labels_dir: Path | None = None,
+                 read_only: bool = False) -> None:
         self.settings = settings or Settings()
+        self.read_only = read_only
+        """No re-runs, requests, label writes, exports or sandbox stops (:mod:`.read_only`)."""
         self.root = root.expanduser()
         self.catalog = Catalog(self.root, db_path)
         self.watch_disk = watch
@@ -85,7 +90,8 @@ class InspectorApp(SafeTextApp, App[None]):
         folder = labels_dir or find_labels_dir(self.root)
         try:
             self.labels = LabelSession(
-                folder, name, self.settings.blind_labels if blind is None else blind)
+                folder, name, self.settings.blind_labels if blind is None else blind,
+                read_only=self.read_only)
         except (ValueError, OSError) as exc:
             self.label_problems.append(f"Labelling is off: {exc}")
             return
@@ -115,6 +121,13 @@ class InspectorApp(SafeTextApp, App[None]):
                 continue
         return str(p)
 
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header's title; a read-only session says so on every screen."""
+        shown = super().format_title(title, sub_title)
+        if not self.read_only:
+            return shown
+        return Content.assemble(shown, ("  ", ""), (f" {MARKER} ", "reverse bold"))
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return {**super().get_theme_variable_defaults(), **SEMANTIC_DEFAULTS}
 
@@ -132,7 +145,10 @@ class InspectorApp(SafeTextApp, App[None]):
         self.refresh_catalog()  # the problems line of the first screen needs its tasks folder
         if self.watch_disk:  # not needed for the first screen: after it is painted
             self.call_after_refresh(self.start_watching)
-        self._persist_theme = True
+        self._persist_theme = not self.read_only  # a read-only session writes no config
+        if self.read_only:
+            self.notify("Read-only session: browsing only (no re-runs, requests, label "
+                        "writes, exports or sandbox stops).", title="Read-only", timeout=6)
 
     def on_unmount(self) -> None:
         if self.watcher is not None:

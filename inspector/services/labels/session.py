@@ -38,11 +38,13 @@ class LabelSession:
     """
 
     def __init__(self, root: Path, annotator: str, blind: bool = False,
-                 taxonomy_path: Path | None = None) -> None:
+                 taxonomy_path: Path | None = None, *, read_only: bool = False) -> None:
         self.store = LabelStore(root, taxonomy_path)
         self.store.path_for(annotator)  # validates the name (ValueError)
         self.annotator = annotator
         self.blind = blind
+        self.read_only = read_only
+        """A read-only session: labels are shown, nothing is ever written."""
         self.problems: list[str] = []
         self.taxonomy = self._load_taxonomy()
         self.labels = LabelSet()
@@ -76,7 +78,7 @@ class LabelSession:
             unusable = (self.store.path_for(self.annotator), self.store.annotators_dir,
                         self.store.root)
             blocking = [p for p in loaded.problems if p.issue.path in unusable]
-            self.writable = not blocking
+            self.writable = not blocking and not self.read_only
             self._unwritable = blocking[0].issue if blocking else None
 
     def _set_labels(self, labels: LabelSet) -> None:
@@ -123,6 +125,8 @@ class LabelSession:
         disk, and of every failure as a :class:`LabelFileError` naming ``path`` (the
         annotator's file by default) — nothing is lost on the thread."""
         target = path or self.store.path_for(self.annotator)
+        if self.read_only:
+            raise LabelFileError(target, "read-only session: nothing is written")
 
         def run() -> Label | None:
             try:
@@ -235,6 +239,9 @@ class LabelSession:
         return followers(f, root.key) if f else []
 
     def _check_writable(self) -> None:
+        if self.read_only:
+            raise LabelFileError(self.store.path_for(self.annotator),
+                                 "read-only session: nothing is written")
         if not self.writable:
             why = self._unwritable
             reason = "" if why is None else (

@@ -26,6 +26,7 @@ from inspector.ui.analysis.compare_view import CompareView
 from inspector.ui.analysis.plot_box import PlotBox
 from inspector.ui.analysis.tasks_view import TasksView
 from inspector.ui.panes.lazy import LazyPane
+from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.safe import plain
 
 if TYPE_CHECKING:  # the analyses load when the tab is first shown, not at start-up
@@ -223,6 +224,7 @@ class AnalysisPane(LazyPane):
         if not self.busy:
             self.analyse()
 
+    @refused_when_read_only(Write.EXPORT)
     def action_export(self) -> None:
         """Write the analysis (and the comparison shown) as tables and figures to a folder."""
         from inspector.ui.dialogs.prompt import PromptScreen

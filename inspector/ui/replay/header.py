@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from inspector.ui.read_only import MARKER, is_read_only
 from inspector.ui.safe import sanitize
 from inspector.ui.widgets.log_view import format_time
 
@@ -54,4 +55,7 @@ class ReplayHeader(Static):
             head.append(f"   line {pos:,} / {n:,}")
         if info.indexing is not None:
             head.append(f"   indexing… {info.indexing}", style="dim")
+        if is_read_only(self):
+            head.append("   ")
+            head.append(f" {MARKER} ", style="reverse bold")
         return head

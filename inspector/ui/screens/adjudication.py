@@ -19,6 +19,7 @@ from inspector.ui.app_access import inspector_app, open_label_session
 from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.label_text import category_text
 from inspector.ui.messages import LabelsChanged, OpenSample
+from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.safe import plain, sanitize
 
 
@@ -149,14 +150,18 @@ class DisagreementScreen(Screen[None]):
             return
         event.stop()
         event.prevent_default()
+        self.adjudicate(item, cat.id, cat.name)
 
+    @refused_when_read_only(Write.LABEL)
+    def adjudicate(self, item: ItemRef, category: str, name: str) -> None:
+        """Ask why, then set the final category of ``item``."""
         def after(reason: str | None) -> None:
             if reason is None:
                 return
-            self.session.adjudicate(item, cat.id, reason, done=self._written)
+            self.session.adjudicate(item, category, reason, done=self._written)
 
         self.app.push_screen(PromptScreen(
-            f"Final category for {_short(item)}: {cat.name}. Why? (Enter confirms, Esc "
+            f"Final category for {_short(item)}: {name}. Why? (Enter confirms, Esc "
             "cancels)", placeholder="reason, kept with the adjudication"), after)
 
     def _written(self, label: Label | None, error: Exception | None) -> None:

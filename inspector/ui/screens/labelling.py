@@ -45,6 +45,7 @@ from inspector.ui.labelling.loader import QueueLoader
 from inspector.ui.labelling.progress import LabelProgress, ProgressCounts
 from inspector.ui.labelling.saving import plan_save, suggestion_json
 from inspector.ui.messages import LabelsChanged, OpenSample
+from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.widgets.evidence_list import EvidenceList
 from inspector.ui.widgets.failure_queue import FailureQueue, QueueRow
 from inspector.ui.widgets.item_header import ItemHeader
@@ -138,7 +139,9 @@ class LabelScreen(Screen[None]):
         self.show(self.index)
         self.prefetch(self.index)
         self.queue.focus()
-        if not self.session.writable:
+        if self.session.read_only:
+            self.sub_title += " · read-only: nothing is written"
+        elif not self.session.writable:
             self.notify("Your label file cannot be read, so nothing will be written to it: "
                         + "; ".join(self.session.problems), severity="error", timeout=15)
 
@@ -318,6 +321,7 @@ class LabelScreen(Screen[None]):
             event.prevent_default()
             self.label(cat.id)
 
+    @refused_when_read_only(Write.LABEL)
     def label(self, category: str) -> None:
         """Label the current item; a change of an existing label asks why (Enter skips)."""
         if self.index not in self.loaded:
@@ -455,6 +459,7 @@ class LabelScreen(Screen[None]):
 
     # ------------------------------------------------------------------ label edits
 
+    @refused_when_read_only(Write.LABEL)
     def action_take_suggestion(self) -> None:
         if self.row.item is None:
             loaded = self.loaded.get(self.index)
@@ -471,6 +476,7 @@ class LabelScreen(Screen[None]):
             return
         self.label(s.category)
 
+    @refused_when_read_only(Write.LABEL)
     def action_follow_root(self) -> None:
         """Drop a member's own label: it follows its root's label again."""
         row = self.row
@@ -486,6 +492,7 @@ class LabelScreen(Screen[None]):
         except LoadError as exc:
             self.notify(f"Not saved: {exc}", severity="error", timeout=12)
 
+    @refused_when_read_only(Write.LABEL)
     def action_confidence(self) -> None:
         mine = self.session.mine(self.item)
         current = mine.confidence if mine else self.confidence
@@ -495,6 +502,7 @@ class LabelScreen(Screen[None]):
             self.session.save(self.item, mine.category, confidence=nxt, done=self._written)
         self._render_labels()
 
+    @refused_when_read_only(Write.LABEL)
     def action_edit_note(self) -> None:
         self.query_one("#note", Input).focus()
 
@@ -512,6 +520,7 @@ class LabelScreen(Screen[None]):
                         timeout=3)
         self.queue.focus()
 
+    @refused_when_read_only(Write.LABEL)
     def action_toggle_evidence(self) -> None:
         anchor = self.detail.highlighted_anchor
         if anchor is None:
@@ -538,6 +547,7 @@ class LabelScreen(Screen[None]):
         else:
             self.app.post_message(OpenSample(key, test_id=a.test))
 
+    @refused_when_read_only(Write.LABEL)
     def action_retract(self) -> None:
         if self.session.mine(self.item) is None:
             self.notify("You have no label on this item.", severity="warning", timeout=3)
@@ -569,6 +579,7 @@ class LabelScreen(Screen[None]):
         """The item being confirmed."""
         return self.confirms.key
 
+    @refused_when_read_only(Write.RERUN)
     def action_confirm(self) -> None:
         """Re-run the item's remedy in a sandbox to confirm its suspected cause."""
         loaded = self.loaded.get(self.index)

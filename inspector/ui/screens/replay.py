@@ -34,6 +34,7 @@ from inspector.services.logs.filters import FilterError, LogFilter, Query, Rows,
 from inspector.services.logs.filters import scan as scan_log
 from inspector.ui.app_access import label_session
 from inspector.ui.dialogs.prompt import PromptScreen
+from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.replay.bars import FilterBar
 from inspector.ui.replay.demo import DemoHeader, DemoMode, clock_text
 from inspector.ui.replay.header import ClockReading, HeaderInfo, ReplayHeader
@@ -526,6 +527,7 @@ class ReplayScreen(Screen[None]):
         self.notify(f"Copied {len(records)} line{'s' if len(records) != 1 else ''} "
                     "to the clipboard.")
 
+    @refused_when_read_only(Write.EXPORT)
     def action_export(self) -> None:
         default = _default_export_name(self.deploy_log)
 
@@ -552,6 +554,7 @@ class ReplayScreen(Screen[None]):
         if count is not None:
             self.app.call_from_thread(self.notify, f"Exported {count:,} lines to {path}.")
 
+    @refused_when_read_only(Write.LABEL)
     def action_add_evidence(self) -> None:
         """Attach the log line under the cursor to the annotator's label of this sample."""
         from inspector.model.errors import LoadError

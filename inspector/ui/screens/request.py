@@ -38,6 +38,7 @@ from inspector.services.rerun.history import (
 )
 from inspector.services.rerun.http_client import RequestRefused, send
 from inspector.ui.app_access import inspector_app
+from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.request.editor import METHODS, RequestEditor
 from inspector.ui.request.fields import parse_headers, parse_query
 from inspector.ui.request.response import ResponsePane, status_style
@@ -200,6 +201,7 @@ class RequestScreen(Screen[None]):
     def _send_pressed(self) -> None:
         self.action_send()
 
+    @refused_when_read_only(Write.REQUEST)
     def action_send(self) -> None:
         """Validate the composer; deploy if needed and send in a worker."""
         spec, problems = self.composed()

@@ -28,6 +28,7 @@ from inspector.services.rerun.runner import RerunReport, rerun
 from inspector.services.tamper.findings import finding_line
 from inspector.ui.app_access import inspector_app
 from inspector.ui.dialogs.times import TimesScreen
+from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour, outcome_text
 from inspector.ui.widgets.progress_line import ProgressLine
@@ -312,10 +313,12 @@ class RerunScreen(Screen[None]):
             return
         self.app.pop_screen()
 
+    @refused_when_read_only(Write.RERUN)
     def action_again(self, fresh: bool) -> None:
         self.times = 1
         self._start(fresh=fresh)
 
+    @refused_when_read_only(Write.RERUN)
     def action_flaky(self) -> None:
         if self.running:
             self.notify("A re-run is already running (Esc cancels it).", severity="warning")

@@ -35,6 +35,7 @@ from inspector.model.verdict import Verdict
 from inspector.ui.app_access import inspector_app
 from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.messages import OpenSample
+from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.sample.deploy import ReplayRequested
 from inspector.ui.sample.endpoints import EndpointsTab
@@ -442,6 +443,7 @@ class SampleScreen(Screen[None]):
         pane = self.main_pane
         return pane.selected_test() if pane is not None else None
 
+    @refused_when_read_only(Write.RERUN)
     def action_rerun_test(self) -> None:
         """Redeploy this sample and run the selected test again."""
         from inspector.ui.screens.rerun import RerunScreen
@@ -457,6 +459,7 @@ class SampleScreen(Screen[None]):
         self.app.push_screen(RerunScreen(target, [test_id],
                                          inspector_app(self).rerun_backend))
 
+    @refused_when_read_only(Write.RERUN)
     def action_rerun_failures(self) -> None:
         """Redeploy this sample once and run every recorded failure again."""
         from inspector.services.rerun.runner import resolve_tests
@@ -505,6 +508,7 @@ class SampleScreen(Screen[None]):
             return None
         return pane.evidence()
 
+    @refused_when_read_only(Write.LABEL)
     def action_add_evidence(self) -> None:
         """Attach what the user is looking at to their label of this sample."""
         session = inspector_app(self).labels

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from inspector.services.deploy.warm import LiveDeployment
 from inspector.ui.app_access import inspector_app
+from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.safe import plain
 from inspector.ui.styles import colour
 
@@ -224,6 +225,7 @@ class SandboxesScreen(Screen[None]):
 
     # ------------------------------------------------------------------ actions
 
+    @refused_when_read_only(Write.SANDBOX)
     def action_stop_selected(self) -> None:
         row = self.selected()
         if row is None:
@@ -232,6 +234,7 @@ class SandboxesScreen(Screen[None]):
         self.notify(f"Stopping {row.key if row.kind == 'pool' else row.key[:12]}…", timeout=3)
         self._stop(row)
 
+    @refused_when_read_only(Write.SANDBOX)
     def action_stop_all(self) -> None:
         if not inspector_app(self).has_deployments or not inspector_app(self).deployments().list():
             self.notify("This app has no deployment running.", severity="warning")

@@ -1,0 +1,78 @@
+"""``inspector serve [PATH]``: the app in a browser (textual-serve), thin over
+:mod:`inspector.services.serve`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from inspector import paths
+from inspector.cli_errors import CliError
+
+if TYPE_CHECKING:
+    from inspector.services.serve.server import InspectorServer
+
+DEFAULT_PORT = 8000
+DEFAULT_MAX_SESSIONS = 4
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    sp = sub.add_parser(
+        "serve", help="serve the app in a browser (one app process per tab)",
+        description="Serve the inspector in a web browser: each tab runs its own app process. "
+                    "Any host but loopback needs a token (generated when not given); the URL "
+                    "to open is printed.")
+    sp.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
+    sp.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1, this machine only)")
+    sp.add_argument("--port", type=int, default=DEFAULT_PORT,
+                    help=f"port (default {DEFAULT_PORT}; 0 picks a free one)")
+    sp.add_argument("--read-only", action="store_true",
+                    help="sessions cannot re-run, send requests, write labels, export or stop "
+                         "sandboxes")
+    sp.add_argument("--token", help="token the URL must carry (?token=…); required with any "
+                    "host but loopback, where a random one is made when not given")
+    sp.add_argument("--max-sessions", type=int, default=DEFAULT_MAX_SESSIONS, metavar="N",
+                    help=f"app processes at once, one per tab (default {DEFAULT_MAX_SESSIONS})")
+    sp.add_argument("--theme", help="colour theme of every session")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from inspector.services.serve.access import Access, page_url
+    from inspector.services.serve.command import AppCommand
+    from inspector.services.serve.server import ServeConfig, serve_forever
+
+    root = Path(args.path) if args.path else paths.sample_runs()
+    if not root.exists():
+        raise CliError.missing(root)
+    if not 0 <= args.port <= 65535:
+        raise CliError(f"--port {args.port}: use 0 to 65535")
+    if args.max_sessions < 1:
+        raise CliError(f"--max-sessions {args.max_sessions}: must be at least 1")
+    try:
+        access = Access.for_host(args.host, args.token)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    config = ServeConfig(AppCommand(root.resolve(), read_only=args.read_only, theme=args.theme),
+                         access, max_sessions=args.max_sessions)
+
+    def announce(server: InspectorServer) -> None:
+        mode = " (read-only)" if args.read_only else ""
+        print(f"Serving {root}{mode} at {page_url(args.host, server.port, access.token)}",
+              flush=True)
+        print(f"  at most {args.max_sessions} sessions at once (one app process per tab); "
+              "Ctrl+C stops the server and every session", flush=True)
+
+    import logging
+
+    logging.basicConfig(format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
+    logging.getLogger("inspector.serve").setLevel(logging.INFO)  # sessions started and ended
+    try:
+        serve_forever(config, args.host, args.port, announce)
+    except OSError as exc:
+        raise CliError(f"cannot listen on {args.host}:{args.port}: "
+                       f"{exc.strerror or exc}") from None
+    print("inspector serve: stopped", file=sys.stderr)
+    return 0

@@ -1,0 +1,175 @@
+"""Driving ``inspector serve`` in a real browser: the server as a subprocess, the terminal's
+text as xterm.js holds it, keys typed into it, the app processes a server started.
+
+textual-serve's page draws on a canvas, so the text is read from the xterm.js ``Terminal``
+the page script creates: :data:`CAPTURE` (an init script) keeps a reference to it (and to
+the page script's session object that owns it) as it is made, and :func:`screen_text` reads
+its visible rows through xterm's public buffer API — the characters the canvas shows.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CAPTURE = """
+(() => {
+  window.__terminals = [];
+  window.__sessions = [];
+  Object.defineProperty(Object.prototype, 'terminal', {
+    configurable: true,
+    set(value) {
+      Object.defineProperty(this, 'terminal', {value, writable: true, configurable: true,
+                                               enumerable: true});
+      if (value && value.buffer) {
+        window.__terminals.push(value);
+        window.__sessions.push(this);  // the page script's session object (connect())
+      }
+    },
+  });
+})();
+"""
+
+_TEXT = """() => {
+  const t = (window.__terminals || [])[0];
+  if (!t) return '';
+  const b = t.buffer.active, rows = [];
+  for (let i = 0; i < t.rows; i++) {
+    const line = b.getLine(b.viewportY + i);
+    rows.push(line ? line.translateToString(true) : '');
+  }
+  return rows.join('\\n');
+}"""
+
+SERVE_TIMEOUT = 30.0
+
+
+def screen_text(page: Any) -> str:
+    """The terminal's visible rows, as text."""
+    return str(page.evaluate(_TEXT))
+
+
+def wait_for_text(page: Any, *wanted: str, timeout: float = 60.0) -> str:
+    """Poll the terminal until every string in ``wanted`` is on screen; the screen text."""
+    deadline = time.monotonic() + timeout
+    text = ""
+    while time.monotonic() < deadline:
+        text = screen_text(page)
+        if all(w in text for w in wanted):
+            return text
+        time.sleep(0.1)
+    raise AssertionError(f"not on screen after {timeout:.0f}s: {wanted!r}\n--- screen ---\n{text}")
+
+
+def press(page: Any, *keys: str, pause: float = 0.25) -> None:
+    """Keys into the terminal (``type:TEXT`` types TEXT); the terminal is focused first."""
+    page.focus(".xterm-helper-textarea")
+    for key in keys:
+        if key.startswith("type:"):
+            page.keyboard.type(key[5:])
+        else:
+            page.keyboard.press(key)
+        time.sleep(pause)
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def children(pid: int) -> list[int]:
+    """Live processes whose parent is ``pid`` (the app processes of a server)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append(int(entry))
+    return out
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of ``pid`` in MiB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def until(condition: Callable[[], object], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f}s: {what}")
+        time.sleep(0.1)
+
+
+@dataclass
+class Served:
+    """A running ``inspector serve``: its process, the printed URL, when it was started."""
+
+    process: subprocess.Popen[str]
+    url: str
+    started: float
+    app_pids: set[int] = field(default_factory=set)
+
+    @property
+    def base(self) -> str:
+        return self.url.split("?", 1)[0].rstrip("/")
+
+    def sessions(self) -> list[int]:
+        """The app processes running now (remembered, to check none outlives the server)."""
+        now = children(self.process.pid)
+        self.app_pids.update(now)
+        return now
+
+
+@contextmanager
+def serve(root: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[Served]:
+    """``inspector serve ROOT --port 0 ARGS`` until the block ends; then the server is stopped
+    (SIGTERM, SIGKILL if it must) and no app process it started may be left running."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "inspector", "serve", str(root), "--port", "0", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, **(env or {})})
+    served: Served | None = None
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        if " at http://" not in line:
+            proc.kill()
+            raise AssertionError(f"serve did not start: {line!r} {proc.communicate()[1]!r}")
+        served = Served(proc, line.split(" at ", 1)[1].strip(), t0)
+        yield served
+    finally:
+        if served is not None:
+            served.sessions()
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=SERVE_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        left = [p for p in (served.app_pids if served else ()) if alive(p)]
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        assert not left, f"app processes outlived the server: {left}"
