@@ -195,13 +195,14 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from inspector.services.deploy.choose import backend_factory
     from inspector.services.deploy.warm import DeployError
 
-    try:
-        backend = backend_factory(
-            args.allow_local_exec or settings.allow_local_exec,
-            any_source=args.allow_any_package_source or settings.allow_any_package_source)(
-            args.backend)
-    except DeployError as exc:
-        raise CliError(str(exc)) from None
+    allow_local = args.allow_local_exec or settings.allow_local_exec
+    any_source = args.allow_any_package_source or settings.allow_any_package_source
+    backend = None
+    if args.executor == "local":  # a cluster's nodes make their own backends
+        try:
+            backend = backend_factory(allow_local, any_source=any_source)(args.backend)
+        except DeployError as exc:
+            raise CliError(str(exc)) from None
     plan = EvaluationPlan(
         tasks_root=Path(args.tasks), predictions=[Path(p) for p in args.predictions],
         out=Path(args.out), jobs=args.jobs,
@@ -229,7 +230,16 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
-        run = Evaluator(plan, backend, progress, cancel).run()
+        evaluator = Evaluator(plan, backend, progress, cancel)
+        executor = None
+        if args.executor == "ray":
+            from inspector.services.cluster.ray_executor import RayExecutor, RaySettings
+
+            executor = RayExecutor(RaySettings(
+                address=args.address, backend=args.backend, allow_local=allow_local,
+                any_source=any_source, cpus_per_sample=args.cpus_per_sample,
+                max_retries=args.max_infra_retries), plan.out, progress, cancel)
+        run = evaluator.run(executor)
     except EvaluationError as exc:
         raise CliError(str(exc)) from None
     finally:
@@ -240,6 +250,13 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
           f"DSR {_pct(m.dsr).strip()} -> {plan.out}")
     for d in m.differences:
         print(f"  note: {d}")
+    if evaluator.resumed:
+        print(f"  resumed: {evaluator.resumed} sample(s) were already evaluated")
+    if evaluator.infra_failures:
+        print(f"inspector: {evaluator.infra_failures} sample(s) failed for infrastructure "
+              "reasons (not the model's); run the same command again to evaluate them",
+              file=sys.stderr)
+        return 1
     return 130 if cancel.is_set() else 0
 
 
@@ -338,6 +355,15 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--out", required=True, help="run folder to write")
     ev.add_argument("--jobs", type=int, default=1, help="samples evaluated at once")
     ev.add_argument("--backend", default="local", choices=["local", "docker"])
+    ev.add_argument("--executor", default="local", choices=["local", "ray"],
+                    help="where samples run: threads here (--jobs), or Ray tasks on a "
+                         "cluster (pip install 'genesis-inspector[cluster]'; docs/cluster.md)")
+    ev.add_argument("--address", help="Ray cluster to use (ray://host:10001 or host:6379; "
+                                      "default: a private cluster on this machine)")
+    ev.add_argument("--cpus-per-sample", type=float, default=1.0,
+                    help="CPUs a sample reserves on a Ray node (default 1)")
+    ev.add_argument("--max-infra-retries", type=int, default=2,
+                    help="times a sample the cluster's infrastructure failed is retried")
     ev.add_argument("--allow-local-exec", action="store_true",
                     help="allow running untrusted generated code as local processes")
     ev.add_argument("--allow-any-package-source", action="store_true",
@@ -347,7 +373,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--run-id")
     ev.add_argument("--agent")
     ev.add_argument("--model")
-    ev.add_argument("--overwrite", action="store_true", help="replace an existing run")
+    ev.add_argument("--overwrite", action="store_true",
+                    help="replace an existing run (without it, the same command on a "
+                         "partial run resumes it)")
     ev.add_argument("--install-timeout", type=float, default=600.0)
     ev.add_argument("--startup-timeout", type=float, default=15.0)
     ev.add_argument("--test-timeout", type=float, default=300.0)

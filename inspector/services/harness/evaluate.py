@@ -7,6 +7,7 @@ machine-wide port lock keeps other inspector processes off that port too.
 from __future__ import annotations
 
 import contextlib
+import shutil
 import threading
 import time
 import traceback
@@ -15,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
+from typing import Protocol
 
 from inspector.model import (
     Deployment,
@@ -28,6 +30,7 @@ from inspector.model import (
     TestCase,
     TestSummary,
 )
+from inspector.model.errors import LoadError
 from inspector.model.ids import id_problem
 from inspector.model.predictions import parse_predictions_name
 from inspector.model.pytest_output import exit_meaning, find_cause
@@ -54,6 +57,38 @@ from inspector.services.tamper.findings import ordered
 
 ProgressFn = Callable[[str, str], None]
 """``(sample_id, message)``, called from worker threads."""
+
+
+@dataclass
+class Delivery:
+    """One evaluated sample handed back to the run's writer. ``files``: the sample folder's
+    files by relative path when they were made elsewhere (a cluster node), written by the
+    driver; ``None`` when the sample was evaluated into its folder here."""
+
+    result: SampleResult | None  # None: the infrastructure failed it (``infra_failure``)
+    started_at: str | None
+    finished_at: str | None
+    files: dict[str, bytes] | None = None
+    task: str = ""
+    sample: int = 0
+    infra_failure: str | None = None
+
+
+DeliverFn = Callable[[Delivery], None]
+
+
+class SampleExecutor(Protocol):
+    """Runs sample jobs somewhere and delivers each result, on any thread, as it finishes."""
+
+    name: str  # recorded in run.json's settings
+    backend_name: str
+
+    def execute(self, jobs: list[SampleJob], deliver: DeliverFn) -> None: ...
+
+
+INFRA_FILE = "infrastructure_failure.txt"
+"""Left in a sample folder (instead of ``result.json``) when the infrastructure failed it for
+good: never a model failure, and evaluated again when the run is resumed."""
 
 
 class EvaluationError(Exception):
@@ -210,7 +245,7 @@ def _suite_cause(task: Task, run: TestRun, cases: list[TestCase], log: PhaseLog,
 class Evaluator:
     """Evaluates one run: every (task, sample) of the given predictions folders."""
 
-    def __init__(self, plan: EvaluationPlan, backend: Backend,
+    def __init__(self, plan: EvaluationPlan, backend: Backend | None,
                  progress: ProgressFn | None = None,
                  cancel: threading.Event | None = None) -> None:
         plan.out = plan.out.resolve()
@@ -221,6 +256,8 @@ class Evaluator:
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
         self._busy_ports: set[int] = set()
+        self.resumed = 0  # samples a resumed run already had
+        self.infra_failures = 0  # samples the infrastructure failed for good this time
 
     # -- inputs ----------------------------------------------------------------------------
     def _prepare(self) -> tuple[dict[str, Task], list[SampleJob], str, str, str, str,
@@ -266,22 +303,31 @@ class Evaluator:
         language = parsed.language or (langs.pop() if len(langs) == 1 else "mixed")
         return tasks, jobs, run_id, agent, model, language, parsed.date
 
-    def _check_out(self) -> None:
+    def _check_out(self, run_id: str) -> list[SampleResult]:
+        """Make ``out`` ready; returns the finished samples of a run being resumed there."""
         out = self.plan.out
         if out.exists() and not out.is_dir():
             raise EvaluationError(f"{out}: exists and is not a folder")
-        if out.is_dir() and any(out.iterdir()):
-            if not (out / "run.json").is_file():
-                raise EvaluationError(f"{out}: folder is not empty and is not a run; "
-                                      "choose another --out")
-            if not self.plan.overwrite:
-                raise EvaluationError(f"{out}: already holds a run; pass --overwrite to "
-                                      "replace it")
-            import shutil
-
+        if not (out.is_dir() and any(out.iterdir())):
+            return []
+        if not (out / "run.json").is_file():
+            raise EvaluationError(f"{out}: folder is not empty and is not a run; "
+                                  "choose another --out")
+        if self.plan.overwrite:
             shutil.rmtree(out / "samples", ignore_errors=True)
             for name in ("run.json", "report.json"):
                 (out / name).unlink(missing_ok=True)
+            return []
+        try:
+            previous, _ = load_run(out)
+        except LoadError as exc:
+            raise EvaluationError(f"{out / 'run.json'}: cannot resume this run ({exc}); pass "
+                                  "--overwrite to replace it") from None
+        if previous.id != run_id:
+            raise EvaluationError(f"{out}: holds run {previous.id!r}, not {run_id!r}; pass "
+                                  "--overwrite to replace it or choose another --out")
+        # a harness exception is the infrastructure's failure, not the repo's: evaluated again
+        return [s for s in previous.samples if not s.error]
 
     # -- scheduling ------------------------------------------------------------------------
     def _take(self, pending: list[SampleJob]) -> SampleJob | None:
@@ -289,7 +335,8 @@ class Evaluator:
             while True:
                 if self.cancel.is_set() or not pending:
                     return None
-                shared_ports = self.backend.name == "local"  # sandboxes have their own
+                # sandboxes have their own ports
+                shared_ports = self.backend is None or self.backend.name == "local"
                 for i, job in enumerate(pending):
                     if not shared_ports or job.port not in self._busy_ports:
                         self._busy_ports.add(job.port)
@@ -301,31 +348,11 @@ class Evaluator:
             self._busy_ports.discard(job.port)
             self._cond.notify_all()
 
-    def run(self) -> Run:
-        """Evaluate everything and write the run folder; returns the loaded run."""
-        tasks, jobs, run_id, agent, model, language, generation_date = self._prepare()
-        self._check_out()
-        plan = self.plan
-        plan.out.mkdir(parents=True, exist_ok=True)
-        created = now_iso()
-        t0 = time.monotonic()
-        used_tasks = [tasks[n] for n in sorted({j.task.name for j in jobs})]
-        settings = {"jobs": plan.jobs, "install_timeout": plan.limits.install,
-                    "startup_timeout": plan.limits.startup, "test_timeout": plan.limits.tests,
-                    "log_cap_mb": plan.limits.log_cap_mb}
-        done: list[SampleResult] = []
-
-        def save_run(status: str) -> None:
-            write_run_json(
-                plan.out, run_id=run_id, agent=agent, model=model, language=language,
-                generation_date=generation_date, created_at=created,
-                finished_at=None if status == "running" else now_iso(), status=status,
-                predictions=[p.resolve() for p in plan.predictions],
-                tasks_root=plan.tasks_root.resolve(), tasks=used_tasks,
-                samples=[(s.task, s.sample) for s in done], backend=self.backend.name,
-                settings=settings, elapsed_seconds=round(time.monotonic() - t0, 2))
-
-        save_run("running")
+    def execute(self, jobs: list[SampleJob], deliver: DeliverFn) -> None:
+        """The local executor: ``plan.jobs`` threads on this machine."""
+        backend = self.backend
+        if backend is None:
+            raise EvaluationError("no deployment backend for the local executor")
         pending = list(jobs)
 
         def worker() -> None:
@@ -335,25 +362,93 @@ class Evaluator:
                     return
                 try:
                     started = now_iso()
-                    result = evaluate_sample(self.backend, job, self.progress)
-                    write_sample(plan.out, result, started, now_iso())
-                    with self._lock:
-                        done.append(result)
-                        save_run("running")
-                    if self.progress:
-                        verdict = ("PASS" if result.passed else
-                                   f"FAIL ({result.deployment.failed_phase or 'tests'})")
-                        self.progress(result.sample_id,
-                                      f"done: {verdict} {result.tests.passed}/"
-                                      f"{result.tests.total} tests")
+                    result = evaluate_sample(backend, job, self.progress)
+                    deliver(Delivery(result, started, now_iso()))
                 finally:
                     self._release(job)
 
-        with ThreadPoolExecutor(max_workers=max(1, plan.jobs)) as pool:
-            futures = [pool.submit(worker) for _ in range(max(1, plan.jobs))]
+        n = max(1, self.plan.jobs)
+        with ThreadPoolExecutor(max_workers=n) as pool:
+            futures = [pool.submit(worker) for _ in range(n)]
             for f in futures:
                 f.result()
-        status = "cancelled" if self.cancel.is_set() else "complete"
+
+    def run(self, executor: SampleExecutor | None = None) -> Run:
+        """Evaluate everything not yet evaluated and write the run folder; returns the loaded
+        run. ``executor``: where samples run (default: this evaluator's threads). A run folder
+        that already holds this run is resumed: only missing samples, and those the
+        infrastructure failed, are evaluated."""
+        tasks, jobs, run_id, agent, model, language, generation_date = self._prepare()
+        kept = self._check_out(run_id)
+        plan = self.plan
+        plan.out.mkdir(parents=True, exist_ok=True)
+        created = now_iso()
+        t0 = time.monotonic()
+        used_tasks = [tasks[n] for n in sorted({j.task.name for j in jobs})]
+        if executor is None and self.backend is None:
+            raise EvaluationError("no deployment backend for the local executor")
+        backend_name = executor.backend_name if executor is not None else \
+            self.backend.name if self.backend is not None else "?"
+        settings: dict[str, object] = {
+            "jobs": plan.jobs, "install_timeout": plan.limits.install,
+            "startup_timeout": plan.limits.startup, "test_timeout": plan.limits.tests,
+            "log_cap_mb": plan.limits.log_cap_mb,
+            "executor": "local" if executor is None else executor.name}
+        wanted = {(j.task.name, j.sample) for j in jobs}
+        done: list[SampleResult] = [s for s in kept if (s.task, s.sample) in wanted]
+        finished = {(s.task, s.sample) for s in done}
+        todo = [j for j in jobs if (j.task.name, j.sample) not in finished]
+        self.resumed = len(done)
+        if done and self.progress:
+            self.progress(run_id, f"resuming: {len(done)} sample(s) already evaluated, "
+                                  f"{len(todo)} to go")
+
+        def save_run(status: str) -> None:
+            write_run_json(
+                plan.out, run_id=run_id, agent=agent, model=model, language=language,
+                generation_date=generation_date, created_at=created,
+                finished_at=None if status == "running" else now_iso(), status=status,
+                predictions=[p.resolve() for p in plan.predictions],
+                tasks_root=plan.tasks_root.resolve(), tasks=used_tasks,
+                samples=[(s.task, s.sample) for s in done], backend=backend_name,
+                settings=settings, elapsed_seconds=round(time.monotonic() - t0, 2))
+
+        for job in todo:  # what a previous attempt left of these samples is stale
+            if job.out_dir.exists():
+                shutil.rmtree(job.out_dir, ignore_errors=True)
+        save_run("running")
+
+        def deliver(d: Delivery) -> None:
+            result = d.result
+            if result is None:  # never a result: the sample stays to be evaluated on resume
+                folder = sample_dir(plan.out, d.task, d.sample)
+                with self._lock:
+                    folder.mkdir(parents=True, exist_ok=True)
+                    (folder / INFRA_FILE).write_text((d.infra_failure or "") + "\n",
+                                                     encoding="utf-8")
+                    self.infra_failures += 1
+                return
+            folder = sample_dir(plan.out, result.task, result.sample)
+            with self._lock:
+                if d.files is not None:
+                    for rel_name, data in d.files.items():
+                        target = folder / rel_name
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        target.write_bytes(data)
+                write_sample(plan.out, result, d.started_at, d.finished_at)
+                (folder / INFRA_FILE).unlink(missing_ok=True)
+                done.append(result)
+                save_run("running")
+            if self.progress:
+                verdict = ("PASS" if result.passed else
+                           f"FAIL ({result.deployment.failed_phase or 'tests'})")
+                self.progress(result.sample_id, f"done: {verdict} {result.tests.passed}/"
+                                                f"{result.tests.total} tests")
+
+        (executor or self).execute(todo, deliver)
+        missing = len(wanted) - len(done)
+        status = ("cancelled" if self.cancel.is_set() else
+                  "incomplete" if missing else "complete")
         save_run(status)
         elapsed = time.monotonic() - t0
         stamp = datetime.now().astimezone()
@@ -362,10 +457,10 @@ class Evaluator:
         predictions = plan.predictions[0].resolve()
         write_json_atomic(plan.out / "report.json", stock_report(
             first, rel(predictions, plan.out), elapsed, stamp, agent, model,
-            plan.limits.startup, self.backend.name))
+            plan.limits.startup, backend_name))
         if plan.repogenesis_out is not None:
             write_repogenesis_output(plan.repogenesis_out.resolve(), first, predictions,
                                      elapsed, stamp, plan.repogenesis_layout, agent, model,
-                                     plan.limits.startup, self.backend.name)
+                                     plan.limits.startup, backend_name)
         run, _ = load_run(plan.out)
         return run
