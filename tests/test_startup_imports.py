@@ -13,7 +13,8 @@ import sys
 NOT_AT_START = ("watchdog", "docker", "httpx", "pygments", "markdown_it",
                 "inspector.services.health", "inspector.services.tamper",
                 "inspector.services.triage",
-                "inspector.services.sandbox", "inspector.services.deploy",
+                "inspector.services.sandbox", "inspector.services.deploy", "ray",
+                "inspector.services.cluster",
                 "inspector.model.discover", "inspector.ui.screens.help",
                 "inspector.ui.screens.sample")
 

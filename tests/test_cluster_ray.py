@@ -1,0 +1,263 @@
+"""``inspector evaluate --executor ray`` on a real Ray cluster (issue 19): a head and two worker
+nodes started on this machine with the ``ray start`` CLI, no mocks.
+
+The cluster lives in a private temp folder, binds loopback only, and is torn down at the end by
+killing exactly the processes it started (never ``ray stop``, which would stop every Ray
+cluster of this user on the machine).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+import pytest
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[1]
+RAY = Path(sys.executable).parent / "ray"
+PREDICTIONS = ROOT / "sample_runs" / "predictions" / "repo_readme_1118_forge_m1-large_Python"
+TASKS = ROOT / "sample_runs" / "tasks"
+FAST = ("notes-api", "quote-board", "url-shortener")  # 2-3 s each with the local backend
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Cluster:
+    address: str
+    temp_dir: Path
+    env: dict[str, str]
+    raylets: list[int] = field(default_factory=list)  # head's, then each worker's
+
+    def processes(self) -> list[psutil.Process]:
+        """Every process this cluster started: its daemons (named by our temp folder) and
+        everything below them (the workers, the services they started)."""
+        found: dict[int, psutil.Process] = {}
+        for p in psutil.process_iter(["cmdline"]):
+            try:
+                if str(self.temp_dir) in " ".join(p.info["cmdline"] or ()):
+                    found[p.pid] = p
+                    for c in p.children(recursive=True):
+                        found[c.pid] = c
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                continue
+        return list(found.values())
+
+
+def _raylets(temp_dir: Path) -> set[int]:
+    out = set()
+    for p in psutil.process_iter(["name", "cmdline"]):
+        cmd = " ".join(p.info["cmdline"] or ())
+        if p.info["name"] == "raylet" and str(temp_dir) in cmd:
+            out.add(p.pid)
+    return out
+
+
+def _start(args: list[str], env: dict[str, str], log: Path) -> None:
+    with log.open("ab") as f:
+        proc = subprocess.run([str(RAY), "start", *args], stdout=f, stderr=subprocess.STDOUT,
+                              env=env, timeout=180)
+    assert proc.returncode == 0, log.read_text(errors="replace")[-3000:]
+
+
+def _teardown(cluster: Cluster) -> None:
+    procs = cluster.processes()
+    for p in procs:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            p.send_signal(signal.SIGTERM)
+    _, alive = psutil.wait_procs(procs, timeout=10)
+    for p in alive:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            p.kill()
+    psutil.wait_procs(alive, timeout=10)
+
+
+@pytest.fixture
+def ray_cluster(venv_cache: Path) -> Iterator[Cluster]:
+    """A head (1 CPU) and two worker nodes (1 CPU each) on loopback, in a private temp folder."""
+    # short: Ray's socket paths live below it and must stay under the 107-byte limit
+    temp_dir = Path(tempfile.mkdtemp(prefix="rayt-", dir="/tmp"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    env.update(RAY_AUTH_MODE="disabled", RAY_USAGE_STATS_ENABLED="0",
+               GENESIS_INSPECTOR_CACHE=str(venv_cache.parent))
+    port = _free_port()
+    cluster = Cluster(f"127.0.0.1:{port}", temp_dir, env)
+    common = ["--node-ip-address=127.0.0.1", "--num-cpus=1", f"--temp-dir={temp_dir}",
+              "--disable-usage-stats"]
+    try:
+        _start(["--head", f"--port={port}", "--include-dashboard=false", *common], env,
+               temp_dir / "head.log")
+        cluster.raylets.extend(_raylets(temp_dir))
+        for n in (1, 2):
+            before = _raylets(temp_dir)
+            _start([f"--address={cluster.address}", *common], env, temp_dir / f"w{n}.log")
+            cluster.raylets.extend(sorted(_raylets(temp_dir) - before))
+        assert len(cluster.raylets) == 3, cluster.raylets
+        yield cluster
+    finally:
+        _teardown(cluster)
+        shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def evaluate(out: Path, env: dict[str, str], *extra: str, tasks: tuple[str, ...] = FAST,
+             timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    args = [sys.executable, "-m", "inspector", "evaluate", "--tasks", str(TASKS),
+            "--predictions", str(PREDICTIONS), "--out", str(out), "--backend", "local",
+            "--allow-local-exec", *extra]
+    for t in tasks:
+        args += ["--task", t]
+    return subprocess.run(args, capture_output=True, text=True, env=env, timeout=timeout)
+
+
+def verdicts(run: Path) -> dict[str, object]:
+    """What a user compares between two runs, sample by sample: verdicts and test outcomes."""
+    doc = json.loads((run / "run.json").read_text())
+    out: dict[str, object] = {}
+    for entry in doc["samples"]:
+        r = json.loads((run / entry["path"] / "result.json").read_text())
+        out[f"{r['task']}/{r['sample']}"] = (
+            r["deployment"]["success"], r["deployment"]["failed_phase"],
+            sorted((c["id"], c["outcome"]) for c in r["tests"]["cases"]),
+            sorted(p.name for p in (run / entry["path"] / "logs").glob("*.log")))
+    return out
+
+
+def started(run: Path) -> dict[str, str]:
+    return {f"{p.parent.parent.name}/{p.parent.name}": json.loads(p.read_text())["started_at"]
+            for p in (run / "samples").glob("*/*/result.json")}
+
+
+def test_ray_run_equals_local_run_and_resumes_only_what_is_missing(
+        ray_cluster: Cluster, tmp_path: Path) -> None:
+    env = ray_cluster.env
+    local = evaluate(tmp_path / "local", env)
+    assert local.returncode == 0, local.stderr
+    on_ray = evaluate(tmp_path / "ray", env, "--executor", "ray", "--address",
+                      ray_cluster.address)
+    assert on_ray.returncode == 0, on_ray.stderr
+    assert "finished on" in on_ray.stderr
+    want = verdicts(tmp_path / "local")
+    assert sorted(want) == [f"{t}/0" for t in FAST]
+    assert verdicts(tmp_path / "ray") == want
+    doc = json.loads((tmp_path / "ray" / "run.json").read_text())
+    assert doc["status"] == "complete"
+    assert doc["harness"]["settings"]["executor"] == "ray"
+
+    # a partial run: one sample lost, one left failed by the infrastructure
+    before = started(tmp_path / "ray")
+    shutil.rmtree(tmp_path / "ray" / "samples" / "notes-api")
+    infra = tmp_path / "ray" / "samples" / "quote-board" / "0"
+    shutil.rmtree(infra)
+    infra.mkdir()
+    (infra / "infrastructure_failure.txt").write_text("attempt 1 failed: NodeDiedError\n")
+    again = evaluate(tmp_path / "ray", env, "--executor", "ray", "--address",
+                     ray_cluster.address)
+    assert again.returncode == 0, again.stderr
+    assert "resumed: 1 sample(s) were already evaluated" in again.stdout
+    after = started(tmp_path / "ray")
+    assert after["url-shortener/0"] == before["url-shortener/0"]  # not evaluated again
+    assert after["notes-api/0"] != before["notes-api/0"]
+    assert after["quote-board/0"] != before["quote-board/0"]
+    assert not (infra / "infrastructure_failure.txt").exists()
+    assert verdicts(tmp_path / "ray") == want
+
+    # the same command on a finished run evaluates nothing
+    third = evaluate(tmp_path / "ray", env, "--executor", "ray", "--address",
+                     ray_cluster.address)
+    assert third.returncode == 0, third.stderr
+    assert "resumed: 3 sample(s)" in third.stdout
+    assert started(tmp_path / "ray") == after
+
+
+def test_local_executor_resumes_too(tmp_path: Path, venv_cache: Path) -> None:
+    env = {**os.environ, "GENESIS_INSPECTOR_CACHE": str(venv_cache.parent)}
+    first = evaluate(tmp_path / "run", env, tasks=FAST[:2])
+    assert first.returncode == 0, first.stderr
+    before = started(tmp_path / "run")
+    shutil.rmtree(tmp_path / "run" / "samples" / FAST[0])
+    again = evaluate(tmp_path / "run", env, tasks=FAST[:2])
+    assert again.returncode == 0, again.stderr
+    after = started(tmp_path / "run")
+    assert after[f"{FAST[1]}/0"] == before[f"{FAST[1]}/0"]
+    assert after[f"{FAST[0]}/0"] != before[f"{FAST[0]}/0"]
+    # another run's folder is never resumed into
+    other = evaluate(tmp_path / "run", env, "--run-id", "someone-else", tasks=FAST[:2])
+    assert other.returncode != 0
+    assert "holds run" in other.stderr and "--overwrite" in other.stderr
+    assert "Traceback" not in other.stderr
+
+
+def test_docker_backend_needs_a_node_that_advertises_docker(
+        ray_cluster: Cluster, tmp_path: Path) -> None:
+    proc = evaluate(tmp_path / "run", ray_cluster.env, "--executor", "ray", "--address",
+                    ray_cluster.address, "--backend", "docker", timeout=120)
+    assert proc.returncode != 0
+    assert "advertises the 'docker' resource" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "run" / "samples").exists() or \
+        not any((tmp_path / "run" / "samples").iterdir())
+
+
+def _running_task_under(raylet: int) -> bool:
+    try:
+        for c in psutil.Process(raylet).children(recursive=True):
+            if "evaluate_on_node" in " ".join(c.cmdline()):
+                return True
+    except psutil.NoSuchProcess:
+        pass
+    return False
+
+
+def test_a_killed_worker_node_loses_no_sample(ray_cluster: Cluster, tmp_path: Path) -> None:
+    tasks = ("notes-api", "quote-board", "url-shortener", "inventory-api", "todo-service")
+    local = evaluate(tmp_path / "local", ray_cluster.env, tasks=tasks)
+    assert local.returncode == 0, local.stderr
+    args = [sys.executable, "-m", "inspector", "evaluate", "--tasks", str(TASKS),
+            "--predictions", str(PREDICTIONS), "--out", str(tmp_path / "ray"), "--backend",
+            "local", "--allow-local-exec", "--executor", "ray", "--address",
+            ray_cluster.address]
+    for t in tasks:
+        args += ["--task", t]
+    driver = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=ray_cluster.env)
+    victim = ray_cluster.raylets[1]  # the first worker node
+    deadline = time.monotonic() + 120
+    while not _running_task_under(victim):
+        assert driver.poll() is None, driver.communicate()
+        assert time.monotonic() < deadline, "no task ever ran on the first worker node"
+        time.sleep(0.05)
+    doomed = [victim, *(c.pid for c in psutil.Process(victim).children(recursive=True))]
+    for pid in doomed:  # the node dies with everything it ran
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    out, err = driver.communicate(timeout=300)
+    assert driver.returncode == 0, err
+    doc = json.loads((tmp_path / "ray" / "run.json").read_text())
+    listed = [(s["task"], s["sample"]) for s in doc["samples"]]
+    assert sorted(listed) == sorted((t, 0) for t in tasks)  # each exactly once
+    assert doc["status"] == "complete"
+    retried = []
+    for t in tasks:
+        r = json.loads((tmp_path / "ray" / "samples" / t / "0" / "result.json").read_text())
+        if any("infrastructure reason" in n for n in r["notes"]):
+            retried.append(t)
+    assert retried, err  # the killed node's sample was retried elsewhere, and says so
+    assert verdicts(tmp_path / "ray") == verdicts(tmp_path / "local")
