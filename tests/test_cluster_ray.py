@@ -261,3 +261,50 @@ def test_a_killed_worker_node_loses_no_sample(ray_cluster: Cluster, tmp_path: Pa
             retried.append(t)
     assert retried, err  # the killed node's sample was retried elsewhere, and says so
     assert verdicts(tmp_path / "ray") == verdicts(tmp_path / "local")
+
+
+def test_ctrl_c_cancels_on_the_cluster_and_leaves_a_resumable_run(
+        ray_cluster: Cluster, tmp_path: Path) -> None:
+    tasks = ("notes-api", "quote-board", "url-shortener", "inventory-api", "todo-service")
+    args = [sys.executable, "-m", "inspector", "evaluate", "--tasks", str(TASKS),
+            "--predictions", str(PREDICTIONS), "--out", str(tmp_path / "ray"), "--backend",
+            "local", "--allow-local-exec", "--executor", "ray", "--address",
+            ray_cluster.address]
+    for t in tasks:
+        args += ["--task", t]
+    driver = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=ray_cluster.env)
+    assert driver.stderr is not None
+    seen = []
+    for line in driver.stderr:  # the first sample written: the others queued or running
+        seen.append(line)
+        if "finished on" in line:
+            break
+    else:
+        pytest.fail("".join(seen))
+    driver.send_signal(signal.SIGINT)
+    out, err = driver.communicate(timeout=120)
+    assert driver.returncode == 130, "".join(seen) + err
+    assert "Traceback" not in err
+    doc = json.loads((tmp_path / "ray" / "run.json").read_text())
+    assert doc["status"] == "cancelled"
+    listed = {s["task"] for s in doc["samples"]}
+    assert 1 <= len(listed) < len(tasks)
+    written = {p.parent.parent.name for p in (tmp_path / "ray" / "samples").glob("*/0/result.json")}
+    assert written == listed  # consistent: what run.json lists is what is there
+    # nothing of the cancelled samples keeps running anywhere on the cluster
+    time.sleep(2)
+    busy = []
+    for p in ray_cluster.processes():
+        with contextlib.suppress(psutil.NoSuchProcess):
+            if "evaluate_on_node" in " ".join(p.cmdline()):
+                busy.append(p.pid)
+    assert busy == []
+    before = started(tmp_path / "ray")
+    again = subprocess.run(args, capture_output=True, text=True, env=ray_cluster.env,
+                           timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert f"resumed: {len(listed)} sample(s)" in again.stdout
+    after = started(tmp_path / "ray")
+    assert sorted(after) == sorted(f"{t}/0" for t in tasks)
+    assert all(after[k] == v for k, v in before.items())
