@@ -53,7 +53,7 @@ class Cluster:
         found: dict[int, psutil.Process] = {}
         for p in psutil.process_iter(["cmdline"]):
             try:
-                if str(self.temp_dir) in " ".join(p.info["cmdline"] or ()):
+                if p.pid != os.getpid() and str(self.temp_dir) in " ".join(p.info["cmdline"] or ()):
                     found[p.pid] = p
                     for c in p.children(recursive=True):
                         found[c.pid] = c
