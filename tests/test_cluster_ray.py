@@ -226,19 +226,21 @@ def _running_task_under(raylet: int) -> bool:
     return False
 
 
-def test_a_killed_worker_node_loses_no_sample(ray_cluster: Cluster, tmp_path: Path) -> None:
-    tasks = ("notes-api", "quote-board", "url-shortener", "inventory-api", "todo-service")
-    local = evaluate(tmp_path / "local", ray_cluster.env, tasks=tasks)
-    assert local.returncode == 0, local.stderr
+KILL_TASKS = ("notes-api", "quote-board", "url-shortener", "inventory-api", "todo-service")
+
+
+def _run_and_kill_a_worker_node(cluster: Cluster, out: Path, *extra: str
+                                ) -> subprocess.CompletedProcess[str]:
+    """Evaluate KILL_TASKS on the cluster, killing the first worker node (its raylet and
+    everything under it) while it runs a sample."""
     args = [sys.executable, "-m", "inspector", "evaluate", "--tasks", str(TASKS),
-            "--predictions", str(PREDICTIONS), "--out", str(tmp_path / "ray"), "--backend",
-            "local", "--allow-local-exec", "--executor", "ray", "--address",
-            ray_cluster.address]
-    for t in tasks:
+            "--predictions", str(PREDICTIONS), "--out", str(out), "--backend", "local",
+            "--allow-local-exec", "--executor", "ray", "--address", cluster.address, *extra]
+    for t in KILL_TASKS:
         args += ["--task", t]
     driver = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              env=ray_cluster.env)
-    victim = ray_cluster.raylets[1]  # the first worker node
+                              env=cluster.env)
+    victim = cluster.raylets[1]  # the first worker node
     deadline = time.monotonic() + 120
     while not _running_task_under(victim):
         assert driver.poll() is None, driver.communicate()
@@ -248,24 +250,57 @@ def test_a_killed_worker_node_loses_no_sample(ray_cluster: Cluster, tmp_path: Pa
     for pid in doomed:  # the node dies with everything it ran
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-    out, err = driver.communicate(timeout=300)
-    assert driver.returncode == 0, err
+    out_text, err = driver.communicate(timeout=300)
+    return subprocess.CompletedProcess(args, driver.returncode, out_text, err)
+
+
+def test_a_killed_worker_node_loses_no_sample(ray_cluster: Cluster, tmp_path: Path) -> None:
+    local = evaluate(tmp_path / "local", ray_cluster.env, tasks=KILL_TASKS)
+    assert local.returncode == 0, local.stderr
+    proc = _run_and_kill_a_worker_node(ray_cluster, tmp_path / "ray")
+    assert proc.returncode == 0, proc.stderr
     doc = json.loads((tmp_path / "ray" / "run.json").read_text())
     listed = [(s["task"], s["sample"]) for s in doc["samples"]]
-    assert sorted(listed) == sorted((t, 0) for t in tasks)  # each exactly once
+    assert sorted(listed) == sorted((t, 0) for t in KILL_TASKS)  # each exactly once
     assert doc["status"] == "complete"
     retried = []
-    for t in tasks:
+    for t in KILL_TASKS:
         r = json.loads((tmp_path / "ray" / "samples" / t / "0" / "result.json").read_text())
         if any("infrastructure reason" in n for n in r["notes"]):
             retried.append(t)
-    assert retried, err  # the killed node's sample was retried elsewhere, and says so
+    assert retried, proc.stderr  # the killed node's sample was retried elsewhere, says so
     assert verdicts(tmp_path / "ray") == verdicts(tmp_path / "local")
+
+
+def test_an_infrastructure_failure_is_never_the_models_and_resumes(
+        ray_cluster: Cluster, tmp_path: Path) -> None:
+    proc = _run_and_kill_a_worker_node(ray_cluster, tmp_path / "ray", "--max-infra-retries",
+                                       "0")
+    assert proc.returncode == 1, proc.stderr
+    assert "failed for infrastructure reasons" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    run = tmp_path / "ray"
+    doc = json.loads((run / "run.json").read_text())
+    assert doc["status"] == "incomplete"
+    failed = sorted(p.parent.parent.name
+                    for p in (run / "samples").glob("*/0/infrastructure_failure.txt"))
+    assert failed
+    listed = {s["task"] for s in doc["samples"]}
+    assert not listed & set(failed)  # never written as a result, so never a model failure
+    assert listed | set(failed) == set(KILL_TASKS)
+    before = started(run)
+    again = evaluate(run, ray_cluster.env, "--executor", "ray", "--address",
+                     ray_cluster.address, tasks=KILL_TASKS)
+    assert again.returncode == 0, again.stderr
+    after = started(run)
+    assert sorted(after) == sorted(f"{t}/0" for t in KILL_TASKS)
+    assert all(after[k] == v for k, v in before.items())  # only the failed ones re-ran
+    assert not list((run / "samples").glob("*/0/infrastructure_failure.txt"))
 
 
 def test_ctrl_c_cancels_on_the_cluster_and_leaves_a_resumable_run(
         ray_cluster: Cluster, tmp_path: Path) -> None:
-    tasks = ("notes-api", "quote-board", "url-shortener", "inventory-api", "todo-service")
+    tasks = KILL_TASKS
     args = [sys.executable, "-m", "inspector", "evaluate", "--tasks", str(TASKS),
             "--predictions", str(PREDICTIONS), "--out", str(tmp_path / "ray"), "--backend",
             "local", "--allow-local-exec", "--executor", "ray", "--address",
