@@ -85,9 +85,20 @@ def _backend(spec: _Spec) -> Backend:
     return _BACKENDS[key]
 
 
+def _node_name() -> str:
+    """This node as progress shows it: host name and the start of Ray's node id."""
+    try:
+        import ray
+
+        node = str(ray.get_runtime_context().get_node_id())[:8]
+    except Exception:  # outside a Ray task
+        node = "?"
+    return f"{socket.gethostname()}/{node}"
+
+
 def evaluate_on_node(spec: _Spec) -> _NodeResult:
     """The body of a Ray task: evaluate one sample into a scratch folder on this node."""
-    host = socket.gethostname()
+    host = _node_name()
     for what, path in (("generated repo", spec.repo), ("task's tests", spec.task.tests_dir)):
         if path is not None and not path.is_dir():
             raise FileNotFoundError(
@@ -147,6 +158,8 @@ class RayExecutor:
         self.backend_name = settings.backend
         self.attempts: dict[tuple[str, int], int] = {}  # what ran, for tests and figures
         self.hosts: dict[tuple[str, int], str] = {}
+        self._total = 0
+        self._t0 = 0.0
 
     def _say(self, sid: str, msg: str) -> None:
         if self.progress:
@@ -202,6 +215,7 @@ class RayExecutor:
                          s.allow_local, s.any_source)
             pending[remote.remote(spec)] = (job, attempt, notes, time.monotonic())
 
+        self._total, self._t0 = len(jobs), time.monotonic()
         for job in jobs:
             submit(job, 1, [])
             self._say(f"{job.run_id}/{job.task.name}/{job.sample}", "queued on the cluster")
@@ -214,9 +228,24 @@ class RayExecutor:
                 for ref in ready:
                     job, attempt, notes, _t = pending.pop(ref)
                     self._collect(ray, ref, job, attempt, notes, deliver, submit)
+                if ready and jobs:
+                    self._say(jobs[0].run_id, self.summary(len(pending)))
         except KeyboardInterrupt:
             self._cancel_all(ray, pending)
             raise
+
+    def summary(self, in_flight: int) -> str:
+        """``done/total``, running or queued, throughput, ETA and samples done per node."""
+        done = len(self.attempts)
+        minutes = max(time.monotonic() - self._t0, 1e-6) / 60
+        rate = done / minutes
+        eta = f", ETA {(self._total - done) / rate * 60:.0f}s" if done and rate else ""
+        per: dict[str, int] = {}
+        for host in self.hosts.values():
+            per[host] = per.get(host, 0) + 1
+        nodes = ", ".join(f"{h} {n}" for h, n in sorted(per.items()))
+        return (f"progress: {done}/{self._total} done, {in_flight} running or queued, "
+                f"{rate:.1f} samples/min{eta}" + (f"; done by node: {nodes}" if nodes else ""))
 
     def _collect(self, ray: Any, ref: Any, job: SampleJob, attempt: int, notes: list[str],
                  deliver: DeliverFn, submit: Any) -> None:
