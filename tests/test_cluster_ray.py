@@ -90,9 +90,10 @@ def _teardown(cluster: Cluster) -> None:
     psutil.wait_procs(alive, timeout=10)
 
 
-@pytest.fixture
-def ray_cluster(venv_cache: Path) -> Iterator[Cluster]:
-    """A head (1 CPU) and two worker nodes (1 CPU each) on loopback, in a private temp folder."""
+@contextlib.contextmanager
+def _cluster(venv_cache: Path, docker_on_second_worker: bool = False) -> Iterator[Cluster]:
+    """A head (1 CPU) and two worker nodes (1 CPU each) on loopback, in a private temp folder;
+    the second worker advertises the ``docker`` resource when asked."""
     # short: Ray's socket paths live below it and must stay under the 107-byte limit
     temp_dir = Path(tempfile.mkdtemp(prefix="rayt-", dir="/tmp"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
@@ -108,13 +109,27 @@ def ray_cluster(venv_cache: Path) -> Iterator[Cluster]:
         cluster.raylets.extend(_raylets(temp_dir))
         for n in (1, 2):
             before = _raylets(temp_dir)
-            _start([f"--address={cluster.address}", *common], env, temp_dir / f"w{n}.log")
+            extra = ['--resources={"docker": 1}'] if docker_on_second_worker and n == 2 else []
+            _start([f"--address={cluster.address}", *common, *extra], env,
+                   temp_dir / f"w{n}.log")
             cluster.raylets.extend(sorted(_raylets(temp_dir) - before))
         assert len(cluster.raylets) == 3, cluster.raylets
         yield cluster
     finally:
         _teardown(cluster)
         shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+@pytest.fixture
+def ray_cluster(venv_cache: Path) -> Iterator[Cluster]:
+    with _cluster(venv_cache) as c:
+        yield c
+
+
+@pytest.fixture
+def docker_cluster(venv_cache: Path) -> Iterator[Cluster]:
+    with _cluster(venv_cache, docker_on_second_worker=True) as c:
+        yield c
 
 
 def evaluate(out: Path, env: dict[str, str], *extra: str, tasks: tuple[str, ...] = FAST,
@@ -343,3 +358,21 @@ def test_ctrl_c_cancels_on_the_cluster_and_leaves_a_resumable_run(
     after = started(tmp_path / "ray")
     assert sorted(after) == sorted(f"{t}/0" for t in tasks)
     assert all(after[k] == v for k, v in before.items())
+
+
+def test_docker_samples_run_only_on_the_node_with_an_engine(
+        docker_cluster: Cluster, tmp_path: Path) -> None:
+    """Docker tests FAIL, never skip, without an engine."""
+    tasks = ("notes-api", "url-shortener")
+    local = evaluate(tmp_path / "local", docker_cluster.env, "--backend", "docker",
+                     tasks=tasks)
+    assert local.returncode == 0, local.stderr
+    on_ray = evaluate(tmp_path / "ray", docker_cluster.env, "--backend", "docker",
+                      "--executor", "ray", "--address", docker_cluster.address, tasks=tasks)
+    assert on_ray.returncode == 0, on_ray.stderr
+    nodes = {line.rsplit("finished on ", 1)[1].split()[0]
+             for line in on_ray.stderr.splitlines() if "finished on " in line}
+    assert len(nodes) == 1, on_ray.stderr  # both on the one node advertising "docker"
+    doc = json.loads((tmp_path / "ray" / "run.json").read_text())
+    assert doc["harness"]["backend"] == "docker"
+    assert verdicts(tmp_path / "ray") == verdicts(tmp_path / "local")
