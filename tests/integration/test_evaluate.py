@@ -343,6 +343,9 @@ def test_cli_evaluate_cancel_with_ctrl_c_cleans_up(tmp_path: Path, sample_runs: 
     assert not port_open(8000)
     doc = json.loads((tmp_path / "run" / "run.json").read_text())
     assert doc["status"] == "cancelled"
+    # the cut-short sample is not a result (never the model's failure): a resume redoes it
+    assert doc["samples"] == []
+    assert not list((tmp_path / "run" / "samples").glob("*/*/result.json"))
 
 
 def test_base_url_variables_keep_the_path_the_tests_expect(tmp_path: Path) -> None:

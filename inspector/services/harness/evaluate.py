@@ -363,6 +363,10 @@ class Evaluator:
                 try:
                     started = now_iso()
                     result = evaluate_sample(backend, job, self.progress)
+                    if self.cancel.is_set():
+                        # cut short by Ctrl-C: not a result; its logs stay, unlisted, and a
+                        # resumed run evaluates it again
+                        continue
                     deliver(Delivery(result, started, now_iso()))
                 finally:
                     self._release(job)
