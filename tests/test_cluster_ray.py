@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -25,12 +26,15 @@ from pathlib import Path
 import psutil
 import pytest
 
+from inspector.model.progress import load_progress
+
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 RAY = Path(sys.executable).parent / "ray"
 PREDICTIONS = ROOT / "sample_runs" / "predictions" / "repo_readme_1118_forge_m1-large_Python"
 TASKS = ROOT / "sample_runs" / "tasks"
+REAL_PREDICTIONS = ROOT / "sample_runs" / "predictions" / "repo_readme_1125_atlas_m2-large_Python"
 FAST = ("notes-api", "quote-board", "url-shortener")  # 2-3 s each with the local backend
 
 
@@ -132,14 +136,21 @@ def docker_cluster(venv_cache: Path) -> Iterator[Cluster]:
         yield c
 
 
-def evaluate(out: Path, env: dict[str, str], *extra: str, tasks: tuple[str, ...] = FAST,
-             timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def evaluate_args(out: Path, *extra: str, tasks: tuple[str, ...] = FAST,
+                  predictions: Path = PREDICTIONS) -> list[str]:
     args = [sys.executable, "-m", "inspector", "evaluate", "--tasks", str(TASKS),
-            "--predictions", str(PREDICTIONS), "--out", str(out), "--backend", "local",
+            "--predictions", str(predictions), "--out", str(out), "--backend", "local",
             "--allow-local-exec", *extra]
     for t in tasks:
         args += ["--task", t]
-    return subprocess.run(args, capture_output=True, text=True, env=env, timeout=timeout)
+    return args
+
+
+def evaluate(out: Path, env: dict[str, str], *extra: str, tasks: tuple[str, ...] = FAST,
+             predictions: Path = PREDICTIONS, timeout: float = 300
+             ) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(evaluate_args(out, *extra, tasks=tasks, predictions=predictions),
+                          capture_output=True, text=True, env=env, timeout=timeout)
 
 
 def verdicts(run: Path) -> dict[str, object]:
@@ -200,6 +211,53 @@ def test_ray_run_equals_local_run_and_resumes_only_what_is_missing(
     assert third.returncode == 0, third.stderr
     assert "resumed: 3 sample(s)" in third.stdout
     assert started(tmp_path / "ray") == after
+
+
+def test_the_bundled_real_corpus_on_ray_equals_local_and_shows_live_progress(
+        ray_cluster: Cluster, tmp_path: Path) -> None:
+    """The eight real RepoGenesis Python tasks as one bundled agent generated them: through
+    the cluster, sample for sample what the local executor gives; ``progress.json`` shows
+    which node runs what while it runs, and every node's share at the end."""
+    env = ray_cluster.env
+    real = tuple(sorted(p.name for p in REAL_PREDICTIONS.iterdir() if p.is_dir()))
+    assert len(real) == 8
+    local = evaluate(tmp_path / "local", env, "--jobs", "2", tasks=(),
+                     predictions=REAL_PREDICTIONS, timeout=900)
+    assert local.returncode == 0, local.stderr
+    out = tmp_path / "ray"
+    driver = subprocess.Popen(
+        evaluate_args(out, "--executor", "ray", "--address", ray_cluster.address, tasks=(),
+                      predictions=REAL_PREDICTIONS),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    seen_running: dict[str, str] = {}  # sample -> node, as the file said while running
+    most_at_once = 0
+    deadline = time.monotonic() + 900
+    while driver.poll() is None:
+        assert time.monotonic() < deadline
+        p = load_progress(out) if out.is_dir() else None
+        if p is not None and p.status == "running":
+            seen_running.update((f.sample, f.node) for f in p.in_flight)
+            most_at_once = max(most_at_once, p.running)
+            assert p.done + p.running + p.queued + p.infra_failed == p.total == 8
+        time.sleep(0.1)
+    stdout, stderr = driver.communicate()
+    assert driver.returncode == 0, stderr
+    final = load_progress(out)
+    assert final is not None
+    assert (final.status, final.done, final.running, final.queued) == ("complete", 8, 0, 0)
+    assert sum(n.done for n in final.nodes) == 8
+    assert len([n for n in final.nodes if n.done]) >= 2, final.nodes  # spread over nodes
+    assert most_at_once >= 2  # three one-CPU nodes ran samples side by side
+    assert seen_running and set(seen_running.values()) <= {n.node for n in final.nodes}
+    for line in stderr.splitlines():  # each sample's line names the node the file named
+        if " finished on " in line:
+            sid, node = line.split("] ", 1)[1].split(": finished on ")
+            sample = sid.split("/", 1)[1]
+            if sample in seen_running:
+                assert node.split()[0] == seen_running[sample], line
+    want = verdicts(tmp_path / "local")
+    assert sorted(want) == [f"{t}/0" for t in real]
+    assert verdicts(out) == want
 
 
 def test_local_executor_resumes_too(tmp_path: Path, venv_cache: Path) -> None:
@@ -284,7 +342,59 @@ def test_a_killed_worker_node_loses_no_sample(ray_cluster: Cluster, tmp_path: Pa
         if any("infrastructure reason" in n for n in r["notes"]):
             retried.append(t)
     assert retried, proc.stderr  # the killed node's sample was retried elsewhere, says so
+    progress = load_progress(tmp_path / "ray")
+    assert progress is not None
+    assert (progress.status, progress.done, progress.retried) == ("complete", 5, len(retried))
+    assert sum(n.infra_failures for n in progress.nodes) == len(retried)
     assert verdicts(tmp_path / "ray") == verdicts(tmp_path / "local")
+
+
+def _task_workers_under(raylet: int) -> list[psutil.Process]:
+    try:
+        return [c for c in psutil.Process(raylet).children(recursive=True)
+                if "evaluate_on_node" in " ".join(c.cmdline())]
+    except psutil.NoSuchProcess:
+        return []
+
+
+def test_a_crashed_worker_process_is_retried_on_another_node(
+        ray_cluster: Cluster, tmp_path: Path) -> None:
+    """Only the worker process running a sample dies (its node lives on): the retry prefers
+    another node, and the sample's notes say where each attempt ran."""
+    args = evaluate_args(tmp_path / "ray", "--executor", "ray", "--address",
+                         ray_cluster.address, tasks=KILL_TASKS)
+    driver = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=ray_cluster.env)
+    victim_node = ray_cluster.raylets[1]
+    deadline = time.monotonic() + 120
+    while not (workers := _task_workers_under(victim_node)):
+        assert driver.poll() is None, driver.communicate()
+        assert time.monotonic() < deadline, "no task ever ran on the first worker node"
+        time.sleep(0.05)
+    worker = workers[0]
+    doomed = [worker, *worker.children(recursive=True)]
+    time.sleep(0.5)  # its start notice reaches the driver
+    for proc in doomed:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            proc.kill()
+    out, err = driver.communicate(timeout=300)
+    assert driver.returncode == 0, err
+    assert psutil.Process(victim_node).is_running()  # the node itself lived on
+    notes = {}
+    for t in KILL_TASKS:
+        r = json.loads((tmp_path / "ray" / "samples" / t / "0" / "result.json").read_text())
+        if any("infrastructure reason" in n for n in r["notes"]):
+            notes[t] = r["notes"]
+    assert len(notes) == 1, err
+    [(task, said)] = notes.items()
+    failed = re.search(r"attempt 1 failed on (\S+) for an infrastructure reason "
+                       r"\((WorkerCrashedError|RayTaskError)[^)]*", " ".join(said))
+    done = re.search(r"attempt 2 completed on (\S+)", " ".join(said))
+    assert failed and done, said
+    assert done.group(1) != failed.group(1), said  # steered away from the node that failed
+    progress = load_progress(tmp_path / "ray")
+    assert progress is not None and progress.retried == 1
+    assert {n.node: n.infra_failures for n in progress.nodes}[failed.group(1)] == 1
 
 
 def test_an_infrastructure_failure_is_never_the_models_and_resumes(

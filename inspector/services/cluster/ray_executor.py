@@ -34,6 +34,8 @@ from inspector.services.harness.evaluate import (
 from inspector.services.harness.phase_log import now_iso
 from inspector.services.harness.progress_board import ProgressBoard
 
+NODE_ID_LABEL = "ray.io/node-id"
+"""The label Ray gives every node (its id): a retry's soft anti-affinity uses it."""
 DOCKER_RESOURCE = "docker"
 """The custom resource a node advertises when it has a Docker engine the sandbox can use:
 ``ray start --resources='{"docker": N}'`` (N: sandboxes it may run at once)."""
@@ -70,12 +72,12 @@ class StartNotices:
     a task runs only once it has finished); the driver drains it to show what runs where."""
 
     def __init__(self) -> None:
-        self.notices: list[tuple[str, int, str]] = []
+        self.notices: list[tuple[str, int, str, str]] = []
 
-    def started(self, key: str, attempt: int, node: str) -> None:
-        self.notices.append((key, attempt, node))
+    def started(self, key: str, attempt: int, node: str, node_id: str) -> None:
+        self.notices.append((key, attempt, node, node_id))
 
-    def take(self) -> list[tuple[str, int, str]]:
+    def take(self) -> list[tuple[str, int, str, str]]:
         out, self.notices = self.notices, []
         return out
 
@@ -103,15 +105,19 @@ def _backend(spec: _Spec) -> Backend:
     return _BACKENDS[key]
 
 
-def _node_name() -> str:
-    """This node as progress shows it: host name and the start of Ray's node id."""
+def _node_id() -> str:
+    """Ray's id of the node this runs on (``?`` outside a Ray task)."""
     try:
         import ray
 
-        node = str(ray.get_runtime_context().get_node_id())[:8]
-    except Exception:  # outside a Ray task
-        node = "?"
-    return f"{socket.gethostname()}/{node}"
+        return str(ray.get_runtime_context().get_node_id())
+    except Exception:
+        return "?"
+
+
+def _node_name() -> str:
+    """This node as progress shows it: host name and the start of Ray's node id."""
+    return f"{socket.gethostname()}/{_node_id()[:8]}"
 
 
 def evaluate_on_node(spec: _Spec, notices: Any = None, attempt: int = 1) -> _NodeResult:
@@ -120,7 +126,8 @@ def evaluate_on_node(spec: _Spec, notices: Any = None, attempt: int = 1) -> _Nod
     host = _node_name()
     if notices is not None:
         with contextlib.suppress(Exception):  # progress only: never fail a sample for it
-            notices.started.remote(f"{spec.task.name}/{spec.sample}", attempt, host)
+            notices.started.remote(f"{spec.task.name}/{spec.sample}", attempt, host,
+                                   _node_id())
     for what, path in (("generated repo", spec.repo), ("task's tests", spec.task.tests_dir)):
         if path is not None and not path.is_dir():
             raise FileNotFoundError(
@@ -180,6 +187,8 @@ class RayExecutor:
         self.backend_name = settings.backend
         self.attempts: dict[tuple[str, int], int] = {}  # what ran, for tests and figures
         self.hosts: dict[tuple[str, int], str] = {}
+        self._on_node: dict[str, tuple[str, str]] = {}  # sample -> the node its attempt runs on
+        self._avoid: dict[str, set[str]] = {}  # sample -> ids of nodes that failed it
 
     def _say(self, sid: str, msg: str) -> None:
         if self.progress:
@@ -236,9 +245,17 @@ class RayExecutor:
         def submit(job: SampleJob, attempt: int, notes: list[str]) -> None:
             spec = _Spec(job.run_id, job.task, job.sample, job.repo, job.limits, s.backend,
                          s.allow_local, s.any_source)
-            attempt_of[job_key(job)] = attempt
-            pending[remote.remote(spec, notices, attempt)] = (job, attempt, notes,
-                                                              time.monotonic())
+            key = job_key(job)
+            attempt_of[key] = attempt
+            task = remote
+            avoid = self._avoid.get(key)
+            if avoid:  # a retry prefers a node other than those that failed it
+                from ray.util.scheduling_strategies import NodeLabelSchedulingStrategy, NotIn
+
+                task = remote.options(scheduling_strategy=NodeLabelSchedulingStrategy(
+                    hard={}, soft={NODE_ID_LABEL: NotIn(*sorted(avoid))}))  # type: ignore[no-untyped-call]
+            pending[task.remote(spec, notices, attempt)] = (job, attempt, notes,
+                                                            time.monotonic())
 
         for job in jobs:
             submit(job, 1, [])
@@ -284,9 +301,10 @@ class RayExecutor:
             started = ray.get(notices.take.remote(), timeout=5)
         except Exception:
             return
-        for key, attempt, node in started:
+        for key, attempt, node, node_id in started:
             if attempt_of.get(key) == attempt:  # a late notice of an earlier attempt: stale
                 board.started(key, node)
+                self._on_node[key] = (node, node_id)
 
     def _collect(self, ray: Any, ref: Any, job: SampleJob, attempt: int, notes: list[str],
                  deliver: DeliverFn, submit: Any, board: ProgressBoard) -> None:
@@ -300,14 +318,19 @@ class RayExecutor:
             kind = infra_kind(exc)
             if self.cancel.is_set():
                 return
+            node, node_id = self._on_node.pop(job_key(job), ("", ""))
+            where = f" on {node}" if node else ""
+            if node_id:
+                self._avoid.setdefault(job_key(job), set()).add(node_id)
             if attempt <= self.settings.max_retries:
-                notes.append(f"attempt {attempt} failed for an infrastructure reason "
+                notes.append(f"attempt {attempt} failed{where} for an infrastructure reason "
                              f"({kind}); retried")
                 self._say(sid, f"infrastructure failure, retrying: {kind}")
                 board.retry(job_key(job))
                 submit(job, attempt + 1, notes)
                 return
-            notes.append(f"attempt {attempt} failed for an infrastructure reason ({kind})")
+            notes.append(f"attempt {attempt} failed{where} for an infrastructure reason "
+                         f"({kind})")
             self.attempts[key] = attempt
             self._say(sid, f"infrastructure failure, giving up after {attempt} attempts "
                            "(re-run the same command to resume)")
