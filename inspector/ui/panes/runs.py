@@ -181,7 +181,7 @@ class RunsPane(LazyPane):
         self._progress_live = True
         self.progress_panel.add_class("-shown")
         if self._poller is None:
-            self._poller = self.set_interval(POLL_SECONDS, self._read_progress)
+            self._poller = self.set_interval(POLL_SECONDS, self._tick)
 
     def _stop_polling(self) -> None:
         if self._poller is not None:
@@ -194,6 +194,11 @@ class RunsPane(LazyPane):
         self._progress_live = False
         self.progress_panel.remove_class("-shown")
         self.workers.cancel_group(self, "run-progress")
+
+    def _tick(self) -> None:
+        """Re-read the file, unless the runs tab is out of sight (another tab or screen)."""
+        if self.screen.is_current and self.region:
+            self._read_progress()
 
     def _read_progress(self) -> None:
         run = self.table.current()

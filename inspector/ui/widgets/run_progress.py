@@ -97,7 +97,7 @@ def _nodes(p: RunProgress) -> Table:
 
 def _in_flight(p: RunProgress, now: datetime) -> Text:
     t = Text()
-    t.append("in flight:", style="bold")
+    t.append(f"in flight ({max(len(p.in_flight), p.running)}), oldest first:", style="bold")
     flights = sorted(p.in_flight, key=lambda f: (f.since, f.sample))
     for f in flights[:IN_FLIGHT_SHOWN]:
         t.append(sanitize(f"\n  {f.sample}  on {f.node}"))
