@@ -69,7 +69,8 @@ def runs_in_progress(tmp_path: Path, sample_runs: Path, monkeypatch: pytest.Monk
 def test_runs_tab_with_a_ray_evaluation_in_progress(snap_compare, runs_in_progress: Path
                                                     ) -> None:
     """The forge run highlighted: bar, counts, 5.7 samples/min, ETA 3m 52s, three nodes
-    sorted, eight samples in flight: the six oldest and "… and 2 more", no stale warning (time fixed)."""
+    sorted, eight samples in flight: the six oldest and "… and 2 more"; no stale warning
+    (the time is fixed)."""
     app = InspectorApp(runs_in_progress, settings=load_settings(), theme="genesis-dark",
                        watch=False)
 
