@@ -11,7 +11,6 @@ import json
 import signal
 import sys
 import threading
-import time
 from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -187,6 +186,7 @@ def cmd_failures(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
+    from inspector.cli_progress import EvaluationDisplay
     from inspector.services.deploy.backend import Limits
     from inspector.services.harness.evaluate import EvaluationError, EvaluationPlan, Evaluator
     from inspector.services.metrics import compute_run_metrics
@@ -214,23 +214,18 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         repogenesis_layout=args.repogenesis_layout,
     )
     cancel = threading.Event()
-    t0 = time.monotonic()
-
-    def progress(sample_id: str, message: str) -> None:
-        if not args.quiet:
-            print(f"[{time.monotonic() - t0:6.1f}s] {sample_id}: {message}", file=sys.stderr,
-                  flush=True)
+    display = EvaluationDisplay(quiet=args.quiet)
 
     def on_sigint(signum: int, frame: object) -> None:
         if cancel.is_set():
             raise KeyboardInterrupt
-        print("inspector: cancelling: stopping services and cleaning up (Ctrl-C again to "
-              "abort)", file=sys.stderr)
+        display.note("inspector: cancelling: stopping services and cleaning up (Ctrl-C again "
+                     "to abort)")
         cancel.set()
 
     previous = signal.signal(signal.SIGINT, on_sigint)
     try:
-        evaluator = Evaluator(plan, backend, progress, cancel)
+        evaluator = Evaluator(plan, backend, display.message, cancel, on_board=display.attach)
         executor = None
         if args.executor == "ray":
             from inspector.services.cluster.ray_executor import RayExecutor, RaySettings
@@ -238,8 +233,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             executor = RayExecutor(RaySettings(
                 address=args.address, backend=args.backend, allow_local=allow_local,
                 any_source=any_source, cpus_per_sample=args.cpus_per_sample,
-                max_retries=args.max_infra_retries), plan.out, progress, cancel)
-        run = evaluator.run(executor)
+                max_retries=args.max_infra_retries), plan.out, display.message, cancel)
+        with display:
+            run = evaluator.run(executor)
     except EvaluationError as exc:
         raise CliError(str(exc)) from None
     finally:

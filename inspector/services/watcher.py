@@ -13,6 +13,8 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
+from inspector.model.progress import PROGRESS_FILE
+
 IGNORED_PARTS = frozenset({".git", "__pycache__", "node_modules", ".venv", "venv", "logs",
                            ".pytest_cache"})
 
@@ -20,7 +22,8 @@ IGNORED_PARTS = frozenset({".git", "__pycache__", "node_modules", ".venv", "venv
 def relevant(root: Path, event_type: str, path: str, is_directory: bool) -> bool:
     """Whether an event under ``root`` can change what runs say: a JSON file, or a folder
     appearing, vanishing or moving (a run copied in or deleted). A folder merely "modified"
-    (a file written in it) is not, nor is anything under logs, .git, venvs and the like."""
+    (a file written in it) is not, nor is anything under logs, .git, venvs and the like, nor
+    a running evaluation's ``progress.json``."""
     try:
         rel = Path(path).relative_to(root)
     except ValueError:
@@ -29,7 +32,8 @@ def relevant(root: Path, event_type: str, path: str, is_directory: bool) -> bool
         return False
     if is_directory:
         return event_type in ("created", "deleted", "moved")
-    return rel.suffix == ".json"
+    # a running evaluation rewrites its progress file twice a second: not a run change
+    return rel.suffix == ".json" and rel.name != PROGRESS_FILE
 
 
 class RunsWatcher:

@@ -10,6 +10,7 @@ the model's failure. Ray is imported only here, and only when this executor runs
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import shutil
 import socket
@@ -28,8 +29,10 @@ from inspector.services.harness.evaluate import (
     EvaluationError,
     ProgressFn,
     evaluate_sample,
+    job_key,
 )
 from inspector.services.harness.phase_log import now_iso
+from inspector.services.harness.progress_board import ProgressBoard
 
 DOCKER_RESOURCE = "docker"
 """The custom resource a node advertises when it has a Docker engine the sandbox can use:
@@ -60,6 +63,21 @@ class _Spec:
     backend: str
     allow_local: bool
     any_source: bool
+
+
+class StartNotices:
+    """A Ray actor on the driver's node that tasks tell when they start (Ray itself says where
+    a task runs only once it has finished); the driver drains it to show what runs where."""
+
+    def __init__(self) -> None:
+        self.notices: list[tuple[str, int, str]] = []
+
+    def started(self, key: str, attempt: int, node: str) -> None:
+        self.notices.append((key, attempt, node))
+
+    def take(self) -> list[tuple[str, int, str]]:
+        out, self.notices = self.notices, []
+        return out
 
 
 @dataclass(frozen=True)
@@ -96,9 +114,13 @@ def _node_name() -> str:
     return f"{socket.gethostname()}/{node}"
 
 
-def evaluate_on_node(spec: _Spec) -> _NodeResult:
-    """The body of a Ray task: evaluate one sample into a scratch folder on this node."""
+def evaluate_on_node(spec: _Spec, notices: Any = None, attempt: int = 1) -> _NodeResult:
+    """The body of a Ray task: evaluate one sample into a scratch folder on this node;
+    ``notices`` (a :class:`StartNotices` actor) is told first."""
     host = _node_name()
+    if notices is not None:
+        with contextlib.suppress(Exception):  # progress only: never fail a sample for it
+            notices.started.remote(f"{spec.task.name}/{spec.sample}", attempt, host)
     for what, path in (("generated repo", spec.repo), ("task's tests", spec.task.tests_dir)):
         if path is not None and not path.is_dir():
             raise FileNotFoundError(
@@ -158,8 +180,6 @@ class RayExecutor:
         self.backend_name = settings.backend
         self.attempts: dict[tuple[str, int], int] = {}  # what ran, for tests and figures
         self.hosts: dict[tuple[str, int], str] = {}
-        self._total = 0
-        self._t0 = 0.0
 
     def _say(self, sid: str, msg: str) -> None:
         if self.progress:
@@ -198,7 +218,8 @@ class RayExecutor:
                 "ray start ... --resources='{\"docker\": N}' (see docs/cluster.md)")
         return ray
 
-    def execute(self, jobs: list[SampleJob], deliver: DeliverFn) -> None:
+    def execute(self, jobs: list[SampleJob], deliver: DeliverFn,
+                board: ProgressBoard) -> None:
         """Submit every job, deliver each result as it arrives; retries infrastructure
         failures; on cancel, cancels every task still queued or running, cluster-wide."""
         if not jobs:
@@ -208,14 +229,17 @@ class RayExecutor:
         resources = {DOCKER_RESOURCE: 1.0} if s.backend == "docker" else {}
         remote = ray.remote(num_cpus=s.cpus_per_sample, resources=resources,
                             max_retries=0)(evaluate_on_node)
+        notices = self._notices(ray)
         pending: dict[Any, tuple[SampleJob, int, list[str], float]] = {}
+        attempt_of: dict[str, int] = {}
 
         def submit(job: SampleJob, attempt: int, notes: list[str]) -> None:
             spec = _Spec(job.run_id, job.task, job.sample, job.repo, job.limits, s.backend,
                          s.allow_local, s.any_source)
-            pending[remote.remote(spec)] = (job, attempt, notes, time.monotonic())
+            attempt_of[job_key(job)] = attempt
+            pending[remote.remote(spec, notices, attempt)] = (job, attempt, notes,
+                                                              time.monotonic())
 
-        self._total, self._t0 = len(jobs), time.monotonic()
         for job in jobs:
             submit(job, 1, [])
             self._say(f"{job.run_id}/{job.task.name}/{job.sample}", "queued on the cluster")
@@ -225,30 +249,47 @@ class RayExecutor:
                     self._cancel_all(ray, pending)
                     return
                 ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.5)
+                self._drain(ray, notices, attempt_of, board)
                 for ref in ready:
                     job, attempt, notes, _t = pending.pop(ref)
-                    self._collect(ray, ref, job, attempt, notes, deliver, submit)
-                if ready and jobs:
-                    self._say(jobs[0].run_id, self.summary(len(pending)))
+                    self._collect(ray, ref, job, attempt, notes, deliver, submit, board)
         except KeyboardInterrupt:
             self._cancel_all(ray, pending)
             raise
+        finally:
+            if notices is not None:
+                with contextlib.suppress(Exception):
+                    ray.kill(notices)
 
-    def summary(self, in_flight: int) -> str:
-        """``done/total``, running or queued, throughput, ETA and samples done per node."""
-        done = len(self.attempts)
-        minutes = max(time.monotonic() - self._t0, 1e-6) / 60
-        rate = done / minutes
-        eta = f", ETA {(self._total - done) / rate * 60:.0f}s" if done and rate else ""
-        per: dict[str, int] = {}
-        for host in self.hosts.values():
-            per[host] = per.get(host, 0) + 1
-        nodes = ", ".join(f"{h} {n}" for h, n in sorted(per.items()))
-        return (f"progress: {done}/{self._total} done, {in_flight} running or queued, "
-                f"{rate:.1f} samples/min{eta}" + (f"; done by node: {nodes}" if nodes else ""))
+    def _notices(self, ray: Any) -> Any:
+        """The start-notice actor, pinned to the driver's node (a worker node dying must not
+        take it along); ``None`` when it cannot be made (progress then shows no node until a
+        sample finishes)."""
+        try:
+            from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+            here = ray.get_runtime_context().get_node_id()
+            actor = ray.remote(num_cpus=0, max_restarts=0)(StartNotices).options(
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node_id=here, soft=True))
+            return actor.remote()
+        except Exception:
+            return None
+
+    def _drain(self, ray: Any, notices: Any, attempt_of: dict[str, int],
+               board: ProgressBoard) -> None:
+        """Move the samples that started since the last look to "running" on their node."""
+        if notices is None:
+            return
+        try:
+            started = ray.get(notices.take.remote(), timeout=5)
+        except Exception:
+            return
+        for key, attempt, node in started:
+            if attempt_of.get(key) == attempt:  # a late notice of an earlier attempt: stale
+                board.started(key, node)
 
     def _collect(self, ray: Any, ref: Any, job: SampleJob, attempt: int, notes: list[str],
-                 deliver: DeliverFn, submit: Any) -> None:
+                 deliver: DeliverFn, submit: Any, board: ProgressBoard) -> None:
         key = (job.task.name, job.sample)
         sid = f"{job.run_id}/{job.task.name}/{job.sample}"
         try:
@@ -263,6 +304,7 @@ class RayExecutor:
                 notes.append(f"attempt {attempt} failed for an infrastructure reason "
                              f"({kind}); retried")
                 self._say(sid, f"infrastructure failure, retrying: {kind}")
+                board.retry(job_key(job))
                 submit(job, attempt + 1, notes)
                 return
             notes.append(f"attempt {attempt} failed for an infrastructure reason ({kind})")
@@ -281,7 +323,7 @@ class RayExecutor:
                                             f"attempt {attempt} completed on {nr.host}"))
         self._say(sid, f"finished on {nr.host}" + (f" (attempt {attempt})" if notes else ""))
         deliver(Delivery(result, nr.started_at, nr.finished_at, nr.files,
-                         task=job.task.name, sample=job.sample))
+                         task=job.task.name, sample=job.sample, node=nr.host))
 
     def _cancel_all(self, ray: Any, pending: dict[Any, Any]) -> None:
         """Cancel every queued or running task; wait (briefly) for them to clean up."""

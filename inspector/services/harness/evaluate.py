@@ -42,6 +42,7 @@ from inspector.services.deploy.steps import deploy
 from inspector.services.harness.maven_log import parse_maven_output
 from inspector.services.harness.phase_log import PhaseLog, now_iso, read_output
 from inspector.services.harness.ports import PortLock
+from inspector.services.harness.progress_board import ProgressBoard
 from inspector.services.repo.coverage import compute_coverage
 from inspector.services.repo.files import repo_digest
 from inspector.services.run_writer import (
@@ -72,6 +73,7 @@ class Delivery:
     task: str = ""
     sample: int = 0
     infra_failure: str | None = None
+    node: str | None = None  # where it ran, when the executor knows (a cluster node)
 
 
 DeliverFn = Callable[[Delivery], None]
@@ -83,12 +85,18 @@ class SampleExecutor(Protocol):
     name: str  # recorded in run.json's settings
     backend_name: str
 
-    def execute(self, jobs: list[SampleJob], deliver: DeliverFn) -> None: ...
+    def execute(self, jobs: list[SampleJob], deliver: DeliverFn,
+                board: ProgressBoard) -> None: ...
 
 
 INFRA_FILE = "infrastructure_failure.txt"
 """Left in a sample folder (instead of ``result.json``) when the infrastructure failed it for
 good: never a model failure, and evaluated again when the run is resumed."""
+
+
+def job_key(job: SampleJob) -> str:
+    """How progress names a sample: ``TASK/N``."""
+    return f"{job.task.name}/{job.sample}"
 
 
 class EvaluationError(Exception):
@@ -247,11 +255,14 @@ class Evaluator:
 
     def __init__(self, plan: EvaluationPlan, backend: Backend | None,
                  progress: ProgressFn | None = None,
-                 cancel: threading.Event | None = None) -> None:
+                 cancel: threading.Event | None = None,
+                 on_board: Callable[[ProgressBoard], object] | None = None) -> None:
         plan.out = plan.out.resolve()
         self.plan = plan
         self.backend = backend
         self.progress = progress
+        self.on_board = on_board  # told the run's progress board before samples start
+        self.board: ProgressBoard | None = None
         self.cancel = cancel or threading.Event()
         self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
@@ -348,7 +359,8 @@ class Evaluator:
             self._busy_ports.discard(job.port)
             self._cond.notify_all()
 
-    def execute(self, jobs: list[SampleJob], deliver: DeliverFn) -> None:
+    def execute(self, jobs: list[SampleJob], deliver: DeliverFn,
+                board: ProgressBoard) -> None:
         """The local executor: ``plan.jobs`` threads on this machine."""
         backend = self.backend
         if backend is None:
@@ -362,6 +374,7 @@ class Evaluator:
                     return
                 try:
                     started = now_iso()
+                    board.started(job_key(job), board.host)
                     result = evaluate_sample(backend, job, self.progress)
                     if self.cancel.is_set():
                         # cut short by Ctrl-C: not a result; its logs stay, unlisted, and a
@@ -422,6 +435,15 @@ class Evaluator:
                 shutil.rmtree(job.out_dir, ignore_errors=True)
         save_run("running")
 
+        board = ProgressBoard(run_id, str(settings["executor"]), len(todo), resumed=len(done),
+                              out=plan.out)
+        for job in todo:
+            board.queued(job_key(job))
+        self.board = board
+        if self.on_board is not None:
+            self.on_board(board)
+        board.start()
+
         def deliver(d: Delivery) -> None:
             result = d.result
             if result is None:  # never a result: the sample stays to be evaluated on resume
@@ -431,6 +453,7 @@ class Evaluator:
                     (folder / INFRA_FILE).write_text((d.infra_failure or "") + "\n",
                                                      encoding="utf-8")
                     self.infra_failures += 1
+                board.gave_up(f"{d.task}/{d.sample}")
                 return
             folder = sample_dir(plan.out, result.task, result.sample)
             with self._lock:
@@ -448,11 +471,15 @@ class Evaluator:
                            f"FAIL ({result.deployment.failed_phase or 'tests'})")
                 self.progress(result.sample_id, f"done: {verdict} {result.tests.passed}/"
                                                 f"{result.tests.total} tests")
+            board.finished(f"{result.task}/{result.sample}", result.passed, d.node)
 
-        (executor or self).execute(todo, deliver)
-        missing = len(wanted) - len(done)
-        status = ("cancelled" if self.cancel.is_set() else
-                  "incomplete" if missing else "complete")
+        try:
+            (executor or self).execute(todo, deliver, board)
+        finally:
+            missing = len(wanted) - len(done)
+            status = ("cancelled" if self.cancel.is_set() else
+                      "incomplete" if missing else "complete")
+            board.close(status)
         save_run(status)
         elapsed = time.monotonic() - t0
         stamp = datetime.now().astimezone()
