@@ -194,7 +194,7 @@ async def test_a_finished_evaluation_shows_one_summary_line(make_app, tmp_path: 
                                              in_flight=()))
         set_status(run_dir, "incomplete")
         text = await wait_for(app, pilot, "Evaluation incomplete: 28/30 done, 22 passed, "
-                              "2 given up (infrastructure), 4 resumed · took 7m 0s (ray) · "
+                              "2 given up (infrastructure), 4 resumed · took 7m 00s (ray) · "
                               "the same command resumes it",
                               f"{FORGE} (incomplete)", timeout=6)
         assert "samples/min" not in text and "in flight" not in text

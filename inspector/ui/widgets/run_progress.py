@@ -12,24 +12,13 @@ from rich.text import Text
 from textual.widgets import Static
 
 from inspector.model.progress import RunProgress
+from inspector.services.harness.progress_board import format_duration
 from inspector.ui.safe import plain, sanitize
 
 STALE_AFTER = 30.0
 """Seconds without an update, while running, before the driver is suspected gone."""
 IN_FLIGHT_SHOWN = 6
 BAR_WIDTH = 40
-
-
-def human_duration(seconds: float | None) -> str:
-    """``3m 20s``, ``45s``, ``2h 5m``; ``—`` when unknown."""
-    if seconds is None:
-        return "—"
-    s = int(round(seconds))
-    if s < 60:
-        return f"{s}s"
-    if s < 3600:
-        return f"{s // 60}m {s % 60}s"
-    return f"{s // 3600}h {s % 3600 // 60}m"
 
 
 def _seconds_between(start: str, end: datetime | str) -> float | None:
@@ -43,7 +32,7 @@ def _seconds_between(start: str, end: datetime | str) -> float | None:
 
 def final_summary(p: RunProgress) -> Text:
     """One line: how the evaluation ended."""
-    took = human_duration(_seconds_between(p.started_at, p.updated_at))
+    took = format_duration(_seconds_between(p.started_at, p.updated_at))
     style = {"complete": "bold green", "cancelled": "bold yellow"}.get(p.status, "bold red")
     t = Text()
     t.append(sanitize(f"Evaluation {p.status}: "), style=style)
@@ -69,7 +58,7 @@ def driver_warning(p: RunProgress, now: datetime, driver_alive: bool | None) -> 
     age = p.age_seconds(now)
     if age is not None and age > STALE_AFTER:
         return Text(f"⚠ no update from the evaluation's driver {who} for "
-                    f"{human_duration(age)} — is it still running?", style="bold yellow")
+                    f"{format_duration(age)} — is it still running?", style="bold yellow")
     return None
 
 
@@ -101,7 +90,7 @@ def _in_flight(p: RunProgress, now: datetime) -> Text:
     flights = sorted(p.in_flight, key=lambda f: (f.since, f.sample))
     for f in flights[:IN_FLIGHT_SHOWN]:
         t.append(sanitize(f"\n  {f.sample}  on {f.node}"))
-        t.append(f"  running for {human_duration(_seconds_between(f.since, now))}",
+        t.append(f"  running for {format_duration(_seconds_between(f.since, now))}",
                  style="dim")
     more = max(len(p.in_flight), p.running) - min(len(flights), IN_FLIGHT_SHOWN)
     if more > 0:
@@ -125,7 +114,7 @@ def render_progress(p: RunProgress, now: datetime, driver_alive: bool | None = N
                   f"queued {p.queued} · retried {p.retried} · "
                   f"infrastructure-failed {p.infra_failed}")
     rate = "—" if p.rate_per_min is None else f"{p.rate_per_min:.1f}"
-    pace = Text(f"{rate} samples/min · ETA {human_duration(p.eta_seconds)}")
+    pace = Text(f"{rate} samples/min · ETA {format_duration(p.eta_seconds)}")
     parts: list[RenderableType] = [head, _bar(p), counts, pace]
     if warning is not None:
         parts.insert(1, warning)
