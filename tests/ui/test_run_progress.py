@@ -14,6 +14,7 @@ from pathlib import Path
 from inspector.model.progress import InFlight, NodeProgress, RunProgress
 from inspector.services.atomic import write_json_atomic
 from inspector.ui.app import InspectorApp
+from inspector.ui.panes.runs import RunsPane
 from inspector.ui.widgets.run_progress import RunProgressPanel
 from inspector.ui.widgets.runs_table import RunsTable
 
@@ -71,6 +72,10 @@ def panel(app: InspectorApp) -> RunProgressPanel:
     return app.main_screen.query_one(RunProgressPanel)
 
 
+def pane(app: InspectorApp) -> RunsPane:
+    return app.main_screen.query_one(RunsPane)
+
+
 async def wait_for(app: InspectorApp, pilot, *texts: str, timeout: float = 3.0) -> str:  # type: ignore[no-untyped-def]
     """The screen once it shows every one of ``texts`` (fails after ``timeout`` s)."""
     shown = ""
@@ -117,6 +122,7 @@ async def test_a_running_run_shows_its_progress_and_follows_the_file(
         await settle(app, pilot)
         assert app.main_screen.query_one(RunsTable).current().run_id == RELAY
         assert not panel(app).display and panel(app).region.height == 0
+        assert not pane(app).polling
         assert "Evaluating" not in screen_text(app)
         # back on the running run, it shows again
         await pilot.press("up")
@@ -198,6 +204,7 @@ async def test_a_finished_evaluation_shows_one_summary_line(make_app, tmp_path: 
                               "the same command resumes it",
                               f"{FORGE} (incomplete)", timeout=6)
         assert "samples/min" not in text and "in flight" not in text
+        assert not pane(app).polling  # nothing more to follow
         assert table.current().status == "incomplete"
 
 
@@ -223,3 +230,38 @@ async def test_a_progress_file_saying_running_shows_the_panel(make_app, tmp_path
         await settle(app, pilot)
         await wait_for(app, pilot, "12/30 settled (40%)")
         assert panel(app).display
+
+
+async def test_the_file_is_not_read_while_the_runs_tab_is_out_of_sight(
+        make_app, tmp_path: Path, sample_runs: Path) -> None:
+    root = live_root(tmp_path, sample_runs)
+    run_dir = root / "runs" / FORGE
+    write_progress(run_dir, ray_progress(datetime.now(UTC)))
+    app = make_app(root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await wait_for(app, pilot, "12/30 settled (40%)")
+        await pilot.press("2")  # the samples tab
+        await settle(app, pilot)
+        write_progress(run_dir, ray_progress(datetime.now(UTC), done=20))
+        await pilot.pause(2.5)
+        shown = panel(app).progress
+        assert shown is not None and shown.done == 12
+        await pilot.press("1")  # back: read again within a second or two
+        await wait_for(app, pilot, "20/30 settled (67%)")
+
+
+async def test_text_from_the_file_is_shown_as_text(make_app, tmp_path: Path,
+                                                   sample_runs: Path) -> None:
+    root = live_root(tmp_path, sample_runs)
+    evil = "[/x]n[@click=app.quit]ode\x1b[2J"
+    write_progress(root / "runs" / FORGE, ray_progress(
+        datetime.now(UTC), driver_host="[bold]host[/bold]", nodes=(NodeProgress(evil, 1),),
+        in_flight=(InFlight("[red]task[/red]/0", evil, iso(datetime.now(UTC))),)))
+    app = make_app(root)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        text = await wait_for(app, pilot, "driver [bold]host[/bold] (pid 4242)",
+                              "[/x]n[@click=app.quit]ode␛[2J", "[red]task[/red]/0  on")
+        assert "\x1b" not in text
+        assert app.is_running

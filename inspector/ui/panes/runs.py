@@ -161,6 +161,11 @@ class RunsPane(LazyPane):
     def progress_panel(self) -> RunProgressPanel:
         return self.query_one(RunProgressPanel)
 
+    @property
+    def polling(self) -> bool:
+        """Whether the highlighted run's progress file is being re-read every second."""
+        return self._poller is not None
+
     def _watch_progress(self, run: RunEntry | None) -> None:
         """Show the live progress of ``run`` (the highlighted one) while it is evaluated:
         its ``run.json`` says running, or its progress file does (read in a thread)."""
