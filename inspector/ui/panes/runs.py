@@ -1,5 +1,5 @@
-"""The runs tab: the runs overview with its filter box, the highlighted run's figures and the
-problems found while loading."""
+"""The runs tab: the runs overview with its filter box, the highlighted run's live progress
+while it is evaluated, its figures and the problems found while loading."""
 
 from __future__ import annotations
 
