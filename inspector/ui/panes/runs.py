@@ -1,23 +1,33 @@
-"""The runs tab: the runs overview with its filter box, the highlighted run's figures and the
-problems found while loading."""
+"""The runs tab: the runs overview with its filter box, the highlighted run's live progress
+while it is evaluated, its figures and the problems found while loading."""
 
 from __future__ import annotations
 
+import os
+import platform
+import socket
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from rich.text import Text
 from textual import on
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
 from inspector.model.entries import RunEntry
+from inspector.model.errors import LoadError
+from inspector.model.progress import RunProgress, load_progress
 from inspector.services.catalog import Catalog
 from inspector.ui.messages import ShowRunSamples
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour, pct
+from inspector.ui.widgets.run_progress import RunProgressPanel
 from inspector.ui.widgets.runs_table import RunsTable
+
+POLL_SECONDS = 1.0
 
 
 class RunsPane(LazyPane):
@@ -25,6 +35,8 @@ class RunsPane(LazyPane):
 
     DEFAULT_CSS = """
     RunsPane #runs-table { height: 1fr; }
+    RunsPane #run-progress { display: none; }
+    RunsPane #run-progress.-shown { display: block; }
     RunsPane #run-detail { height: auto; max-height: 12; padding: 0 1;
         border-top: solid $panel-lighten-2; }
     RunsPane #problems { height: auto; max-height: 6; padding: 0 1; color: $warning; }
@@ -35,10 +47,16 @@ class RunsPane(LazyPane):
         super().__init__(id=id)
         self.catalog = catalog
         self.display_path = display_path
+        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+        """The time the progress panel measures ages against (tests fix it)."""
+        self._progress_key: str | None = None  # the run whose progress is watched
+        self._progress_live = False  # shown because the run is being evaluated
+        self._poller: Timer | None = None
 
     def build(self) -> Iterable[Widget]:
         yield Input(placeholder="filter runs by agent, model, language…  (/)", id="runs-filter")
         yield RunsTable(id="runs-table")
+        yield RunProgressPanel(id="run-progress")
         yield Static("", id="run-detail")
         yield Static("", id="problems")
 
@@ -57,6 +75,7 @@ class RunsPane(LazyPane):
     def set_runs(self, runs: list[RunEntry], root_label: str) -> None:
         """Show ``runs`` (and, with none, what to do)."""
         self.table.set_runs(runs)
+        self._watch_progress(self.table.current())  # a run's status may have changed
         if not runs:
             self.query_one("#run-detail", Static).update(plain(
                 f"No runs found under {root_label}. "
@@ -98,6 +117,7 @@ class RunsPane(LazyPane):
     def _highlighted(self) -> None:
         run = self.table.current()
         self.query_one("#run-detail", Static).update(self._detail(run) if run else "")
+        self._watch_progress(run)
 
     def _detail(self, r: RunEntry) -> Text:
         m = r.metrics
@@ -134,3 +154,122 @@ class RunsPane(LazyPane):
         run = self.table.current()
         if run is not None:
             self.post_message(ShowRunSamples(run.key))
+
+    # ------------------------------------------------------------------ live progress
+
+    @property
+    def progress_panel(self) -> RunProgressPanel:
+        return self.query_one(RunProgressPanel)
+
+    @property
+    def polling(self) -> bool:
+        """Whether the highlighted run's progress file is being re-read every second."""
+        return self._poller is not None
+
+    def _watch_progress(self, run: RunEntry | None) -> None:
+        """Show the live progress of ``run`` (the highlighted one) while it is evaluated:
+        its ``run.json`` says running, or its progress file does (read in a thread)."""
+        if run is None or run.format != "genesis-inspector":
+            self._hide_progress()
+            return
+        if run.key != self._progress_key:
+            self._hide_progress()
+            self._progress_key = run.key
+            if run.status == "running":
+                self._show_progress_panel()
+                self.progress_panel.show_message("Reading this run's progress…")
+        elif run.status == "running" and self._poller is None:
+            self._show_progress_panel()  # evaluated again (a resume): watch once more
+        self._read_progress()
+
+    def _show_progress_panel(self) -> None:
+        self._progress_live = True
+        self.progress_panel.add_class("-shown")
+        if self._poller is None:
+            self._poller = self.set_interval(POLL_SECONDS, self._tick)
+
+    def _stop_polling(self) -> None:
+        if self._poller is not None:
+            self._poller.stop()
+            self._poller = None
+
+    def _hide_progress(self) -> None:
+        self._stop_polling()
+        self._progress_key = None
+        self._progress_live = False
+        self.progress_panel.remove_class("-shown")
+        self.workers.cancel_group(self, "run-progress")
+
+    def _tick(self) -> None:
+        """Re-read the file, unless the runs tab is out of sight (another tab or screen)."""
+        if self.screen.is_current and self.region:
+            self._read_progress()
+
+    def _read_progress(self) -> None:
+        run = self.table.current()
+        if run is None or run.key != self._progress_key:
+            return
+        self.run_worker(lambda: self._load_progress(run), thread=True, exclusive=True,
+                        group="run-progress", exit_on_error=False)
+
+    def _load_progress(self, run: RunEntry) -> None:
+        """(thread) Read the run's progress file and check its driver's process."""
+        src = run.source_path
+        run_dir = src.parent if src.suffix == ".json" else src
+        alive: bool | None = None
+        try:
+            progress: RunProgress | LoadError | None = load_progress(run_dir)
+        except LoadError as exc:
+            progress = exc
+        if isinstance(progress, RunProgress) and not progress.finished:
+            alive = driver_alive(progress.driver_host, progress.driver_pid)
+        self.app.call_from_thread(self._progress_read, run, progress, alive)
+
+    def _progress_read(self, run: RunEntry, progress: RunProgress | LoadError | None,
+                       alive: bool | None) -> None:
+        if run.key != self._progress_key:
+            return  # another run was highlighted meanwhile
+        panel = self.progress_panel
+        running = run.status == "running"
+        if isinstance(progress, LoadError):
+            if running or self._progress_live:
+                self._show_progress_panel()
+                issue = progress.issue  # its one line, the path as the app shows paths
+                where = self.display_path(issue.path) + (
+                    f": field '{issue.field}'" if issue.field else "")
+                panel.show_message(f"Progress unavailable: {where}: {issue.message}",
+                                   problem=True)
+            return
+        if progress is None:
+            if running:
+                panel.show_message("This run is marked running but has no progress file "
+                                   "yet (or its evaluation wrote none).")
+            else:
+                self._hide_progress()
+            return
+        if not progress.finished:
+            self._show_progress_panel()
+        elif not (running or self._progress_live):
+            self._hide_progress()  # a finished run highlighted afresh: nothing live
+            return
+        panel.show_progress(progress, self.clock(), alive)
+        if progress.finished:
+            self._stop_polling()
+
+
+def driver_alive(host: str, pid: int) -> bool | None:
+    """Whether the evaluation's driver process still runs; ``None`` when it runs on another
+    machine (or names no process) and cannot be checked from here."""
+    if pid <= 0 or host not in {socket.gethostname(), platform.node()}:
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a zombie has ended; only its parent has not collected it yet
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat.rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
