@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector import paths
+from inspector.cli_args import non_negative, positive
 from inspector.cli_errors import CliError
 from inspector.cli_output import print_json, text_table
 from inspector.model.percent import pct
@@ -28,26 +29,6 @@ if TYPE_CHECKING:
     from inspector.services.analysis.overview import LabelInput, Overview
     from inspector.services.analysis.source import Loaded
     from inspector.services.catalog import Progress
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
 
 
 def _progress(root: Path) -> Progress:
@@ -299,9 +280,9 @@ def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     cp.add_argument("run_b", metavar="RUN_B")
     cp.add_argument("--root", help="where run ids are looked up (default: bundled sample_runs)")
     cp.add_argument("--json", action="store_true", help="machine-readable output")
-    cp.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
+    cp.add_argument("--seed", type=non_negative, default=DEFAULT_SEED,
                     help=f"bootstrap seed (default {DEFAULT_SEED})")
-    cp.add_argument("--resamples", type=_positive, default=DEFAULT_RESAMPLES,
+    cp.add_argument("--resamples", type=positive, default=DEFAULT_RESAMPLES,
                     help=f"bootstrap resamples (default {DEFAULT_RESAMPLES})")
     cp.add_argument("--export", metavar="DIR",
                     help="also write the comparison (and the two runs' tables) as "
@@ -338,7 +319,7 @@ def add_runs_options(an: argparse.ArgumentParser) -> None:
                     help="with --runs --export: add the paired comparison of two of the runs")
     from inspector.model.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
-    an.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
+    an.add_argument("--seed", type=non_negative, default=DEFAULT_SEED,
                     help=f"with --compare: bootstrap seed (default {DEFAULT_SEED})")
-    an.add_argument("--resamples", type=_positive, default=DEFAULT_RESAMPLES,
+    an.add_argument("--resamples", type=positive, default=DEFAULT_RESAMPLES,
                     help=f"with --compare: bootstrap resamples (default {DEFAULT_RESAMPLES})")
