@@ -13,6 +13,7 @@ import argparse
 import json
 import sqlite3
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +24,9 @@ from inspector.cli_output import print_json, text_table
 from inspector.model.percent import pct
 
 if TYPE_CHECKING:
+    from inspector.model.task import Task
     from inspector.services.analysis.breakdown import GroupPass
     from inspector.services.analysis.compare import RunComparison
-    from inspector.services.analysis.outcomes import RunOutcomes
     from inspector.services.analysis.overview import LabelInput, Overview
     from inspector.services.analysis.source import Loaded
     from inspector.services.catalog import Progress
@@ -60,13 +61,13 @@ def _index_problem(exc: BaseException) -> str:
 # ----------------------------------------------------------------------------- compare
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from inspector.services.analysis.compare import compare_runs
+    from inspector.services.analysis.compare import compare_runs, task_tiers
     from inspector.services.analysis.comparison_wording import compare_text
-    from inspector.services.analysis.source import RunNotFound, resolve_runs
+    from inspector.services.analysis.source import RunNotFound, resolve_with_tasks
 
     root = Path(args.root) if args.root else paths.sample_runs()
     try:
-        a, b = resolve_runs([args.run_a, args.run_b], root, _progress(root))
+        resolved = resolve_with_tasks([args.run_a, args.run_b], root, _progress(root))
     except FileNotFoundError as exc:
         if exc.filename is None:  # a run the user named; not a file of the index
             raise CliError.of(exc) from None
@@ -75,13 +76,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise CliError(_index_problem(exc)) from None
     except RunNotFound as exc:
         raise CliError(str(exc)) from None
+    a, b = resolved.runs
     if a.key == b.key:
         raise CliError(f"{args.run_a} and {args.run_b} name the same run ({a.run_id})")
-    tiers = _tiers(args, root, [a, b])
+    tiers = task_tiers([a, b], resolved.tasks)
     result = compare_runs(a, b, seed=args.seed, resamples=args.resamples,
                           tier_of=lambda task: tiers.get(task, "unknown"))
     if args.export:
-        _export_comparison(args, root, result)
+        _export_comparison(args, root, result, resolved.tasks)
     if args.json:
         print_json(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -89,25 +91,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _tiers(args: argparse.Namespace, root: Path, runs: list[RunOutcomes]) -> dict[str, str]:
-    """Each common task's difficulty tier, from the tasks folder of the runs named."""
-    from inspector.model.tasks import load_tasks
-    from inspector.services.analysis.overview import analyze_used_tasks, tier_name
-    from inspector.services.analysis.tasks import tasks_root_for
-
-    given = next((Path(s) for s in (args.run_a, args.run_b) if Path(s).exists()), root)
-    tasks, _ = load_tasks(tasks_root_for(given))
-    return {name: tier_name(t) for name, t in analyze_used_tasks(runs, tasks).items()}
-
-
-def _export_comparison(args: argparse.Namespace, root: Path, c: RunComparison) -> None:
+def _export_comparison(args: argparse.Namespace, root: Path, c: RunComparison,
+                       tasks: Mapping[str, Task]) -> None:
     """``compare --export DIR``: the two runs' tables and figures and the comparison's."""
     from inspector.services.analysis.export import overview_of_runs
-    from inspector.services.analysis.tasks import tasks_root_for
 
     given = next((Path(s) for s in (args.run_a, args.run_b) if Path(s).exists()), root)
     labels = _labels(given, None)
-    overview = overview_of_runs(root, [c.a, c.b], tasks_root_for(given), labels)
+    overview = overview_of_runs(root, [c.a, c.b], tasks, labels)
     _export(overview, Path(args.export), c)
 
 
