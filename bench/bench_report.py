@@ -24,15 +24,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-TIMING = """() => new Promise(resolve => {
-    const load = performance.getEntriesByType('navigation')[0].loadEventEnd;
-    new PerformanceObserver(list => {
-        const fcp = list.getEntries().find(e => e.name === 'first-contentful-paint');
-        if (fcp) resolve({load, paint: fcp.startTime});
-    }).observe({type: 'paint', buffered: true});
-    setTimeout(() => resolve({load, paint: null}), 10000);
-})"""
+sys.path.insert(0, str(ROOT))
 
 
 def generate(root: Path, out: Path, cache: Path) -> float:
@@ -43,33 +35,27 @@ def generate(root: Path, out: Path, cache: Path) -> float:
     return time.perf_counter() - started
 
 
-def only(url: str):  # type: ignore[no-untyped-def]
-    """A route handler that lets ``url`` through and aborts every other request."""
-    def handle(route) -> None:  # type: ignore[no-untyped-def]
-        if route.request.url.split("#")[0] == url:
-            route.continue_()
-        else:
-            route.abort()
-    return handle
-
-
 def render(pages: list[Path]) -> list[tuple[float, float]]:
-    from browser.conftest import FLAGS, chromium_path
     from playwright.sync_api import sync_playwright
+
+    from tests.browser.chromium import (
+        MISSING,
+        chromium_path,
+        launch,
+        new_page,
+        open_offline,
+        paint_timing,
+    )
 
     out = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), headless=True,
-                                     args=FLAGS)
+        browser = launch(pw, chromium_path() or sys.exit(MISSING))
         for page_file in pages:
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
-            page = context.new_page()
-            url = page_file.as_uri()
-            page.route("**/*", only(url))
-            page.goto(url, wait_until="load")
-            t = page.evaluate(TIMING)
-            out.append((t["load"], t["paint"] or float("nan")))
-            context.close()
+            page = new_page(browser)
+            open_offline(page, page_file)
+            t = paint_timing(page, wait_ms=10000)
+            out.append((t["load"] or float("nan"), t["paint"] or float("nan")))
+            page.context.close()
         browser.close()
     return out
 

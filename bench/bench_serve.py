@@ -26,8 +26,9 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import FLAGS, chromium_path  # noqa: E402
-from tests.browser.served import CAPTURE, press, rss_mb, serve, wait_for_text  # noqa: E402
+from tests.browser.chromium import MISSING, VIEWPORT, chromium_path, launch  # noqa: E402
+from tests.browser.served import CAPTURE, press, serve, wait_for_text  # noqa: E402
+from tests.procs import rss_mb  # noqa: E402
 
 
 def _open(context, url: str):  # type: ignore[no-untyped-def]
@@ -66,10 +67,9 @@ def main() -> int:
     rss_first: list[float] = []
     rss_sample: list[float] = []
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), headless=True,
-                                     args=FLAGS)
+        browser = launch(pw, chromium_path() or sys.exit(MISSING))
         for rnd in range(args.rounds + 1):
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            context = browser.new_context(viewport=VIEWPORT)
             with serve(args.root, "--max-sessions", str(args.sessions), env=env) as served:
                 page = _open(context, served.url)
                 wait_for_text(page, run_id, timeout=120)

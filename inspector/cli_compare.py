@@ -13,54 +13,23 @@ import argparse
 import json
 import sqlite3
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector import paths
+from inspector.cli_args import non_negative, positive
 from inspector.cli_errors import CliError
 from inspector.cli_output import print_json, text_table
+from inspector.model.percent import pct
 
 if TYPE_CHECKING:
+    from inspector.model.task import Task
     from inspector.services.analysis.breakdown import GroupPass
     from inspector.services.analysis.compare import RunComparison
-    from inspector.services.analysis.cost import CostSummary
-    from inspector.services.analysis.outcomes import RunOutcomes
     from inspector.services.analysis.overview import LabelInput, Overview
     from inspector.services.analysis.source import Loaded
     from inspector.services.catalog import Progress
-
-
-def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{x * 100:.1f}%"
-
-
-def _pp(x: float) -> str:
-    return f"{x * 100:+.1f} pp"
-
-
-def _money(x: float | None) -> str:
-    return "—" if x is None else f"${x:.4f}"
-
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
 
 
 def _progress(root: Path) -> Progress:
@@ -92,12 +61,13 @@ def _index_problem(exc: BaseException) -> str:
 # ----------------------------------------------------------------------------- compare
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from inspector.services.analysis.compare import compare_runs
-    from inspector.services.analysis.source import RunNotFound, resolve_runs
+    from inspector.services.analysis.compare import compare_runs, task_tiers
+    from inspector.services.analysis.comparison_wording import compare_text
+    from inspector.services.analysis.source import RunNotFound, resolve_with_tasks
 
     root = Path(args.root) if args.root else paths.sample_runs()
     try:
-        a, b = resolve_runs([args.run_a, args.run_b], root, _progress(root))
+        resolved = resolve_with_tasks([args.run_a, args.run_b], root, _progress(root))
     except FileNotFoundError as exc:
         if exc.filename is None:  # a run the user named; not a file of the index
             raise CliError.of(exc) from None
@@ -106,39 +76,29 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise CliError(_index_problem(exc)) from None
     except RunNotFound as exc:
         raise CliError(str(exc)) from None
+    a, b = resolved.runs
     if a.key == b.key:
         raise CliError(f"{args.run_a} and {args.run_b} name the same run ({a.run_id})")
-    tiers = _tiers(args, root, [a, b])
+    tiers = task_tiers([a, b], resolved.tasks)
     result = compare_runs(a, b, seed=args.seed, resamples=args.resamples,
                           tier_of=lambda task: tiers.get(task, "unknown"))
     if args.export:
-        _export_comparison(args, root, result)
+        _export_comparison(args, root, result, resolved.tasks)
     if args.json:
         print_json(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
-        print(compare_text(result))
+        print(compare_text(result, text_table))
     return 0
 
 
-def _tiers(args: argparse.Namespace, root: Path, runs: list[RunOutcomes]) -> dict[str, str]:
-    """Each common task's difficulty tier, from the tasks folder of the runs named."""
-    from inspector.model.tasks import load_tasks
-    from inspector.services.analysis.overview import analyze_used_tasks, tier_name
-    from inspector.services.analysis.tasks import tasks_root_for
-
-    given = next((Path(s) for s in (args.run_a, args.run_b) if Path(s).exists()), root)
-    tasks, _ = load_tasks(tasks_root_for(given))
-    return {name: tier_name(t) for name, t in analyze_used_tasks(runs, tasks).items()}
-
-
-def _export_comparison(args: argparse.Namespace, root: Path, c: RunComparison) -> None:
+def _export_comparison(args: argparse.Namespace, root: Path, c: RunComparison,
+                       tasks: Mapping[str, Task]) -> None:
     """``compare --export DIR``: the two runs' tables and figures and the comparison's."""
     from inspector.services.analysis.export import overview_of_runs
-    from inspector.services.analysis.tasks import tasks_root_for
 
     given = next((Path(s) for s in (args.run_a, args.run_b) if Path(s).exists()), root)
     labels = _labels(given, None)
-    overview = overview_of_runs(root, [c.a, c.b], tasks_root_for(given), labels)
+    overview = overview_of_runs(root, [c.a, c.b], tasks, labels)
     _export(overview, Path(args.export), c)
 
 
@@ -155,82 +115,6 @@ def _export(overview: Overview | None, out_dir: Path, c: RunComparison | None = 
         raise CliError(str(exc)) from None
     print(f"inspector: wrote {len(paths)} files to {out_dir} (index: {paths[-1]}) in "
           f"{time.perf_counter() - started:.1f}s", file=sys.stderr, flush=True)
-
-
-def compare_text(c: RunComparison) -> str:
-    out = [f"A: {c.a.run_id}  ({c.a.label}; {len(c.a.by_task())} tasks, "
-           f"{len(c.a.samples)} samples)",
-           f"B: {c.b.run_id}  ({c.b.label}; {len(c.b.by_task())} tasks, "
-           f"{len(c.b.samples)} samples)",
-           f"Common tasks: {len(c.pairs)}"]
-    if c.only_a:
-        out.append(f"Only in A (left out of the paired figures): {', '.join(c.only_a)}")
-    if c.only_b:
-        out.append(f"Only in B (left out of the paired figures): {', '.join(c.only_b)}")
-    if not c.pairs:
-        out.append("No task in common: nothing to compare.")
-        return "\n".join(out)
-    out.append("")
-    rows = []
-    for p in c.pairs:
-        rows.append([p.task, c.tiers.get(p.task, ""), _pct(p.a.pass_at_1),
-                     _pct(p.b.pass_at_1), p.strict, _pct(p.a.test_ratio), _pct(p.b.test_ratio),
-                     p.ratio])
-    out.append(text_table(["task", "tier", "A pass@1", "B pass@1", "A on pass", "A tests",
-                           "B tests", "A on tests"], rows))
-    tiers = c.by_tier()
-    if tiers:
-        out.append("")
-        out.append("By difficulty tier:")
-        out.append(text_table(
-            ["tier", "tasks", "A pass@1", "B pass@1", "A wins", "A loses", "ties"],
-            [[t.tier, str(t.tasks), _pct(t.a_pass_at_1), _pct(t.b_pass_at_1),
-              str(t.strict.wins), str(t.strict.losses), str(t.strict.ties)] for t in tiers]))
-    out.append("")
-    out.append(f"Strict pass (per-task pass@1): A wins {c.strict.wins}, loses "
-               f"{c.strict.losses}, ties {c.strict.ties}")
-    out.append(f"Test pass ratio:               A wins {c.ratio.wins}, loses "
-               f"{c.ratio.losses}, ties {c.ratio.ties}")
-    m = c.mcnemar
-    out.append(f"McNemar exact test (sample 0 of each task, strict pass): {m.b} task(s) only "
-               f"A passed, {m.c} only B passed; two-sided p = {m.p_value:.4f}")
-    for name, ci in (("Pass@1", c.ci_pass_at_1), ("Test pass ratio", c.ci_test_ratio)):
-        if ci is not None:
-            out.append(f"{name} difference A - B: {_pp(ci.difference)}, "
-                       f"{ci.level:.0%} CI [{_pp(ci.low)}, {_pp(ci.high)}] (paired bootstrap "
-                       f"over {ci.pairs} tasks, {ci.resamples} resamples, seed {ci.seed})")
-    if c.max_samples > 1:
-        out.append("")
-        ks = sorted(set(c.pass_at_k["a"]) | set(c.pass_at_k["b"]))
-        krows = [[side.upper(), *(f"{_pct(c.pass_at_k[side].get(k))} / "
-                                  f"{_pct(c.pass_hat_k[side].get(k))}" for k in ks)]
-                 for side in ("a", "b")]
-        out.append("pass@k / pass^k (all k samples pass), means over the common tasks:")
-        out.append(text_table(["run", *(f"k={k}" for k in ks)], krows))
-    out.append("")
-    out.append(cost_text([c.cost["a"], c.cost["b"]], {c.a.key: "A", c.b.key: "B"}))
-    return "\n".join(out)
-
-
-def cost_text(costs: list[CostSummary], names: dict[str, str] | None = None) -> str:
-    names = names or {}
-    recorded = [x for x in costs if x.is_recorded]
-    if not recorded:
-        return "Generation time, tokens and cost: not recorded (no sample records them)."
-    rows = []
-    for x in costs:
-        name = names.get(x.run_key, x.run_id)
-        if not x.is_recorded:
-            rows.append([name, _pct(x.pass_at_1), "not recorded", "", "", "", ""])
-            continue
-        tokens = "—" if x.median_input_tokens is None and x.median_output_tokens is None else \
-            f"{x.median_input_tokens or 0:.0f} / {x.median_output_tokens or 0:.0f}"
-        rows.append([name, _pct(x.pass_at_1), f"{x.recorded}/{x.samples}",
-                     _money(x.median_cost), _money(x.cost_per_pass),
-                     "—" if x.median_seconds is None else f"{x.median_seconds:.1f}s", tokens])
-    return "Generation cost vs pass:\n" + text_table(
-        ["run", "pass@1", "recorded", "median cost", "cost per pass", "median time",
-         "median tokens in/out"], rows)
 
 
 # ----------------------------------------------------------------------------- analyze --runs
@@ -318,6 +202,8 @@ def _pair_in(overview: Overview, names: list[str], args: argparse.Namespace
 
 def runs_text(overview: Overview) -> str:
     """``analyze --runs`` as text: Pass@1 by tier, framework and language, categories, cost."""
+    from inspector.services.analysis.comparison_wording import cost_text
+
     passes, cats = overview.passes, overview.categories
     out = [f"{len(overview.runs)} runs under {overview.root}", "",
            f"Pass@1 by difficulty tier ({overview.tier_source}):",
@@ -336,7 +222,7 @@ def runs_text(overview: Overview) -> str:
         if cats.outside:
             out.append(f"({cats.outside} labelled item(s) belong to runs outside "
                        f"{overview.root})")
-    out += ["", cost_text(overview.costs)]
+    out += ["", cost_text(overview.costs, text_table)]
     return "\n".join(out)
 
 
@@ -349,15 +235,15 @@ def tier_table(overview: Overview) -> str:
         row = [run.run_id]
         for tier in tiers:
             g = cell.get((run.key, tier))
-            row.append("" if g is None else f"{_pct(g.strict)} ({g.samples})")
+            row.append("" if g is None else f"{pct(g.strict)} ({g.samples})")
         rows.append(row)
     return text_table(["run", *tiers], rows)
 
 
 def _group_table(groups: list[GroupPass], what: str) -> str:
     return text_table(["run", what, "tasks", "samples", "pass@1", "stock pass@1"],
-                  [[g.run_id, g.group, str(g.tasks), str(g.samples), _pct(g.strict),
-                    _pct(g.stock)] for g in groups])
+                  [[g.run_id, g.group, str(g.tasks), str(g.samples), pct(g.strict),
+                    pct(g.stock)] for g in groups])
 
 
 def _breakdown_text(b: Any, taxonomy: Any) -> str:
@@ -385,9 +271,9 @@ def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     cp.add_argument("run_b", metavar="RUN_B")
     cp.add_argument("--root", help="where run ids are looked up (default: bundled sample_runs)")
     cp.add_argument("--json", action="store_true", help="machine-readable output")
-    cp.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
+    cp.add_argument("--seed", type=non_negative, default=DEFAULT_SEED,
                     help=f"bootstrap seed (default {DEFAULT_SEED})")
-    cp.add_argument("--resamples", type=_positive, default=DEFAULT_RESAMPLES,
+    cp.add_argument("--resamples", type=positive, default=DEFAULT_RESAMPLES,
                     help=f"bootstrap resamples (default {DEFAULT_RESAMPLES})")
     cp.add_argument("--export", metavar="DIR",
                     help="also write the comparison (and the two runs' tables) as "
@@ -424,7 +310,7 @@ def add_runs_options(an: argparse.ArgumentParser) -> None:
                     help="with --runs --export: add the paired comparison of two of the runs")
     from inspector.model.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
-    an.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
+    an.add_argument("--seed", type=non_negative, default=DEFAULT_SEED,
                     help=f"with --compare: bootstrap seed (default {DEFAULT_SEED})")
-    an.add_argument("--resamples", type=_positive, default=DEFAULT_RESAMPLES,
+    an.add_argument("--resamples", type=positive, default=DEFAULT_RESAMPLES,
                     help=f"with --compare: bootstrap resamples (default {DEFAULT_RESAMPLES})")

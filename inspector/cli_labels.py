@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from inspector import paths
 from inspector.cli_errors import CliError
 from inspector.cli_output import print_json
+from inspector.model.percent import NA, pct
 
 if TYPE_CHECKING:
     from inspector.model import Run
@@ -288,18 +289,14 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     j = acc.to_json()
     print()
     print(f"Suggestions on labelled samples: {acc.suggested} of {acc.items} got one "
-          f"({_pct(j['coverage'])}); matched the final label on {acc.matched_final} of "
-          f"{acc.resolved} ({_pct(j['accuracy_final'])}).")
+          f"({pct(j['coverage'], NA)}); matched the final label on {acc.matched_final} of "
+          f"{acc.resolved} ({pct(j['accuracy_final'], NA)}).")
     for name, d in j["per_annotator"].items():
-        print(f"  vs {name}: {d['matched']} of {d['items']} ({_pct(d['accuracy'])})")
+        print(f"  vs {name}: {d['matched']} of {d['items']} ({pct(d['accuracy'], NA)})")
     for m in acc.misses:
         print(f"  miss: {m['item']}: suggested {m['suggested']} ({m['rule']}), final "
               f"{m['final']} ({m['status']})")
     return 0
-
-
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{x * 100:.1f}%"
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspector.cli_args import at_least_one
 from inspector.cli_errors import EXIT_NOT_DEPLOYED, cli_settings
 from inspector.cli_output import print_json
 
@@ -31,17 +32,6 @@ def positive_mb(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of MB") from None
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r}: give a size above 0 MB")
-    return value
-
-
-def at_least_one(text: str) -> int:
-    """An argparse type: a whole number, 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: give 1 or more")
     return value
 
 

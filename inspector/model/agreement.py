@@ -25,7 +25,8 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-NA = "n/a"
+from inspector.model.percent import NA, pct
+
 NA_NOTE = "n/a: undefined (no shared items, or every label the same category)"
 
 
@@ -260,10 +261,6 @@ def _stat(value: float | None) -> str:
     return NA if value is None else f"{value:.3f}"
 
 
-def _percent(value: float | None) -> str:
-    return NA if value is None else f"{value * 100:.1f}%"
-
-
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     """Rows under a header, two-space indented; first column left-aligned, others right."""
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows,
@@ -294,7 +291,7 @@ def format_agreement(report: AgreementReport, names: Mapping[str, str] | None = 
         for p in report.pairs:
             na |= p.observed is None or p.kappa is None
             rows.append([f"{p.a} / {p.b}", str(p.items), str(p.agreed),
-                         _percent(p.observed), _stat(p.kappa)])
+                         pct(p.observed, NA), _stat(p.kappa)])
         lines += _table(["pair", "items", "agreed", "observed", "kappa"], rows)
     else:
         lines.append("  (fewer than two annotators)")

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.app import App
 
 from inspector.model.entries import SampleEntry
+from inspector.model.percent import pct as pct  # the panes import it from here
 from inspector.model.verdict import Verdict
 
 SEMANTIC_DEFAULTS = {
@@ -81,7 +82,3 @@ def verdict_text(app: App, e: SampleEntry) -> Text:
     else:
         label = f"no deploy: {e.failed_phase or 'deploy'}"
     return Text(f"{GLYPH[v]} {label}", style=verdict_style(app, v))
-
-
-def pct(x: float | None) -> str:
-    return "—" if x is None else f"{x * 100:.1f}%"

@@ -1,35 +1,19 @@
-"""Real headless Chromium (Debian's package) driven by Playwright (from PyPI).
-
-Playwright's own browser download cannot work here, so it launches ``/usr/bin/chromium``
-(``GENESIS_CHROMIUM`` overrides). A missing browser FAILS the tests, never skips them:
+"""Real headless Chromium (Debian's package) driven by Playwright (from PyPI), launched as
+:mod:`.chromium` says. A missing browser FAILS the tests, never skips them:
 ``scripts/browser-setup.sh`` (part of the README's test command) installs it. Screenshots go
 to ``tests/browser/screenshots/`` (git-ignored) as evidence.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from .chromium import MISSING, chromium_path, launch, new_page
+
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
-# the machine's network is closed: without these, Chromium keeps calling home and its
-# connections are refused many at a time
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage"]
-
-
-def chromium_path() -> str:
-    found = os.environ.get("GENESIS_CHROMIUM") or shutil.which("chromium") or \
-        shutil.which("chromium-browser")
-    if not found:
-        pytest.fail("Chromium is not installed: run `bash scripts/browser-setup.sh` (as root: "
-                    "apt-get install -y chromium). The browser tests never skip.")
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +27,10 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     path = chromium_path()
+    if not path:
+        pytest.fail(MISSING)
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=path, headless=True, args=FLAGS)
+        b = launch(pw, path)
         try:
             yield b
         finally:
@@ -54,12 +40,11 @@ def browser() -> Iterator[object]:
 @pytest.fixture
 def page(browser, tmp_path: Path) -> Iterator[object]:  # type: ignore[no-untyped-def]
     """A fresh browser context and page (1280x900); closed after the test."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = context.new_page()
+    p = new_page(browser)
     try:
         yield p
     finally:
-        context.close()
+        p.context.close()
 
 
 @pytest.fixture

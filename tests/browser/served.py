@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.procs import alive, children
+
 CAPTURE = """
 (() => {
   window.__terminals = [];
@@ -78,39 +80,6 @@ def press(page: Any, *keys: str, pause: float = 0.25) -> None:
         else:
             page.keyboard.press(key)
         time.sleep(pause)
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
-def children(pid: int) -> list[int]:
-    """Live processes whose parent is ``pid`` (the app processes of a server)."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            out.append(int(entry))
-    return out
-
-
-def rss_mb(pid: int) -> float:
-    """Resident memory of ``pid`` in MiB."""
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def until(condition: Callable[[], object], timeout: float, what: str) -> None:

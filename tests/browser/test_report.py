@@ -11,19 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from .chromium import open_offline, paint_timing
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = "repo_readme_1125_dash_m2-mini_Python/Multilingual/0"
 FAILING_TEST = "tests/test_translate.py::test_translate_english_to_chinese"
 RENDER_LIMIT_MS = 2000
-#: Navigation start to the load event, and to the first contentful paint (milliseconds).
-TIMING = """() => new Promise(resolve => {
-    const load = performance.getEntriesByType('navigation')[0].loadEventEnd;
-    new PerformanceObserver(list => {
-        const fcp = list.getEntries().find(e => e.name === 'first-contentful-paint');
-        if (fcp) resolve({load, paint: fcp.startTime});
-    }).observe({type: 'paint', buffered: true});
-    setTimeout(() => resolve({load, paint: null}), 5000);
-})"""
 
 
 @pytest.fixture(scope="module")
@@ -36,24 +29,6 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     subprocess.run([sys.executable, "-m", "inspector", "report", str(ROOT / "sample_runs"),
                     "--html", str(out), "--quiet"], check=True, env=env, timeout=300)
     return out
-
-
-def open_offline(page, path: Path) -> list[str]:  # type: ignore[no-untyped-def]
-    """Open ``path`` with every request but the file itself aborted; the requests that
-    were refused (the test expects none)."""
-    url = path.as_uri()
-    refused: list[str] = []
-
-    def only_the_file(route) -> None:  # type: ignore[no-untyped-def]
-        if route.request.url.split("#")[0] == url:
-            route.continue_()
-        else:
-            refused.append(route.request.url)
-            route.abort()
-
-    page.route("**/*", only_the_file)
-    page.goto(url, wait_until="load")
-    return refused
 
 
 def test_report_renders_offline(page, report: Path, screenshot) -> None:  # type: ignore[no-untyped-def]
@@ -105,7 +80,7 @@ def test_failing_cell_opens_its_sample_section(page, report: Path, screenshot) -
 
 def test_report_renders_within_two_seconds(page, report: Path) -> None:  # type: ignore[no-untyped-def]
     open_offline(page, report)
-    timing = page.evaluate(TIMING)
+    timing = paint_timing(page, wait_ms=5000)
     assert timing["load"] < RENDER_LIMIT_MS, timing
     assert timing["paint"] is not None and timing["paint"] < RENDER_LIMIT_MS, timing
 

@@ -13,7 +13,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .served import CAPTURE, children, press, rss_mb, screen_text, serve, until, wait_for_text
+from tests.procs import children, rss_mb
+
+from .chromium import VIEWPORT
+from .served import CAPTURE, press, screen_text, serve, until, wait_for_text
 
 pytestmark = pytest.mark.slow
 
@@ -155,7 +158,7 @@ def test_the_session_cap_answers_with_a_page_and_frees_with_a_tab(
         page.goto(served.url)
         wait_for_text(page, *RUNS_TABLE)
         (app,) = served.sessions()
-        other = browser.new_context(viewport={"width": 1280, "height": 900})
+        other = browser.new_context(viewport=VIEWPORT)
         try:
             second = other.new_page()
             second.add_init_script(CAPTURE)
@@ -179,7 +182,7 @@ def test_a_tab_refused_at_the_socket_says_why(browser: Any, page: Any, screensho
     """The race the page check cannot see: a page loaded while a place was free, whose
     socket comes after another tab took it. It is refused at once and says why."""
     with serve(sample_runs, "--max-sessions", "1", env=user_dirs) as served:
-        late = browser.new_context(viewport={"width": 1280, "height": 900})
+        late = browser.new_context(viewport=VIEWPORT)
         try:
             waiting = late.new_page()
             waiting.add_init_script(CAPTURE)

@@ -19,6 +19,7 @@ import pytest
 from inspector.services.serve.access import Access
 from inspector.services.serve.command import AppCommand
 from inspector.services.serve.server import InspectorServer, ServeConfig
+from tests.procs import alive, children
 
 pytestmark = pytest.mark.slow
 
@@ -30,30 +31,6 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The app processes inherit these: their own config and cache."""
     monkeypatch.setenv("GENESIS_INSPECTOR_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setenv("GENESIS_INSPECTOR_CACHE", str(tmp_path / "cache"))
-
-
-def alive(pid: int) -> bool:
-    """True while ``pid`` runs (a zombie counts as gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
-def children(pid: int) -> list[int]:
-    """Live processes whose parent is ``pid``."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except (FileNotFoundError, ProcessLookupError):
-                continue
-            if int(fields[1]) == pid and fields[0] != "Z":
-                out.append(int(entry))
-    return out
 
 
 async def until(condition: Callable[[], bool], timeout: float, what: str) -> None:

@@ -11,6 +11,8 @@ from textual.worker import WorkerCancelled
 
 from inspector.config import load_settings
 from inspector.ui.app import InspectorApp
+from inspector.ui.messages import OpenSample
+from inspector.ui.screens.sample import SampleScreen
 
 
 @pytest.fixture(autouse=True)
@@ -47,3 +49,14 @@ async def settle(app: InspectorApp, pilot: object) -> None:
             except WorkerCancelled:
                 await pilot.pause(0.05)  # type: ignore[attr-defined]
         await pilot.pause()  # type: ignore[attr-defined]
+
+
+async def open_sample(app: InspectorApp, pilot: object, sample_id: str) -> SampleScreen:
+    """Open ``sample_id`` (``run/task/sample``) as the runs table does; its sample screen."""
+    await settle(app, pilot)
+    entry = app.catalog.find_sample(sample_id)
+    assert entry is not None, sample_id
+    app.post_message(OpenSample(entry.key))
+    await settle(app, pilot)
+    assert isinstance(app.screen, SampleScreen)
+    return app.screen

@@ -10,22 +10,11 @@ from textual.widgets import DataTable, Static, TabbedContent
 
 from inspector.ui.messages import OpenSample
 from inspector.ui.sample.code import CodeTab
-from inspector.ui.screens.sample import SampleScreen
 
-from .conftest import settle
+from .conftest import open_sample, settle
 
 FORGE = "repo_readme_1118_forge_m1-large_Python"
 RELAY = "repo_readme_1119_relay_open_coder-7b_Python"
-
-
-async def _open(app, pilot, sample_id: str) -> SampleScreen:  # type: ignore[no-untyped-def]
-    await settle(app, pilot)
-    entry = app.catalog.find_sample(sample_id)
-    assert entry is not None
-    app.post_message(OpenSample(entry.key))
-    await settle(app, pilot)
-    assert isinstance(app.screen, SampleScreen)
-    return app.screen
 
 
 def _rows(table: DataTable) -> dict[str, list[str]]:
@@ -40,7 +29,7 @@ def _text(tab: CodeTab, selector: str) -> str:
 async def test_code_tab_shows_the_repos_figures_and_follows_the_sample(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(180, 50)) as pilot:
-        screen = await _open(app, pilot, f"{FORGE}/url-shortener/0")
+        screen = await open_sample(app, pilot, f"{FORGE}/url-shortener/0")
         pane = screen.main_pane
         tab = pane.query_one(CodeTab)
         # opening the sample measured nothing: the tab is not shown yet
@@ -78,7 +67,7 @@ async def test_code_tab_shows_the_repos_figures_and_follows_the_sample(make_app)
 async def test_a_late_result_for_the_previous_sample_is_dropped(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(180, 50)) as pilot:
-        screen = await _open(app, pilot, f"{FORGE}/url-shortener/0")
+        screen = await open_sample(app, pilot, f"{FORGE}/url-shortener/0")
         tab = screen.main_pane.query_one(CodeTab)
         screen.main_pane.show_tab("code")  # starts measuring forge's repo...
         assert "Measuring…" in _text(tab, ".code-status")
@@ -110,7 +99,7 @@ async def test_the_tasks_reference_implementation_stands_beside_the_repo(
     (root / "predictions" / RELAY / "url-shortener" / "broken.py").write_text("def f(:\n")
     app = make_app(root)
     async with app.run_test(size=(180, 50)) as pilot:
-        screen = await _open(app, pilot, f"{RELAY}/url-shortener/0")
+        screen = await open_sample(app, pilot, f"{RELAY}/url-shortener/0")
         await pilot.press("m")
         await settle(app, pilot)
         tab = screen.main_pane.query_one(CodeTab)

@@ -28,11 +28,9 @@ from inspector.services.harness.phase_log import CAP_NOTE
 from inspector.services.harness.venvs import VenvCache
 from inspector.services.logs.filters import LogFilter, scan
 from inspector.ui.app import InspectorApp
-from inspector.ui.messages import OpenSample
 from inspector.ui.screens.replay import ReplayScreen
-from inspector.ui.screens.sample import SampleScreen
 
-from .conftest import settle
+from .conftest import open_sample
 
 pytestmark = pytest.mark.slow
 
@@ -122,12 +120,7 @@ class Probe:
 
 
 async def open_replay(app: InspectorApp, pilot, sample_id: str) -> ReplayScreen:  # type: ignore[no-untyped-def]
-    await settle(app, pilot)
-    entry = app.catalog.find_sample(sample_id)
-    assert entry is not None, sample_id
-    app.post_message(OpenSample(entry.key))
-    await settle(app, pilot)
-    assert isinstance(app.screen, SampleScreen)
+    await open_sample(app, pilot, sample_id)
     await pilot.press("l")
     deadline = time.monotonic() + 60
     while not (isinstance(app.screen, ReplayScreen) and not app.screen.indexing):

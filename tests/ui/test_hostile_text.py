@@ -41,17 +41,15 @@ from textual.widgets import DataTable, OptionList, RichLog, Static, TabbedConten
 
 from inspector.ui.app import InspectorApp
 from inspector.ui.dialogs.pick import PickScreen
-from inspector.ui.messages import OpenSample
 from inspector.ui.replay_app import ReplayApp
 from inspector.ui.screens.adjudication import DisagreementScreen
 from inspector.ui.screens.labelling import LabelScreen
 from inspector.ui.screens.replay import ReplayScreen
 from inspector.ui.screens.request import RequestScreen
 from inspector.ui.screens.rerun import RerunScreen
-from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.screens.sandboxes import SandboxesScreen
 
-from .conftest import settle
+from .conftest import open_sample, settle
 
 SIZE = (200, 60)
 #: Text that only hostile data (raw or sanitised) holds: none of it may be parsed as markup.
@@ -105,16 +103,6 @@ def assert_safe(app: InspectorApp | ReplayApp, *visible: str) -> str:
     for v in visible:
         assert v in text, f"{v!r} is not on screen:\n{text}"
     return text
-
-
-async def open_sample(app: InspectorApp, pilot, sample_id: str) -> SampleScreen:  # type: ignore[no-untyped-def]
-    await settle(app, pilot)
-    entry = app.catalog.find_sample(sample_id)
-    assert entry is not None, sample_id
-    app.post_message(OpenSample(entry.key))
-    await settle(app, pilot)
-    assert isinstance(app.screen, SampleScreen)
-    return app.screen
 
 
 def tree_labels(tree: Tree) -> list[str]:  # type: ignore[type-arg]

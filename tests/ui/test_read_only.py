@@ -18,7 +18,7 @@ from inspector.ui.screens.labelling import LabelScreen
 from inspector.ui.screens.rerun import RerunScreen
 from inspector.ui.screens.sample import SampleScreen
 
-from .conftest import settle
+from .conftest import open_sample, settle
 
 FORGE = "repo_readme_1118_forge_m1-large_Python"
 SAMPLE = f"{FORGE}/todo-service/0"
@@ -153,23 +153,13 @@ async def test_a_writable_app_is_unchanged(make_app) -> None:  # type: ignore[no
         assert not any(m.startswith("Read-only") for m in _messages(app))
 
 
-async def _sample(app, pilot) -> SampleScreen:  # type: ignore[no-untyped-def]
-    await settle(app, pilot)
-    entry = app.catalog.find_sample(SAMPLE)
-    assert entry is not None
-    app.post_message(OpenSample(entry.key))
-    await settle(app, pilot)
-    assert isinstance(app.screen, SampleScreen)
-    return app.screen
-
-
 async def test_request_send_and_sandbox_stops_are_refused(make_app) -> None:  # type: ignore[no-untyped-def]
     from inspector.ui.screens.request import RequestScreen
     from inspector.ui.screens.sandboxes import SandboxesScreen
 
     app = make_app(read_only=True)
     async with app.run_test(size=SIZE) as pilot:
-        await _sample(app, pilot)
+        await open_sample(app, pilot, SAMPLE)
         await pilot.press("Q")  # the composer opens, to read
         await settle(app, pilot)
         assert isinstance(app.screen, RequestScreen)
@@ -194,7 +184,7 @@ async def test_log_export_is_refused(make_app, tmp_path: Path) -> None:  # type:
 
     app = make_app(read_only=True)
     async with app.run_test(size=SIZE) as pilot:
-        await _sample(app, pilot)
+        await open_sample(app, pilot, SAMPLE)
         await pilot.press("l")
         await settle(app, pilot)
         assert isinstance(app.screen, ReplayScreen)

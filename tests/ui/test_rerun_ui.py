@@ -17,13 +17,11 @@ from textual.widgets import DataTable, Input, OptionList, Select, Static
 
 from inspector.services.harness.ports import port_open
 from inspector.ui.app import InspectorApp
-from inspector.ui.messages import OpenSample
 from inspector.ui.screens.request import RequestScreen
 from inspector.ui.screens.rerun import RerunScreen
-from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.screens.sandboxes import SandboxesScreen
 
-from .conftest import settle
+from .conftest import open_sample, settle
 
 pytestmark = pytest.mark.slow
 
@@ -65,17 +63,6 @@ async def wait_for(pilot, condition: Callable[[], object],  # type: ignore[no-un
         await pilot.pause()
 
 
-async def open_sample(app: InspectorApp, pilot) -> SampleScreen:  # type: ignore[no-untyped-def]
-    await settle(app, pilot)
-    entry = app.catalog.find_sample(SAMPLE)
-    assert entry is not None
-    app.post_message(OpenSample(entry.key))
-    await settle(app, pilot)
-    screen = app.screen
-    assert isinstance(screen, SampleScreen)
-    return screen
-
-
 async def finished(pilot, screen: RerunScreen, runs: int = 1) -> None:  # type: ignore[no-untyped-def]
     await wait_for(pilot, lambda: screen.runs_started == runs and not screen.running
                    and (screen.report is not None or screen.error is not None),
@@ -93,7 +80,7 @@ def text_of(widget: Static) -> str:
 
 
 async def rerun_selected(app: InspectorApp, pilot) -> RerunScreen:  # type: ignore[no-untyped-def]
-    sample = await open_sample(app, pilot)
+    sample = await open_sample(app, pilot, SAMPLE)
     assert sample.main_pane is not None and sample.main_pane.select_test(CREATE_DEFAULTS)
     await pilot.press("R")
     await pilot.pause()
@@ -128,7 +115,7 @@ async def test_rerun_selected_test_cold_then_warm(app: InspectorApp) -> None:
 
 async def test_rerun_all_failures_on_one_deployment(app: InspectorApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
-        await open_sample(app, pilot)
+        await open_sample(app, pilot, SAMPLE)
         await pilot.press("A")
         await pilot.pause()
         screen = app.screen
@@ -157,7 +144,7 @@ async def test_flakiness_check_runs_n_times(app: InspectorApp) -> None:
 
 async def test_request_composer_sends_and_keeps_history(app: InspectorApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
-        await open_sample(app, pilot)
+        await open_sample(app, pilot, SAMPLE)
         await pilot.press("Q")
         await settle(app, pilot)
         screen = app.screen

@@ -11,26 +11,14 @@ from pathlib import Path
 from textual.widgets import DataTable, OptionList, Static, TabbedContent, Tree
 
 from inspector.ui.dialogs.pick import PickScreen
-from inspector.ui.messages import OpenSample
 from inspector.ui.sample.pane import SamplePane
 from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.widgets.code_view import CodeView
 
-from .conftest import settle
+from .conftest import open_sample, settle
 
 FORGE = "repo_readme_1118_forge_m1-large_Python"
 RELAY = "repo_readme_1119_relay_open_coder-7b_Python"
-
-
-async def _open(app, pilot, sample_id: str) -> SampleScreen:  # type: ignore[no-untyped-def]
-    await settle(app, pilot)
-    entry = app.catalog.find_sample(sample_id)
-    assert entry is not None
-    app.post_message(OpenSample(entry.key))
-    await settle(app, pilot)
-    screen = app.screen
-    assert isinstance(screen, SampleScreen)
-    return screen
 
 
 def _code_text(view: CodeView) -> str:
@@ -40,7 +28,7 @@ def _code_text(view: CodeView) -> str:
 async def test_failing_sample_opens_on_its_failures_with_traceback_and_ref(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(180, 50)) as pilot:
-        screen = await _open(app, pilot, f"{FORGE}/todo-service/0")
+        screen = await open_sample(app, pilot, f"{FORGE}/todo-service/0")
         pane = screen.main_pane
         assert pane is not None
         tabs = pane.query_one(TabbedContent)
@@ -67,7 +55,7 @@ async def test_failing_sample_opens_on_its_failures_with_traceback_and_ref(make_
 async def test_readme_is_rendered_and_endpoints_jump_to_handler_and_tests(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(180, 50)) as pilot:
-        screen = await _open(app, pilot, f"{FORGE}/todo-service/0")
+        screen = await open_sample(app, pilot, f"{FORGE}/todo-service/0")
         assert screen.readme_source.startswith("# Todo Service")
         readme = screen.query_one("#readme", Static)
         assert readme.region.height > 20  # rendered, tables included
@@ -107,7 +95,7 @@ async def test_readme_is_rendered_and_endpoints_jump_to_handler_and_tests(make_a
 async def test_deploy_tab_shows_each_phase_and_where_it_failed(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(180, 50)) as pilot:
-        screen = await _open(app, pilot, f"{RELAY}/url-shortener/0")
+        screen = await open_sample(app, pilot, f"{RELAY}/url-shortener/0")
         pane = screen.main_pane
         assert pane.query_one(TabbedContent).active == pane.query_one(".deploy-tab").id
         phases = pane.query_one(".phases", DataTable)
@@ -124,7 +112,7 @@ async def test_deploy_tab_shows_each_phase_and_where_it_failed(make_app) -> None
 async def test_compare_toggle_puts_another_runs_sample_alongside(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(200, 50)) as pilot:
-        screen = await _open(app, pilot, f"{FORGE}/notes-api/0")
+        screen = await open_sample(app, pilot, f"{FORGE}/notes-api/0")
         screen.main_pane.open_file("repo", "app/main.py" if (
             screen.main_pane.repo / "app" / "main.py").is_file() else "start.sh", None)
         await settle(app, pilot)
@@ -175,7 +163,7 @@ async def test_one_screen_serves_every_sample_and_nothing_of_the_last_one_stays(
     back to the list."""
     app = make_app()
     async with app.run_test(size=(200, 50)) as pilot:
-        first = await _open(app, pilot, f"{FORGE}/todo-service/0")
+        first = await open_sample(app, pilot, f"{FORGE}/todo-service/0")
         depth = len(app.screen_stack)
         old_tests = {c.id for c in first.main_pane.cases}
         first.main_pane.open_file("repo", "routes.py", 48)
@@ -191,7 +179,7 @@ async def test_one_screen_serves_every_sample_and_nothing_of_the_last_one_stays(
         await settle(app, pilot)
         assert not isinstance(app.screen, SampleScreen)
 
-        second = await _open(app, pilot, f"{RELAY}/url-shortener/0")
+        second = await open_sample(app, pilot, f"{RELAY}/url-shortener/0")
         assert second is first and len(app.screen_stack) == depth
         assert second.sub_title == f"{RELAY}/url-shortener/0"
         assert not second.query("#compare-pane") and second.query_one("#left-tabs").display
@@ -234,7 +222,7 @@ async def test_hostile_repository_content_is_shown_safely(make_app, tmp_path: Pa
         f.write(b"line of a chatty build log\n" * 200_000)  # 5.4 MB
     app = make_app(root)
     async with app.run_test(size=(180, 50)) as pilot:
-        screen = await _open(app, pilot, f"{FORGE}/notes-api/0")
+        screen = await open_sample(app, pilot, f"{FORGE}/notes-api/0")
         pane = screen.main_pane
         tree = pane.query_one(".repo-tree", Tree)
         labels = []
@@ -313,7 +301,7 @@ async def test_endpoints_tab_shows_where_the_readme_requires_each_endpoint(
                    elapsed_seconds=None)
     app = make_app(tmp_path / "runs", labels_dir=tmp_path / "labels")
     async with app.run_test(size=(180, 50)) as pilot:
-        screen = await _open(app, pilot, f"spec-run/{task.name}/0")
+        screen = await open_sample(app, pilot, f"spec-run/{task.name}/0")
         await pilot.press("e")
         await settle(app, pilot)
         table = screen.query_one("#endpoints", DataTable)

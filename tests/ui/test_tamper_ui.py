@@ -9,10 +9,9 @@ import pytest
 import tamper_runs
 from textual.widgets import DataTable, Static
 
-from inspector.ui.messages import OpenSample
 from inspector.ui.screens.sample import SampleScreen
 
-from .conftest import settle
+from .conftest import open_sample, settle
 
 OURS = tamper_runs.RUN_ID
 STOCK = tamper_runs.STOCK_ID
@@ -21,16 +20,6 @@ STOCK = tamper_runs.STOCK_ID
 @pytest.fixture
 def root(tmp_path: Path, sample_runs: Path) -> Path:
     return tamper_runs.build(tmp_path / "hostile", sample_runs / "tasks")
-
-
-async def _open(app, pilot, sample_id: str) -> SampleScreen:  # type: ignore[no-untyped-def]
-    await settle(app, pilot)
-    entry = app.catalog.find_sample(sample_id)
-    assert entry is not None
-    app.post_message(OpenSample(entry.key))
-    await settle(app, pilot)
-    assert isinstance(app.screen, SampleScreen)
-    return app.screen
 
 
 def _rendered(widget: Static) -> str:
@@ -42,7 +31,7 @@ async def test_the_sample_view_warns_of_a_deliberate_tampering_attempt(
         make_app, root: Path, run_id: str) -> None:  # type: ignore[no-untyped-def]
     app = make_app(root)
     async with app.run_test(size=(180, 50)) as pilot:
-        screen = await _open(app, pilot, f"{run_id}/notes-api/0")
+        screen = await open_sample(app, pilot, f"{run_id}/notes-api/0")
         pane = screen.main_pane
         assert pane is not None
         title = _rendered(pane.query_one(".pane-title", Static))
@@ -62,7 +51,7 @@ async def test_the_sample_view_warns_of_a_deliberate_tampering_attempt(
 async def test_a_sample_without_findings_shows_no_warning(make_app, root: Path) -> None:  # type: ignore[no-untyped-def]
     app = make_app(root)
     async with app.run_test(size=(180, 50)) as pilot:
-        screen = await _open(app, pilot, f"{OURS}/url-shortener/0")
+        screen = await open_sample(app, pilot, f"{OURS}/url-shortener/0")
         pane = screen.main_pane
         assert pane is not None
         assert not pane.query(".tamper-warning")
@@ -106,7 +95,7 @@ async def test_repo_text_in_findings_is_shown_as_text_never_markup_or_escapes(
     (repo / "evil\x1b]0;pwned\x07[b].pth").write_text("import os\n")
     app = make_app(root)
     async with app.run_test(size=(180, 50)) as pilot:
-        screen = await _open(app, pilot, f"{OURS}/todo-service/0")
+        screen = await open_sample(app, pilot, f"{OURS}/todo-service/0")
         pane = screen.main_pane
         assert pane is not None
         text = _rendered(pane.query_one(".tamper-warning", Static))

@@ -9,10 +9,15 @@ import pytest
 
 from inspector.model import discover_runs
 from inspector.model.results import Generation
-from inspector.services.analysis.compare import compare_runs
+from inspector.services.analysis.compare import compare_runs, task_tiers
 from inspector.services.analysis.cost import cost_summary
 from inspector.services.analysis.outcomes import RunOutcomes, from_run
-from inspector.services.analysis.source import RunNotFound, load_outcomes, resolve_runs
+from inspector.services.analysis.source import (
+    RunNotFound,
+    load_outcomes,
+    resolve_runs,
+    resolve_with_tasks,
+)
 from tests.analysis_runs import write_run
 
 ATLAS = "repo_readme_1125_atlas_m2-large_Python"
@@ -168,6 +173,27 @@ def test_resolve_runs_by_folder_id_and_part(sample_runs: Path, tmp_path: Path) -
         one("./missing/run")
     with pytest.raises(RunNotFound, match="holds 10 runs"):
         one(str(sample_runs))
+
+
+def test_resolved_runs_bring_their_folders_tasks(sample_runs: Path, tmp_path: Path) -> None:
+    """The tiers come from the tasks the catalog of the folder named holds: the first run
+    named by its path, else --root's."""
+    def db(p: Path) -> Path:
+        return tmp_path / f"{p.resolve().name}.db"
+
+    by_id = resolve_with_tasks([ATLAS, DASH], sample_runs, db_path_for=db)
+    assert [r.run_id for r in by_id.runs] == [ATLAS, DASH]
+    tiers = task_tiers(by_id.runs, by_id.tasks)
+    assert (tiers["WebPan"], tiers["synapse"], tiers["flask"]) == \
+        ("spec high", "spec medium", "spec low")
+    by_path = resolve_with_tasks([str(sample_runs / "runs" / r) for r in (ATLAS, DASH)],
+                                 tmp_path / "none", db_path_for=db)
+    assert task_tiers(by_path.runs, by_path.tasks) == tiers  # the run folder's tasks
+    alone = tmp_path / "runs"
+    write_run(alone, "run-a", "A", "m", {"alpha": [(1, 1)]})
+    write_run(alone, "run-b", "B", "m", {"alpha": [(0, 1)]})
+    nothing = resolve_with_tasks(["run-a", "run-b"], alone, db_path_for=db)
+    assert nothing.tasks == {} and task_tiers(nothing.runs, nothing.tasks) == {}
 
 
 def test_runs_without_a_common_task_are_listed_not_compared(tmp_path: Path) -> None:

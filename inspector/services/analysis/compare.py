@@ -22,7 +22,7 @@ figures, never dropped silently.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ from inspector.model.stats import (
     pass_at_k,
     pass_hat_k,
 )
+from inspector.model.task import Task
 from inspector.services.analysis.cost import CostSummary, cost_summary
 from inspector.services.analysis.outcomes import RunOutcomes, SampleOutcome
 
@@ -213,6 +214,14 @@ def _mean_over(pairs: list[TaskPair], side: str, kind: str) -> dict[int, float]:
     k_max = min(s.samples for s in sides)
     return {k: sum((s.pass_at_k if kind == "at" else s.pass_hat_k)[k] for s in sides)
             / len(sides) for k in range(1, k_max + 1)}
+
+
+def task_tiers(runs: list[RunOutcomes], tasks: Mapping[str, Task]) -> dict[str, str]:
+    """The difficulty tier of each task of ``runs`` found in ``tasks`` (e.g. a catalog's
+    :meth:`~inspector.services.catalog.Catalog.tasks`), as the run analysis names it."""
+    from inspector.services.analysis.overview import analyze_used_tasks, tier_name
+
+    return {name: tier_name(t) for name, t in analyze_used_tasks(runs, tasks).items()}
 
 
 def compare_runs(a: RunOutcomes, b: RunOutcomes, *, seed: int = DEFAULT_SEED,

@@ -12,13 +12,13 @@ export does not write are left alone. The same input gives byte-identical files.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 from inspector.model.safe_text import sanitize
-from inspector.model.tasks import load_tasks
+from inspector.model.task import Task
 from inspector.services.analysis.compare import RunComparison
 from inspector.services.analysis.export_plots import (
     FORMATS as FIGURE_FORMATS,
@@ -161,10 +161,10 @@ def export_analysis(overview: Overview | None, out_dir: Path,
     return paths
 
 
-def overview_of_runs(root: Path, runs: list[RunOutcomes], tasks_root: Path | None,
+def overview_of_runs(root: Path, runs: list[RunOutcomes], tasks: Mapping[str, Task],
                      labels: LabelInput | None = None, oracle_dir: Path | None = None
                      ) -> Overview:
-    """The overview of just ``runs`` (e.g. the two of a comparison): their tasks' tiers read
-    from ``tasks_root`` ("unknown" without one), failure categories from ``labels``."""
-    tasks = load_tasks(tasks_root)[0] if tasks_root is not None else {}
+    """The overview of just ``runs`` (e.g. the two of a comparison): their tasks' tiers from
+    ``tasks`` (a catalog's :meth:`~inspector.services.catalog.Catalog.tasks`; "unknown" for
+    a task not there), failure categories from ``labels``."""
     return build_overview(root, runs, analyze_used_tasks(runs, tasks, oracle_dir), labels)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from inspector.model.entries import RunEntry
 from inspector.model.errors import LoadIssue
+from inspector.model.task import Task
 from inspector.services.analysis.outcomes import RunOutcomes, from_outcome_rows
 from inspector.services.catalog import Catalog, Progress
 
@@ -82,6 +83,15 @@ def _by_id(spec: str, root: Path, runs: list[RunEntry]) -> RunEntry:
                       "the id")
 
 
+@dataclass
+class Resolved:
+    """The runs named, in order, and the tasks beside them: the tasks folder of the first
+    folder named (else of ``root``), as that folder's catalog has it (:meth:`Catalog.tasks`)."""
+
+    runs: list[RunOutcomes]
+    tasks: dict[str, Task]
+
+
 def resolve_runs(specs: list[str], root: Path, progress: Progress | None = None,
                  db_path_for: DbPathFor = _default_db) -> list[RunOutcomes]:
     """The runs ``specs`` name, in order: each a run folder (or a RepoGenesis output holding
@@ -90,6 +100,13 @@ def resolve_runs(specs: list[str], root: Path, progress: Progress | None = None,
 
     Raises :class:`FileNotFoundError` for a path that does not exist and :class:`RunNotFound`
     when nothing (or more than one run) fits."""
+    return resolve_with_tasks(specs, root, progress, db_path_for).runs
+
+
+def resolve_with_tasks(specs: list[str], root: Path, progress: Progress | None = None,
+                       db_path_for: DbPathFor = _default_db) -> Resolved:
+    """:func:`resolve_runs`, with the tasks of the folder the runs were named in (read once
+    by that folder's catalog, not loaded again)."""
     folders: dict[Path, list[tuple[int, str]]] = {}
     for i, spec in enumerate(specs):
         path = Path(spec).expanduser()
@@ -103,6 +120,9 @@ def resolve_runs(specs: list[str], root: Path, progress: Progress | None = None,
             folders.setdefault(root.resolve(), []).append((i, spec))
     chosen: list[tuple[int, str, RunEntry]] = []
     out: dict[int, RunOutcomes] = {}
+    named = [f for f, wanted in folders.items() if any(not run_id for _, run_id in wanted)]
+    tasks_folder = named[0] if named else root.resolve()
+    tasks: dict[str, Task] = {}
     for folder, wanted in folders.items():
         with refreshed(folder, progress, db_path_for(folder)) as catalog:
             runs = catalog.runs()
@@ -124,4 +144,6 @@ def resolve_runs(specs: list[str], root: Path, progress: Progress | None = None,
             found = {r.key: r for r in outcomes_of(catalog, entries)}
             for i, _, entry in chosen:
                 out[i] = found[entry.key]
-    return [out[i] for i in range(len(specs))]
+            if folder == tasks_folder:
+                tasks = catalog.tasks()
+    return Resolved([out[i] for i in range(len(specs))], tasks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Collection, Iterable, Sequence
 
+from inspector.model.percent import pct as pct  # a fraction as the CLI prints it
 from inspector.model.safe_text import sanitize
 
 
@@ -12,11 +13,6 @@ def esc(text: object) -> str:
     """``text`` as HTML text or a quoted attribute value: control, bidi and invisible
     characters made visible (:func:`sanitize`), then ``& < > " '`` escaped."""
     return html.escape(sanitize(str(text)), quote=True)
-
-
-def pct(x: float | None) -> str:
-    """A fraction as the CLI prints it (``—`` when undefined)."""
-    return "—" if x is None else f"{x * 100:.1f}%"
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "",

@@ -5,16 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from inspector.model.percent import NA, pct
 from inspector.services.triage.score import NONE, ScoreReport, UnitScore
 
-NA = "n/a"
 SPLIT_TITLES = {"held_out": "held-out", "dev": "dev", "all": "all"}
 UNIT_TITLES = {"per_test": "per test", "per_root": "per root"}
 LIST_LIMIT = 25
-
-
-def _pct(x: float | None) -> str:
-    return NA if x is None else f"{x * 100:.1f}%"
 
 
 def _num(x: float | None) -> str:
@@ -37,9 +33,9 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "
 def _summary_row(split: str, unit: str, s: UnitScore) -> list[str]:
     nm = s.not_model
     return [f"{SPLIT_TITLES[split]} {UNIT_TITLES[unit]}", str(s.n), str(s.covered),
-            _pct(s.coverage), _pct(s.accuracy_covered), _pct(s.accuracy_all),
+            pct(s.coverage, NA), pct(s.accuracy_covered, NA), pct(s.accuracy_all, NA),
             _num(s.kappa_covered), _num(s.kappa_with_abstention),
-            _pct(nm.precision), _pct(nm.recall)]
+            pct(nm.precision, NA), pct(nm.recall, NA)]
 
 
 def _details(s: UnitScore) -> list[str]:
@@ -49,16 +45,16 @@ def _details(s: UnitScore) -> list[str]:
     out.append("  Per category (recall counts abstentions as misses)")
     out += table(["category", "label", "suggested", "right", "precision", "recall", "F1"],
                  [[c.category, str(c.reference), str(c.suggested), str(c.tp),
-                   _pct(c.precision), _pct(c.recall), _num(c.f1)] for c in s.categories],
+                   pct(c.precision, NA), pct(c.recall, NA), _num(c.f1)] for c in s.categories],
                  "    ")
     nm, md = s.not_model, s.model
-    out.append(f"  not-model vs a model category: not-model precision {_pct(nm.precision)} "
-               f"({nm.tp} of {nm.suggested}), recall {_pct(nm.recall)} ({nm.tp} of "
-               f"{nm.reference}); model precision {_pct(md.precision)}, recall "
-               f"{_pct(md.recall)}; binary kappa (covered) {_num(s.binary_kappa)}")
+    out.append(f"  not-model vs a model category: not-model precision {pct(nm.precision, NA)} "
+               f"({nm.tp} of {nm.suggested}), recall {pct(nm.recall, NA)} ({nm.tp} of "
+               f"{nm.reference}); model precision {pct(md.precision, NA)}, recall "
+               f"{pct(md.recall, NA)}; binary kappa (covered) {_num(s.binary_kappa)}")
     out.append("  Reliability (covered units)")
     out += table(["confidence", "n", "right", "accuracy", "mean conf"],
-                 [[f"{b.low:.2f}-{b.high:.2f}", str(b.n), str(b.correct), _pct(b.accuracy),
+                 [[f"{b.low:.2f}-{b.high:.2f}", str(b.n), str(b.correct), pct(b.accuracy, NA),
                    _num(b.mean_confidence)] for b in s.reliability], "    ")
     out.append(f"  Abstained: {s.abstained} ({s.unsure} unsure; the best competing reading "
                f"was the label's category on {s.unsure_top_right})")

@@ -98,8 +98,8 @@ class CompareView(Vertical):
             self.app.call_from_thread(self._show, result)
 
     def _show(self, c: RunComparison) -> None:
+        from inspector.services.analysis.comparison_wording import comparison_lines
         from inspector.ui.analysis import plots
-        from inspector.ui.analysis.comparison_text import comparison_lines
 
         self.comparison = c
         self._say("\n".join(comparison_lines(c)))
