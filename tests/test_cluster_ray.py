@@ -359,41 +359,39 @@ def _task_workers_under(raylet: int) -> list[psutil.Process]:
 
 def test_a_crashed_worker_process_is_retried_on_another_node(
         ray_cluster: Cluster, tmp_path: Path) -> None:
-    """Only the worker process running a sample dies (its node lives on): the retry prefers
-    another node, and the sample's notes say where each attempt ran."""
+    """Only the worker process running a sample dies (its node lives on): with other nodes
+    free, the retry goes to one of them, and the sample's notes say where each attempt ran."""
+    task = "notes-api"
     args = evaluate_args(tmp_path / "ray", "--executor", "ray", "--address",
-                         ray_cluster.address, tasks=KILL_TASKS)
+                         ray_cluster.address, tasks=(task,))
     driver = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               env=ray_cluster.env)
-    victim_node = ray_cluster.raylets[1]
     deadline = time.monotonic() + 120
-    while not (workers := _task_workers_under(victim_node)):
+    while not (workers := [w for r in ray_cluster.raylets for w in _task_workers_under(r)]):
         assert driver.poll() is None, driver.communicate()
-        assert time.monotonic() < deadline, "no task ever ran on the first worker node"
+        assert time.monotonic() < deadline, "the task never ran"
         time.sleep(0.05)
     worker = workers[0]
     doomed = [worker, *worker.children(recursive=True)]
-    time.sleep(0.5)  # its start notice reaches the driver
+    while not ((p := load_progress(tmp_path / "ray")) and p.running == 1):
+        assert driver.poll() is None, driver.communicate()
+        assert time.monotonic() < deadline, "the driver never heard the task start"
+        time.sleep(0.05)
     for proc in doomed:
         with contextlib.suppress(psutil.NoSuchProcess):
             proc.kill()
     out, err = driver.communicate(timeout=300)
     assert driver.returncode == 0, err
-    assert psutil.Process(victim_node).is_running()  # the node itself lived on
-    notes = {}
-    for t in KILL_TASKS:
-        r = json.loads((tmp_path / "ray" / "samples" / t / "0" / "result.json").read_text())
-        if any("infrastructure reason" in n for n in r["notes"]):
-            notes[t] = r["notes"]
-    assert len(notes) == 1, err
-    [(task, said)] = notes.items()
+    assert all(psutil.pid_exists(r) for r in ray_cluster.raylets)  # every node lived on
+    r = json.loads((tmp_path / "ray" / "samples" / task / "0" / "result.json").read_text())
+    said = " ".join(r["notes"])
     failed = re.search(r"attempt 1 failed on (\S+) for an infrastructure reason "
-                       r"\((WorkerCrashedError|RayTaskError)[^)]*", " ".join(said))
-    done = re.search(r"attempt 2 completed on (\S+)", " ".join(said))
+                       r"\(WorkerCrashedError", said)
+    done = re.search(r"attempt 2 completed on (\S+)", said)
     assert failed and done, said
     assert done.group(1) != failed.group(1), said  # steered away from the node that failed
     progress = load_progress(tmp_path / "ray")
-    assert progress is not None and progress.retried == 1
+    assert progress is not None and (progress.done, progress.retried) == (1, 1)
     assert {n.node: n.infra_failures for n in progress.nodes}[failed.group(1)] == 1
 
 

@@ -125,9 +125,12 @@ def evaluate_on_node(spec: _Spec, notices: Any = None, attempt: int = 1) -> _Nod
     ``notices`` (a :class:`StartNotices` actor) is told first."""
     host = _node_name()
     if notices is not None:
+        import ray
+
+        # waited for (a millisecond or two): a worker dying right after must not lose it
         with contextlib.suppress(Exception):  # progress only: never fail a sample for it
-            notices.started.remote(f"{spec.task.name}/{spec.sample}", attempt, host,
-                                   _node_id())
+            ray.get(notices.started.remote(f"{spec.task.name}/{spec.sample}", attempt, host,
+                                           _node_id()), timeout=10)
     for what, path in (("generated repo", spec.repo), ("task's tests", spec.task.tests_dir)):
         if path is not None and not path.is_dir():
             raise FileNotFoundError(
