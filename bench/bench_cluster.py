@@ -7,7 +7,8 @@ after a first untimed run): ``--jobs 1``, ``--jobs 2`` and ``--executor ray`` (a
 cluster on this machine, so its start-up counts), and prints samples per minute for each.
 Then times Ray's scheduling overhead per task on a private cluster: a task that returns at once
 with a payload the size of a sample's files (logs + JUnit, ~64 KB), submitted one at a time
-(latency) and all at once (throughput). Needs the ``cluster`` extra.
+(latency) and all at once (throughput), side by side with the same task sending the start
+notice the progress display needs. Needs the ``cluster`` extra.
 """
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ def run_cli(out: Path, extra: list[str], tasks: list[str], env: dict[str, str]) 
 
 
 def payload_task(n: int) -> bytes:
+    return b"x" * n
+
+
+def noticed_payload_task(notices: object, n: int, i: int = 0) -> bytes:
+    import ray
+
+    ray.get(notices.started.remote(f"t/{i}", 1, "node", "id"))  # type: ignore[attr-defined]
     return b"x" * n
 
 
@@ -78,6 +86,24 @@ def main() -> None:
     per = (time.perf_counter() - t0) / 200
     print(f"  ray task round trip (64 KB back): median {1000 * statistics.median(lat):.1f} ms, "
           f"p90 {1000 * sorted(lat)[44]:.1f} ms; 200 at once: {1000 * per:.1f} ms per task")
+
+    # the same task telling the driver's start-notice actor it started (what progress costs)
+    from inspector.services.cluster.ray_executor import StartNotices
+
+    notices = ray.remote(num_cpus=0)(StartNotices).remote()
+    g = ray.remote(num_cpus=1, max_retries=0)(noticed_payload_task)
+    ray.get(g.remote(notices, 10))
+    lat_n = []
+    for n in range(50):
+        t0 = time.perf_counter()
+        ray.get(g.remote(notices, 64 * 1024, n))
+        lat_n.append(time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    ray.get([g.remote(notices, 64 * 1024, n) for n in range(200)])
+    per_n = (time.perf_counter() - t0) / 200
+    print(f"  same, with its start notice (progress): median "
+          f"{1000 * statistics.median(lat_n):.1f} ms, p90 {1000 * sorted(lat_n)[44]:.1f} ms; "
+          f"200 at once: {1000 * per_n:.1f} ms per task")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,8 @@ import psutil
 import pytest
 
 from inspector.model.progress import load_progress
+from inspector.model.tasks import load_tasks
+from inspector.services.harness.ports import port_open
 
 pytestmark = pytest.mark.slow
 
@@ -164,6 +166,18 @@ def verdicts(run: Path) -> dict[str, object]:
             sorted((c["id"], c["outcome"]) for c in r["tests"]["cases"]),
             sorted(p.name for p in (run / entry["path"] / "logs").glob("*.log")))
     return out
+
+
+def no_service_left(names: tuple[str, ...], wait: float = 10.0) -> bool:
+    """Whether, within ``wait`` seconds, nothing listens on these tasks' ports any more."""
+    tasks, _ = load_tasks(TASKS)
+    ports = [tasks[n].port for n in names if tasks[n].port]
+    deadline = time.monotonic() + wait
+    while any(port_open(p) for p in ports if p):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def started(run: Path) -> dict[str, str]:
@@ -342,6 +356,7 @@ def test_a_killed_worker_node_loses_no_sample(ray_cluster: Cluster, tmp_path: Pa
         if any("infrastructure reason" in n for n in r["notes"]):
             retried.append(t)
     assert retried, proc.stderr  # the killed node's sample was retried elsewhere, says so
+    assert no_service_left(KILL_TASKS)  # the killed node's services died with it
     progress = load_progress(tmp_path / "ray")
     assert progress is not None
     assert (progress.status, progress.done, progress.retried) == ("complete", 5, len(retried))
@@ -372,17 +387,18 @@ def test_a_crashed_worker_process_is_retried_on_another_node(
         assert time.monotonic() < deadline, "the task never ran"
         time.sleep(0.05)
     worker = workers[0]
-    doomed = [worker, *worker.children(recursive=True)]
     while not ((p := load_progress(tmp_path / "ray")) and p.running == 1):
         assert driver.poll() is None, driver.communicate()
         assert time.monotonic() < deadline, "the driver never heard the task start"
         time.sleep(0.05)
+    doomed = [worker, *worker.children(recursive=True)]
     for proc in doomed:
         with contextlib.suppress(psutil.NoSuchProcess):
             proc.kill()
     out, err = driver.communicate(timeout=300)
     assert driver.returncode == 0, err
     assert all(psutil.pid_exists(r) for r in ray_cluster.raylets)  # every node lived on
+    assert no_service_left((task,))  # the dead worker's service died with it
     r = json.loads((tmp_path / "ray" / "samples" / task / "0" / "result.json").read_text())
     said = " ".join(r["notes"])
     failed = re.search(r"attempt 1 failed on (\S+) for an infrastructure reason "

@@ -146,3 +146,51 @@ def test_a_folder_reached_through_a_symlink_is_there_by_both_paths(mode: str,
         time.sleep(0.05)
     assert service.exited() == 0
     assert (repo / "out.txt").read_text() == "found\nfound\n"
+
+
+OWNER = r"""
+import os, sys, time
+from pathlib import Path
+from inspector.services.harness import confine
+repo = Path(sys.argv[1])
+box = confine.Box(writable=[repo], readable=[], hidden=[])
+confine.give_to_service(repo, sys.argv[2], box)
+service = confine.Service(["bash", "-c", "sleep 300 & sleep 300; wait"], repo,
+                          dict(os.environ), box, sys.argv[2])
+deadline = time.monotonic() + 20
+while len(service.pids()) < 3 and time.monotonic() < deadline:
+    time.sleep(0.05)
+print(" ".join(str(p) for p in sorted(service.pids())), flush=True)
+time.sleep(300)
+"""
+
+
+@pytest.mark.parametrize("mode", [m for m in confine.available() if m != "none"])
+def test_a_service_dies_with_the_process_that_started_it(mode: str, tmp_path: Path) -> None:
+    """A cluster worker or an evaluation killed outright (SIGKILL: no clean-up runs) takes
+    its services along: nothing is left holding a port on the machine."""
+    import subprocess
+    import sys
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    owner = subprocess.Popen([sys.executable, "-c", OWNER, str(repo), mode],
+                             stdout=subprocess.PIPE, text=True)
+    assert owner.stdout is not None
+    pids = [int(p) for p in owner.stdout.readline().split()]
+    assert len(pids) >= 3, pids  # the namespace's init, bash and its sleeps
+    assert all(os.path.exists(f"/proc/{p}") for p in pids)
+    owner.kill()
+    owner.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while (alive := [p for p in pids if _running(p)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert alive == []
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

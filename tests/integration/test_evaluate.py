@@ -22,7 +22,12 @@ from inspector.model.runformat import load_run
 from inspector.model.tasks import load_tasks
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
-from inspector.services.harness.evaluate import EvaluationPlan, Evaluator, evaluate_sample
+from inspector.services.harness.evaluate import (
+    EvaluationPlan,
+    Evaluator,
+    evaluate_sample,
+    infrastructure_failed,
+)
 from inspector.services.harness.ports import port_open
 from inspector.services.harness.venvs import VenvCache
 
@@ -319,6 +324,47 @@ def test_busy_port_is_an_infrastructure_failure_not_the_agents(tmp_path: Path,
         result = evaluate_sample(backend, SampleJob("r", task, 0, repo, tmp_path / "out"))
     assert not result.deployment.success
     assert "already in use" in result.deployment.message
+    # the squatter's service is never tested in the repo's name
+    assert result.tests.total == 0 and result.exit_code is None
+    assert infrastructure_failed(result) and "already in use" in (result.error or "")
+
+
+def test_cli_leaves_a_sample_stopped_by_a_busy_port_for_a_resume(
+        tmp_path: Path, sample_runs: Path, venv_cache: Path) -> None:
+    """Another process holds a task's port: the sample is not written as a result (neither a
+    failure nor a pass borrowed from that process's service); the command says so and exits 1;
+    the same command later evaluates just that sample."""
+    import socket
+    import subprocess
+    import sys
+
+    env = dict(os.environ, GENESIS_INSPECTOR_CACHE=str(venv_cache.parent))
+    preds = sample_runs / "predictions" / "repo_readme_1118_forge_m1-large_Python"
+    out = tmp_path / "run"
+    args = [sys.executable, "-m", "inspector", "evaluate", "--tasks",
+            str(sample_runs / "tasks"), "--predictions", str(preds), "--out", str(out),
+            "--backend", "local", "--allow-local-exec", "--task", "notes-api", "--task",
+            "url-shortener"]
+    with socket.socket() as squatter:  # notes-api's port, as another program would hold it
+        squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        squatter.bind(("127.0.0.1", 18081))
+        squatter.listen()
+        first = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
+    assert first.returncode == 1, first.stderr
+    assert "1 sample(s) failed for infrastructure reasons" in first.stderr
+    assert "Traceback" not in first.stderr
+    held = out / "samples" / "notes-api" / "0"
+    assert not (held / "result.json").exists()
+    assert "port 18081 is already in use" in (held / "infrastructure_failure.txt").read_text()
+    doc = json.loads((out / "run.json").read_text())
+    assert doc["status"] == "incomplete"
+    assert [s["task"] for s in doc["samples"]] == ["url-shortener"]
+    again = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert "resumed: 1 sample(s)" in again.stdout
+    r = json.loads((held / "result.json").read_text())
+    assert r["deployment"]["success"] and r["tests"]["failed"] == 0
+    assert not (held / "infrastructure_failure.txt").exists()
 
 
 def test_cli_evaluate_cancel_with_ctrl_c_cleans_up(tmp_path: Path, sample_runs: Path,

@@ -29,6 +29,7 @@ from inspector.services.harness.evaluate import (
     EvaluationError,
     ProgressFn,
     evaluate_sample,
+    infrastructure_failed,
     job_key,
 )
 from inspector.services.harness.phase_log import now_iso
@@ -39,6 +40,10 @@ NODE_ID_LABEL = "ray.io/node-id"
 DOCKER_RESOURCE = "docker"
 """The custom resource a node advertises when it has a Docker engine the sandbox can use:
 ``ray start --resources='{"docker": N}'`` (N: sandboxes it may run at once)."""
+
+
+class InfrastructureFailure(RuntimeError):
+    """Raised by a task whose sample the node's machine stopped (a port held, …)."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,8 @@ def evaluate_on_node(spec: _Spec, notices: Any = None, attempt: int = 1) -> _Nod
                         threading.Event())
         started = now_iso()
         result = evaluate_sample(backend, job)
+        if infrastructure_failed(result):  # the driver retries it, elsewhere if it can
+            raise InfrastructureFailure(f"{result.error} (on {host})")
         files = {p.relative_to(scratch).as_posix(): p.read_bytes()
                  for p in sorted(scratch.rglob("*")) if p.is_file()}
         return _NodeResult(result, started, now_iso(), scratch, files, host)

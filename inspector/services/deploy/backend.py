@@ -96,6 +96,7 @@ class PhaseOutcome:
     started_at: str | None = None
     duration_seconds: float | None = None
     lenient_ok: bool | None = None  # health only: what the stock harness would conclude
+    infrastructure: bool = False  # the machine stopped it (a port held by another process)
 
 
 @dataclass

@@ -244,7 +244,7 @@ class LocalSession:
                    "not started (infrastructure problem, not the agent's)")
             log.meta(msg)
             return PhaseOutcome(Phase.START, PhaseStatus.FAILED, msg, None, False, started, 0.0,
-                                lenient_ok=False)
+                                lenient_ok=False, infrastructure=True)
         found = self._start_command(port)
         if found is None:
             return no_entry_point(log, started)

@@ -17,7 +17,8 @@ Three ways to run ``start.sh``, the strongest this machine allows (:func:`isolat
   the port, but the service can write anything the user can.
 
 In a namespace, teardown is exact: killing its init kills every process in it, however it
-forked.
+forked; and the init holds a lifeline pipe to the process that started it, so the service
+dies with that process too, however it died (a crashed or killed cluster worker).
 """
 
 from __future__ import annotations
@@ -117,6 +118,21 @@ except Exception as exc:
     say("error", f"could not prepare the service's namespace: {exc}")
     os._exit(125)
 signal.signal(signal.SIGTERM, lambda *_: os.kill(-1, signal.SIGTERM))
+lifeline = plan.get("lifeline_fd")
+if lifeline is not None:
+    # the other end is held by the process that started the service: when it dies, however
+    # (a crashed or killed worker), the read ends and the whole namespace goes with it
+    import threading
+    os.set_inheritable(lifeline, False)
+    def watch():
+        try:
+            while os.read(lifeline, 1):
+                pass
+        except OSError:
+            pass
+        os.kill(-1, signal.SIGKILL)
+        os._exit(137)
+    threading.Thread(target=watch, daemon=True).start()
 pid = os.fork()
 if pid == 0:
     try:
@@ -254,6 +270,7 @@ class Service:
         self._exit: int | None = None
         self.setup_error = ""  # the namespace could not be prepared (not the repo's fault)
         self._status_done = threading.Event()
+        self._lifeline: int | None = None
         env = dict(env)
         env[TOKEN_VAR] = self.token
         self.started = boot_ticks()  # tracked_pids compares /proc start times, in ticks
@@ -268,7 +285,8 @@ class Service:
         ids = _nobody()
         drop = mode == "uid" and not box.keep_uid
         r, w = os.pipe()
-        plan = {"status_fd": w, "cwd": str(cwd), "home": "/tmp/home",
+        life_r, self._lifeline = os.pipe()  # ours stays open while this process lives
+        plan = {"status_fd": w, "lifeline_fd": life_r, "cwd": str(cwd), "home": "/tmp/home",
                 "uid": ids[0] if drop else None, "gid": ids[1] if drop else None,
                 "hide": [str(p) for p in box.hidden],
                 **_layout(box, ids if drop else None),
@@ -279,9 +297,14 @@ class Service:
                 [shutil.which("unshare") or "unshare", *_unshare_flags(mode), sys.executable,
                  "-I", "-S", "-c", INIT, json.dumps(plan)],
                 cwd="/", env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                stdin=subprocess.DEVNULL, start_new_session=True, pass_fds=(w,))
+                stdin=subprocess.DEVNULL, start_new_session=True, pass_fds=(w, life_r))
+        except BaseException:
+            os.close(self._lifeline)
+            self._lifeline = None
+            raise
         finally:
             os.close(w)
+            os.close(life_r)
         threading.Thread(target=self._read_status, args=(r,), daemon=True,
                          name=f"service-status-{self.proc.pid}").start()
 
@@ -370,6 +393,9 @@ class Service:
                     os.kill(self.proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=10)
+        if self._lifeline is not None and self.proc.poll() is not None:
+            os.close(self._lifeline)
+            self._lifeline = None
 
     def _init_pid(self) -> int | None:
         pid = self.proc.pid

@@ -99,6 +99,17 @@ def job_key(job: SampleJob) -> str:
     return f"{job.task.name}/{job.sample}"
 
 
+INFRA_PREFIX = "infrastructure: "
+"""How a :class:`SampleResult`'s ``error`` starts when the machine, not the repo, stopped the
+sample (see :func:`infrastructure_failed`)."""
+
+
+def infrastructure_failed(result: SampleResult) -> bool:
+    """Whether the machine stopped this sample (a port held by another process, …): never
+    a verdict on the repo; executors leave it for a retry or a resume."""
+    return bool(result.error and result.error.startswith(INFRA_PREFIX))
+
+
 class EvaluationError(Exception):
     """A problem with the evaluation's inputs; the message is one clear line."""
 
@@ -161,7 +172,12 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
                 dep = deploy(session, logs, say)
                 phases.extend(dep.phases)
                 failed, lenient = dep.failed, dep.lenient
-                if not job.cancel.is_set():
+                if failed is not None and failed.infrastructure:
+                    # e.g. another process holds the port: tests would reach *its* service
+                    error = INFRA_PREFIX + failed.message
+                    logs[Phase.TESTS].meta("not run: the deployment was stopped for an "
+                                           "infrastructure reason, not the repo's")
+                elif not job.cancel.is_set():
                     say("running tests")
                     tests_run = session.run_tests(logs[Phase.TESTS])
                     phases.append(tests_run.outcome)
@@ -379,6 +395,12 @@ class Evaluator:
                     if self.cancel.is_set():
                         # cut short by Ctrl-C: not a result; its logs stay, unlisted, and a
                         # resumed run evaluates it again
+                        continue
+                    if infrastructure_failed(result):
+                        deliver(Delivery(None, None, None, task=job.task.name,
+                                         sample=job.sample, infra_failure=(
+                                             f"attempt 1 failed on {board.host} for an "
+                                             f"infrastructure reason ({result.error})")))
                         continue
                     deliver(Delivery(result, started, now_iso()))
                 finally:

@@ -12,6 +12,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, ProgressBar, Static, TabbedContent, TabPane
 
@@ -150,8 +151,18 @@ class MainScreen(Screen[None]):
             plain(f"Indexing runs {message.done}/{message.total}  (Esc cancels)  "))
 
     def on_catalog_updated(self, message: CatalogUpdated) -> None:
-        self.query_one("#index-bar").remove_class("busy")
-        self.reload_from_catalog()
+        try:
+            self.query_one("#index-bar").remove_class("busy")
+            self.reload_from_catalog()
+        except NoMatches:
+            if not self._quitting():
+                raise
+            # the app quit while a refresh was on its way: this screen's panes are gone
+
+    def _quitting(self) -> bool:
+        """Whether this screen (or the app) is closing, its widgets being removed."""
+        return bool(getattr(self, "_closing", False) or getattr(self.app, "_closing", False)
+                    or not self.is_attached)
 
     def reload_from_catalog(self) -> None:
         """Re-read runs and samples from the catalog and refresh whatever is visible."""
