@@ -59,6 +59,26 @@ def screen_text(page: Any) -> str:
     return str(page.evaluate(_TEXT))
 
 
+_CELL = """() => {
+  const t = (window.__terminals || [])[0];
+  const screen = document.querySelector('.xterm-screen');
+  if (!t || !screen) return null;
+  const r = screen.getBoundingClientRect();
+  return [r.left, r.top, r.width / t.cols, r.height / t.rows];
+}"""
+
+
+def click_text(page: Any, text: str) -> None:
+    """Click the terminal where ``text`` is shown (its first cell): a mouse click reaches the
+    widget under it whatever has the keyboard focus."""
+    rows = screen_text(page).split("\n")
+    where = next(((y, line.index(text)) for y, line in enumerate(rows) if text in line), None)
+    assert where is not None, f"{text!r} not on screen:\n" + "\n".join(rows)
+    left, top, width, height = page.evaluate(_CELL)
+    y, x = where
+    page.mouse.click(left + (x + 0.5) * width, top + (y + 0.5) * height)
+
+
 def wait_for_text(page: Any, *wanted: str, timeout: float = 60.0) -> str:
     """Poll the terminal until every string in ``wanted`` is on screen; the screen text."""
     deadline = time.monotonic() + timeout
