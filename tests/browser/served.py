@@ -59,26 +59,6 @@ def screen_text(page: Any) -> str:
     return str(page.evaluate(_TEXT))
 
 
-_CELL = """() => {
-  const t = (window.__terminals || [])[0];
-  const screen = document.querySelector('.xterm-screen');
-  if (!t || !screen) return null;
-  const r = screen.getBoundingClientRect();
-  return [r.left, r.top, r.width / t.cols, r.height / t.rows];
-}"""
-
-
-def click_text(page: Any, text: str) -> None:
-    """Click the terminal where ``text`` is shown (its first cell): a mouse click reaches the
-    widget under it whatever has the keyboard focus."""
-    rows = screen_text(page).split("\n")
-    where = next(((y, line.index(text)) for y, line in enumerate(rows) if text in line), None)
-    assert where is not None, f"{text!r} not on screen:\n" + "\n".join(rows)
-    left, top, width, height = page.evaluate(_CELL)
-    y, x = where
-    page.mouse.click(left + (x + 0.5) * width, top + (y + 0.5) * height)
-
-
 def wait_for_text(page: Any, *wanted: str, timeout: float = 60.0) -> str:
     """Poll the terminal until every string in ``wanted`` is on screen; the screen text."""
     deadline = time.monotonic() + timeout
@@ -88,7 +68,20 @@ def wait_for_text(page: Any, *wanted: str, timeout: float = 60.0) -> str:
         if all(w in text for w in wanted):
             return text
         time.sleep(0.1)
-    raise AssertionError(f"not on screen after {timeout:.0f}s: {wanted!r}\n--- screen ---\n{text}")
+    raise AssertionError(f"not on screen after {timeout:.0f}s: {wanted!r}\n--- screen ---\n{text}"
+                         f"\n--- machine ---\n{machine_state()}")
+
+
+def machine_state() -> str:
+    """Load and the processes busiest over half a second: whether a missed screen was a
+    starved machine."""
+    with open("/proc/loadavg") as fh:
+        load = fh.read().strip()
+    top = subprocess.run(["top", "-b", "-c", "-n", "2", "-d", "0.5", "-o", "%CPU", "-w", "160"],
+                         capture_output=True, text=True, check=False).stdout
+    last = top.rsplit("\ntop - ", 1)[-1].splitlines()
+    start = next((i for i, line in enumerate(last) if "PID" in line and "COMMAND" in line), 0)
+    return f"load {load}\n" + "\n".join(last[start:start + 12])
 
 
 def press(page: Any, *keys: str, pause: float = 0.25) -> None:

@@ -6,7 +6,6 @@ with a page, and a closed tab ends its app process. Screenshots in tests/browser
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ import pytest
 from tests.procs import children, rss_mb
 
 from .chromium import VIEWPORT
-from .served import CAPTURE, click_text, press, screen_text, serve, until, wait_for_text
+from .served import CAPTURE, press, screen_text, serve, until, wait_for_text
 
 pytestmark = pytest.mark.slow
 
@@ -51,26 +50,11 @@ def offline(page: Any) -> Iterator[list[str]]:
     yield blocked
 
 
-def filter_samples(page: Any, text: str, expect: tuple[str, ...], attempts: int = 3) -> str:
-    """Type ``text`` into the samples filter until ``expect`` is on screen. On a loaded
-    machine keys typed right after ``/`` were seen to miss the field (the filter stayed
-    empty), so the field is focused, cleared and typed into again, each time waiting longer.
-    Under load "/" itself was seen to leave the focus on the table three times in a row, so a
-    retry clicks the field instead."""
-    for attempt in range(1, attempts + 1):
-        if attempt == 1:
-            press(page, "/", pause=1.0)  # the filter field takes the focus
-        else:  # a click on the field focuses it whatever has the keys now
-            click_text(page, "text, -exclude")
-            time.sleep(1.0 * attempt)
-        press(page, "End", "Control+u", pause=0.3)  # whatever a missed attempt left in it
-        press(page, f"type:{text}")
-        try:
-            return wait_for_text(page, *expect, timeout=20.0 * attempt)
-        except AssertionError:
-            if attempt == attempts:
-                raise
-    raise AssertionError("unreachable")
+def filter_samples(page: Any, text: str, expect: tuple[str, ...]) -> str:
+    """``/`` and ``text`` typed in one go (type-ahead: the keys behind ``/`` land in the
+    filter field however busy the app is), until ``expect`` is on screen."""
+    press(page, "/", f"type:{text}", pause=0.0)
+    return wait_for_text(page, *expect)
 
 
 def open_sample(page: Any) -> str:

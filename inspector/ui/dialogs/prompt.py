@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from inspector.ui.focus import focus_now
 from inspector.ui.safe import plain
 
 
@@ -34,7 +35,7 @@ class PromptScreen(ModalScreen[str | None]):
             yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        focus_now(self.query_one(Input))
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

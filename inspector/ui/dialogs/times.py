@@ -8,6 +8,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from inspector.ui.focus import focus_now
 from inspector.ui.safe import plain
 
 MAX_TIMES = 100
@@ -37,7 +38,7 @@ class TimesScreen(ModalScreen[int | None]):
             yield Static("", id="times-error")
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        focus_now(self.query_one(Input))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         try:

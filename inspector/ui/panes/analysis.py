@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Input, ProgressBar, Static, TabbedContent, TabPane
+from textual.widgets import Input, ProgressBar, Static, TabPane
 from textual.worker import get_current_worker
 
 from inspector.ui.analysis.compare_view import CompareView
@@ -28,6 +28,7 @@ from inspector.ui.analysis.tasks_view import TasksView
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.safe import plain
+from inspector.ui.widgets.steady_tabs import SteadyTabbedContent
 
 if TYPE_CHECKING:  # the analyses load when the tab is first shown, not at start-up
     from inspector.services.analysis.compare import RunComparison
@@ -54,7 +55,7 @@ class AnalysisViews(Vertical):
     DEFAULT_CSS = "AnalysisViews { height: 1fr; }"
 
     def compose(self) -> Iterable[Widget]:
-        with TabbedContent(id="analysis-views"):
+        with SteadyTabbedContent(id="analysis-views"):
             with TabPane("Plots", id="analysis-plots"), Grid(id="plot-grid"):
                 for pid in PLOT_IDS:
                     yield PlotBox(pid)
@@ -118,9 +119,8 @@ class AnalysisPane(LazyPane):
         """The comparison shown in the Compare view."""
         return self.compare_view.comparison if self.built else None
 
-    def focus_main(self) -> None:
-        if self.query("#analysis-views Tabs"):
-            self.query_one("#analysis-views Tabs").focus()
+    def main_widget(self) -> Widget | None:
+        return next(iter(self.query("#analysis-views Tabs")), None)
 
     async def show(self) -> None:
         await super().show()

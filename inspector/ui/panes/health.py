@@ -67,8 +67,8 @@ class HealthPane(LazyPane):
         self.dirty = True
         self.refresh_if_dirty()
 
-    def focus_main(self) -> None:
-        self.table.focus()
+    def main_widget(self) -> Widget | None:
+        return self.table
 
     def fill(self) -> None:
         report = self.health

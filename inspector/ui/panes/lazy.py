@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 
 from textual.widget import Widget
+
+from inspector.ui.focus import focus_now
 
 
 class LazyPane(Widget):
@@ -17,17 +20,26 @@ class LazyPane(Widget):
         super().__init__(id=id)
         self.built = False
         self.dirty = True
+        self._build_lock = asyncio.Lock()
 
     def build(self) -> Iterable[Widget]:
         """The pane's widgets (mounted once)."""
         return ()
 
     async def ensure_built(self) -> None:
-        """Mount the pane's widgets unless they are already there."""
-        if not self.built:
+        """Mount the pane's widgets unless they are already there. Callers racing (the tab's
+        activation and a key typed right behind it) wait for the one build; ``built`` turns
+        true once every widget is mounted."""
+        async with self._build_lock:
+            if self.built:
+                return
+            await self.mount_built()
             self.built = True
-            await self.mount_all(list(self.build()))
             self.on_built()
+
+    async def mount_built(self) -> None:
+        """Mount what ``build`` yields (a pane placing widgets around others overrides this)."""
+        await self.mount_all(list(self.build()))
 
     def on_built(self) -> None:
         """Called once the widgets are mounted (set up columns, legends…)."""
@@ -42,10 +54,32 @@ class LazyPane(Widget):
         """Show the pane's current data."""
 
     async def show(self) -> None:
-        """The tab became visible: build, fill if needed and focus its main widget."""
+        """The tab became visible: build, fill if needed and focus its main widget, unless
+        the tab was left meanwhile or a key typed meanwhile already moved the focus into the
+        pane (its filter, say)."""
         await self.ensure_built()
         self.refresh_if_dirty()
-        self.focus_main()
+        if self.on_active_tab and not self.has_focus_inside:
+            self.focus_main()
+
+    @property
+    def on_active_tab(self) -> bool:
+        """Whether the tab holding the pane is the one shown."""
+        return self.parent is not None and bool(self.parent.display)
+
+    @property
+    def has_focus_inside(self) -> bool:
+        focused = self.screen.focused
+        return focused is not None and self in focused.ancestors
+
+    def main_widget(self) -> Widget | None:
+        """The widget the keys go to when the tab is shown (once built)."""
+        return None
 
     def focus_main(self) -> None:
-        """Focus the pane's table."""
+        """Focus the main widget at once. Deferred (``Widget.focus()``), a focus landing after
+        the user changed tabs would switch the tab back (Textual shows the pane of a focused
+        widget), and two such in flight switched the tabs back and forth endlessly."""
+        widget = self.main_widget()
+        if widget is not None:
+            focus_now(widget)

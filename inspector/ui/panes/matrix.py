@@ -89,8 +89,8 @@ class MatrixPane(LazyPane):
         self._moved()
         self._apply_want()
 
-    def focus_main(self) -> None:
-        self.table.focus()
+    def main_widget(self) -> Widget | None:
+        return self.table
 
     @on(DataTable.CellHighlighted, "#matrix-table")
     def _moved(self) -> None:

@@ -20,6 +20,7 @@ from inspector.model.entries import RunEntry
 from inspector.model.errors import LoadError
 from inspector.model.progress import RunProgress, load_progress
 from inspector.services.catalog import Catalog
+from inspector.ui.focus import focus_now
 from inspector.ui.messages import ShowRunSamples
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import plain, sanitize
@@ -93,11 +94,11 @@ class RunsPane(LazyPane):
                          "(inspector summary PATH lists them)")
         self.query_one("#problems", Static).update(plain("\n".join(lines)))
 
-    def focus_main(self) -> None:
-        self.table.focus()
+    def main_widget(self) -> Widget | None:
+        return self.table
 
     def focus_filter(self) -> None:
-        self.query_one("#runs-filter", Input).focus()
+        focus_now(self.query_one("#runs-filter", Input))
 
     def select_run(self, key: str) -> None:
         """Clear the filter and put the cursor on run ``key``."""

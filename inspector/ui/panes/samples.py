@@ -15,6 +15,7 @@ from textual.widgets import Input, Select, Static
 from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.filters import LabelState, SampleFilter, facet_values
 from inspector.model.verdict import Verdict
+from inspector.ui.focus import focus_now
 from inspector.ui.messages import OpenSample
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import plain, sanitize
@@ -54,10 +55,7 @@ class SamplesPane(LazyPane):
     def compose(self) -> Iterable[Widget]:
         yield SamplesTable(id="samples-table")
 
-    async def ensure_built(self) -> None:
-        if self.built:
-            return
-        self.built = True
+    async def mount_built(self) -> None:
         row = Horizontal(
             Input(placeholder="text, -exclude, /regex/  (/)", id="sample-filter"),
             Select([], prompt="any language", id="f-language"),
@@ -68,6 +66,8 @@ class SamplesPane(LazyPane):
             classes="filter-row")
         await self.mount(row, Static("", id="samples-count"), before=self.table)
         await self.mount(Static("", id="sample-preview"), after=self.table)
+
+    def on_built(self) -> None:
         self._update_facets()
 
     @property
@@ -98,7 +98,7 @@ class SamplesPane(LazyPane):
 
     @property
     def is_visible_tab(self) -> bool:
-        return self.built and self.parent is not None and self.parent.display
+        return self.built and self.on_active_tab
 
     def _update_facets(self) -> None:
         facets = facet_values(self.samples)
@@ -126,11 +126,11 @@ class SamplesPane(LazyPane):
             f"{' · a: all runs' if self.filter.run_key else ''} · x: clear filters"))
         self._highlighted()
 
-    def focus_main(self) -> None:
-        self.table.focus()
+    def main_widget(self) -> Widget | None:
+        return self.table
 
     def focus_filter(self) -> None:
-        self.query_one("#sample-filter", Input).focus()
+        focus_now(self.query_one("#sample-filter", Input))
 
     def queue_entries(self) -> list[SampleEntry] | None:
         """The samples a label queue starts from: those shown, or all that the filter

@@ -8,6 +8,8 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input
 
+from inspector.ui.focus import focus_now
+
 
 class FilterBar(Horizontal):
     """Two inputs; Enter in either posts `FilterBar.Filter` or `FilterBar.Search`."""
@@ -33,10 +35,10 @@ class FilterBar(Horizontal):
                     id="log-search")
 
     def focus_filter(self) -> None:
-        self.query_one("#log-filter", Input).focus()
+        focus_now(self.query_one("#log-filter", Input))
 
     def focus_search(self) -> None:
-        self.query_one("#log-search", Input).focus()
+        focus_now(self.query_one("#log-search", Input))
 
     def clear_filter(self) -> None:
         self.query_one("#log-filter", Input).value = ""

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Button, Input, Select, Static, TextArea
 
 from inspector.model.http_request import BODY_KINDS, BodyKind, RequestSpec
+from inspector.ui.focus import focus_now
 from inspector.ui.request.fields import parse_headers, parse_query
 from inspector.ui.safe import plain, sanitize
 
@@ -80,7 +81,7 @@ class RequestEditor(Vertical):
         self.query_one("#req-problems", Static).update(plain(message) if message else "")
 
     def focus_path(self) -> None:
-        self.query_one("#req-path", Input).focus()
+        focus_now(self.query_one("#req-path", Input))
 
     @on(Select.Changed, "#req-body-kind")
     def _kind_changed(self, event: Select.Changed) -> None:

@@ -31,6 +31,7 @@ from inspector.model.entries import SampleEntry
 from inspector.model.labels import Anchor
 from inspector.services.repo.references import Ref
 from inspector.services.suite.cause import cause_of
+from inspector.ui.focus import focus_now
 from inspector.ui.safe import sanitize
 from inspector.ui.sample.code import CodeTab
 from inspector.ui.sample.deploy import DeployTab, ReplayRequested
@@ -39,6 +40,7 @@ from inspector.ui.sample.tests import TestsTab
 from inspector.ui.sample.text import tamper_colour, tamper_text
 from inspector.ui.styles import verdict_text
 from inspector.ui.widgets.code_view import CodeView
+from inspector.ui.widgets.steady_tabs import SteadyTabbedContent
 
 
 class SamplePane(Vertical):
@@ -101,7 +103,7 @@ class SamplePane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("", classes="pane-title")
-        with TabbedContent(classes="pane-tabs"):
+        with SteadyTabbedContent(classes="pane-tabs"):
             yield FilesTab()
             yield TestsTab()
             yield DeployTab()
@@ -151,11 +153,12 @@ class SamplePane(Vertical):
     # ------------------------------------------------------------------ tabs
 
     def show_tab(self, name: str) -> None:
-        """``files``, ``tests``, ``deploy`` or ``code``."""
-        self._activate(f".{name}-tab")
+        """``files``, ``tests``, ``deploy`` or ``code``; the focus moves first, at once (see
+        :func:`~inspector.ui.focus.focus_now`), so the tab being left cannot take it back."""
         target = {"files": ".repo-tree", "tests": ".tests-table", "deploy": ".phases",
                   "code": ".code-summary"}[name]
-        self.query_one(target).focus()
+        focus_now(self.query_one(target))
+        self._activate(f".{name}-tab")
 
     def _activate(self, selector: str) -> None:
         tabs = self.query_one(TabbedContent)
@@ -206,10 +209,10 @@ class SamplePane(Vertical):
             return
         self.current_file = (root, rel)
         files.show_file(base, root, rel, line)
+        if focus:
+            focus_now(self.query_one(CodeView))
         if switch:
             self._activate(".files-tab")
-        if focus:
-            self.query_one(CodeView).focus()
         self.post_message(self.FileOpened(self, root, rel, line))
 
     def files(self) -> list[str]:

@@ -36,6 +36,7 @@ from inspector.services.labels.queue import QueueSample, QueueTriage
 from inspector.services.labels.session import KEEP, LabelSession
 from inspector.ui.app_access import inspector_app, open_label_session
 from inspector.ui.dialogs.prompt import PromptScreen
+from inspector.ui.focus import focus_now
 from inspector.ui.label_text import item_name
 from inspector.ui.labelling import item as items
 from inspector.ui.labelling import navigation
@@ -504,7 +505,7 @@ class LabelScreen(Screen[None]):
 
     @refused_when_read_only(Write.LABEL)
     def action_edit_note(self) -> None:
-        self.query_one("#note", Input).focus()
+        focus_now(self.query_one("#note", Input))
 
     @on(Input.Submitted, "#note")
     def _note_submitted(self, event: Input.Submitted) -> None:

@@ -20,6 +20,7 @@ from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.filters import SampleFilter
 from inspector.model.verdict import Verdict
 from inspector.ui.app_access import inspector_app
+from inspector.ui.focus import focus_key, skip_when_typing
 from inspector.ui.messages import CatalogProgress, CatalogUpdated, ShowRunSamples
 from inspector.ui.panes.analysis import AnalysisPane
 from inspector.ui.panes.health import HealthPane
@@ -28,6 +29,7 @@ from inspector.ui.panes.matrix import MatrixPane
 from inspector.ui.panes.runs import RunsPane
 from inspector.ui.panes.samples import SamplesPane
 from inspector.ui.safe import plain
+from inspector.ui.widgets.steady_tabs import SteadyTabbedContent
 
 if TYPE_CHECKING:
     from inspector.services.analysis.overview import LabelInput
@@ -40,12 +42,12 @@ class MainScreen(Screen[None]):
     """Runs, samples, matrix and benchmark health of everything under the root folder."""
 
     BINDINGS = [
-        Binding("1", "show_tab('runs-tab')", "Runs"),
-        Binding("2", "show_tab('samples-tab')", "Samples"),
-        Binding("3", "show_tab('matrix-tab')", "Matrix"),
-        Binding("4", "show_tab('health-tab')", "Health"),
-        Binding("5", "show_tab('analysis-tab')", "Analysis"),
-        Binding("slash", "focus_filter", "Filter"),
+        focus_key("1", "show_tab('runs-tab')", "Runs"),
+        focus_key("2", "show_tab('samples-tab')", "Samples"),
+        focus_key("3", "show_tab('matrix-tab')", "Matrix"),
+        focus_key("4", "show_tab('health-tab')", "Health"),
+        focus_key("5", "show_tab('analysis-tab')", "Analysis"),
+        focus_key("slash", "focus_filter", "Filter"),
         Binding("L", "label_queue", "Label"),
         Binding("D", "disagreements", "Disagreements", show=False),
         Binding("x", "clear_filters", "Clear filters", show=False),
@@ -71,7 +73,7 @@ class MainScreen(Screen[None]):
         with Horizontal(id="index-bar"):
             yield Static("Indexing runs…", id="index-label")
             yield ProgressBar(id="index-progress", show_eta=False)
-        with TabbedContent(initial="runs-tab", id="tabs"):
+        with SteadyTabbedContent(initial="runs-tab", id="tabs"):
             with TabPane("Runs [1]", id="runs-tab"):
                 yield RunsPane(app.catalog, app.display_path, id="runs-pane")
             with TabPane("Samples [2]", id="samples-tab"):
@@ -211,7 +213,7 @@ class MainScreen(Screen[None]):
     @on(ShowRunSamples)
     def _show_run_samples(self, message: ShowRunSamples) -> None:
         self.set_filter(self.filter.with_(run_key=message.run_key))
-        self.query_one(TabbedContent).active = "samples-tab"
+        self.show_tab("samples-tab")
 
     # ------------------------------------------------------------------ health
 
@@ -229,15 +231,27 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------ actions
 
     def action_show_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
+        skip_when_typing(self)
+        self.show_tab(tab)
+
+    def show_tab(self, tab: str) -> None:
+        """Show ``tab``, the focus moving with it at once. Left on the table of the tab being
+        hidden, the focus would be handed (by Textual, as the table hides) to a sibling in that
+        hidden pane, which shows that tab again."""
+        tabs = self.query_one(TabbedContent)
+        if tabs.active == tab:
+            return
+        pane = self._pane(tab)
+        self.set_focus(pane.main_widget() if pane is not None and pane.built else None)
+        tabs.active = tab
 
     async def action_focus_filter(self) -> None:
+        skip_when_typing(self)
         tabs = self.query_one(TabbedContent)
         if tabs.active == "runs-tab":
             self.runs_pane.focus_filter()
             return
-        if tabs.active != "samples-tab":
-            tabs.active = "samples-tab"
+        self.show_tab("samples-tab")
         await self.samples_pane.ensure_built()
         self.samples_pane.focus_filter()
 
@@ -294,11 +308,11 @@ class MainScreen(Screen[None]):
     # ------------------------------------------------------------------ navigation API
 
     def show_run(self, key: str) -> None:
-        self.query_one(TabbedContent).active = "runs-tab"
+        self.show_tab("runs-tab")
         self.runs_pane.select_run(key)
 
     def show_task(self, task: str) -> None:
-        self.query_one(TabbedContent).active = "matrix-tab"
+        self.show_tab("matrix-tab")
         self.matrix_pane.select_task(task)
 
     def select_options(self, **values: Any) -> None:

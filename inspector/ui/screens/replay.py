@@ -34,6 +34,7 @@ from inspector.services.logs.filters import FilterError, LogFilter, Query, Rows,
 from inspector.services.logs.filters import scan as scan_log
 from inspector.ui.app_access import label_session
 from inspector.ui.dialogs.prompt import PromptScreen
+from inspector.ui.focus import focus_key, skip_when_typing
 from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.replay.bars import FilterBar
 from inspector.ui.replay.demo import DemoHeader, DemoMode, clock_text
@@ -66,8 +67,8 @@ class ReplayScreen(Screen[None]):
         Binding("G", "seek_edge(1)", "End", show=False),
         Binding("e", "first_error", "First error"),
         Binding("t", "seek_prompt", "Seek"),
-        Binding("slash", "focus_filter", "Filter"),
-        Binding("s", "focus_search", "Search"),
+        focus_key("slash", "focus_filter", "Filter"),
+        focus_key("s", "focus_search", "Search"),
         Binding("n", "find(1)", "Next match", show=False),
         Binding("N", "find(-1)", "Prev match", show=False),
         Binding("E", "level('errors')", "Errors only", show=False),
@@ -356,9 +357,11 @@ class ReplayScreen(Screen[None]):
         return self.query_one("#bars", FilterBar)
 
     def action_focus_filter(self) -> None:
+        skip_when_typing(self)
         self.bars.focus_filter()
 
     def action_focus_search(self) -> None:
+        skip_when_typing(self)
         self.bars.focus_search()
 
     @on(FilterBar.Filter)

@@ -34,6 +34,7 @@ from inspector.model.labels import Anchor, ItemRef
 from inspector.model.verdict import Verdict
 from inspector.ui.app_access import inspector_app
 from inspector.ui.dialogs.pick import PickScreen
+from inspector.ui.focus import focus_now
 from inspector.ui.messages import OpenSample
 from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.safe import plain, sanitize
@@ -47,6 +48,7 @@ from inspector.ui.sample.target import deploy_target
 from inspector.ui.save_notice import announce_save
 from inspector.ui.styles import verdict_text
 from inspector.ui.widgets.samples_table import SamplesTable
+from inspector.ui.widgets.steady_tabs import SteadyTabbedContent
 
 if TYPE_CHECKING:
     from inspector.services.deploy.warm import Target
@@ -138,7 +140,7 @@ class SampleScreen(Screen[None]):
         yield Header()
         with Horizontal(id="body"):
             with Vertical(id="left"):
-                with TabbedContent(id="left-tabs"):
+                with SteadyTabbedContent(id="left-tabs"):
                     yield ReadmeTab()
                     yield EndpointsTab()
             with Vertical(id="right"):
@@ -396,8 +398,8 @@ class SampleScreen(Screen[None]):
     def action_left_tab(self, tab: str) -> None:
         if self.compare_entry is not None:
             self.action_compare()
+        focus_now(self.query_one("#endpoints" if tab == "endpoints-tab" else "#readme-scroll"))
         self.query_one("#left-tabs", TabbedContent).active = tab
-        self.query_one("#endpoints" if tab == "endpoints-tab" else "#readme-scroll").focus()
 
     def action_open_ref(self) -> None:
         pane = self.main_pane
