@@ -59,18 +59,13 @@ class LazyPane(Widget):
         pane (its filter, say)."""
         await self.ensure_built()
         self.refresh_if_dirty()
-        if self.on_active_tab and not self.has_focus_inside:
+        if self.on_active_tab and not self.has_focus_within:
             self.focus_main()
 
     @property
     def on_active_tab(self) -> bool:
         """Whether the tab holding the pane is the one shown."""
         return self.parent is not None and bool(self.parent.display)
-
-    @property
-    def has_focus_inside(self) -> bool:
-        focused = self.screen.focused
-        return focused is not None and self in focused.ancestors
 
     def main_widget(self) -> Widget | None:
         """The widget the keys go to when the tab is shown (once built)."""

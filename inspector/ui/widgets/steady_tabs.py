@@ -15,7 +15,6 @@ class SteadyTabbedContent(TabbedContent):
     pressed, or a table being hidden handing the focus to its neighbour in the same pane."""
 
     def on_tab_pane_focused(self, event: TabPane.Focused) -> None:
-        focused = self.screen.focused
-        if focused is None or event.tab_pane not in focused.ancestors:
+        if not event.tab_pane.has_focus_within:
             event.prevent_default()  # stale: Textual's own handler would switch the tab
             event.stop()
