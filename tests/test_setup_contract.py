@@ -27,16 +27,20 @@ def test_ci_runs_the_readme_test_command_verbatim_in_a_new_virtualenv() -> None:
     assert ci.index("python3 -m venv") < ci.index(_readme_test_command())
 
 
-def test_the_test_command_lints_type_checks_and_tests_through_check_sh() -> None:
-    """CI and the developer loop share scripts/check.sh: ruff, then mypy, then pytest, stopping
-    at the first failure, with the script's arguments passed on to pytest."""
-    assert _readme_test_command().endswith("bash scripts/check.sh")
-    script = (ROOT / "scripts" / "check.sh").read_text(encoding="utf-8")
-    assert "set -euo pipefail" in script
-    steps = [ln for ln in script.splitlines() if " -m " in ln and not ln.startswith("#")]
-    assert [ln.split(" -m ")[1].split()[0] for ln in steps] == ["ruff", "mypy", "pytest"]
+def test_the_test_command_lints_type_checks_then_runs_pytest() -> None:
+    """CI's command runs scripts/lint.sh (ruff, then mypy) and then the whole pytest suite,
+    stopping at the first failure; the developer loop (scripts/check.sh) runs the same steps,
+    with its arguments passed on to pytest."""
+    assert _readme_test_command().endswith("bash scripts/lint.sh && python -m pytest")
+    lint = (ROOT / "scripts" / "lint.sh").read_text(encoding="utf-8")
+    assert "set -euo pipefail" in lint
+    steps = [ln for ln in lint.splitlines() if " -m " in ln and not ln.startswith("#")]
+    assert [ln.split(" -m ")[1].split()[0] for ln in steps] == ["ruff", "mypy"]
     assert steps[0].endswith("check inspector tests bench scripts")
-    assert steps[2].endswith('pytest "$@"')
+    check = (ROOT / "scripts" / "check.sh").read_text(encoding="utf-8")
+    assert "set -euo pipefail" in check
+    body = [ln for ln in check.splitlines() if ln.strip() and not ln.startswith("#")]
+    assert body[-2].endswith("bash scripts/lint.sh") and body[-1].endswith('-m pytest "$@"')
     assert "scripts/check.sh" in (ROOT / "Makefile").read_text(encoding="utf-8")
 
 
