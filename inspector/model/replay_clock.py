@@ -103,6 +103,8 @@ class ReplayClock:
             self.elapsed = self._anchor_elapsed + (now - self._anchor_now) * self.speed
             burst = max(int(self.max_lines_per_second * dt), self.max_lines_per_second // 10, 1)
             self._reveal_due(burst)
+            if self.finished:  # a late frame does not run the clock past the last line
+                self.elapsed = min(self.elapsed, self._eff_last)
         if self.finished:
             self.playing = False
         return self.position - before

@@ -512,3 +512,15 @@ def test_any_sequence_keeps_the_clock_consistent(
         due = clock.next_due(now)
         assert due is None or due >= 0.0
         assert (due is None) == (not clock.playing or clock.finished)
+
+
+def test_a_late_last_frame_stops_the_clock_at_the_last_line() -> None:
+    """The demo's big clock showed 0:02.0 for a 1.41 s log when the frame came late (seen
+    in CI); the clock stops where the log ends, however late the frame that ends it."""
+    clock, _ = make([0.0, 0.5, 1.41])
+    clock.play(100.0)
+    clock.tick(100.6)
+    assert clock.position == 2 and clock.elapsed == pytest.approx(0.6)
+    clock.tick(102.0)  # 2.0 s after the start: a frame that came 0.59 s late
+    assert clock.finished and not clock.playing
+    assert clock.elapsed == pytest.approx(1.41)
