@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import tempfile
 import threading
 import time
@@ -29,11 +30,27 @@ from inspector.services.deploy.backend import (
 )
 from inspector.services.harness import bytecode, confine
 from inspector.services.harness.golden import make_writable, tree_digest
-from inspector.services.harness.golden_local import CapturedRun, GoldenSuite, run_golden, stage
+from inspector.services.harness.golden_local import (
+    CapturedRun,
+    GoldenSuite,
+    discarded,
+    run_golden,
+    stage,
+)
 from inspector.services.harness.phase_log import PhaseLog, SectionLog, now_iso
 from inspector.services.harness.ports import port_open, wait_port_closed
 from inspector.services.harness.proctree import group_alive as _group_alive  # noqa: F401 - kept for callers
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.harness.suite_reach import (
+    Reach,
+    classify,
+    root_entries,
+    runner_names,
+    shadow_finding,
+    shadowing,
+    suite_imports,
+    suite_own_names,
+)
+from inspector.services.harness.venvs import MARKER, VenvCache
 
 STOCK_BUNDLE = ["flask", "fastapi", "uvicorn", "django", "djangorestframework", "requests",
                 "sqlalchemy", "pydantic"]
@@ -116,6 +133,9 @@ class LocalSession:
         self.golden: GoldenSuite | None = None
         self.repo_tests: str | None = None  # digest of the copy of the golden tests in the repo
         self.last_run: CapturedRun | None = None
+        self.reach: Reach | None = None  # what of the repo the golden runner may import
+        self.shadowed: set[str] = set()  # repo-root modules already refused (see suite_reach)
+        self.refusals: list[TamperFinding] = []  # why the golden run is refused, if it is
         self._observed: set[str] = set()
 
     # -- helpers -------------------------------------------------------------------------
@@ -199,8 +219,44 @@ class LocalSession:
             return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED,
                                 "could not install the test runner (harness problem)", None,
                                 result.cached, started, dur)
+        try:
+            self._decide_reach(log)
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:
+            msg = f"could not read the test runner's environment (harness problem): {exc}"
+            log.meta(msg)
+            return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, msg, None, result.cached,
+                                started, time.monotonic() - t0)
         return PhaseOutcome(Phase.INSTALL, PhaseStatus.OK, result.message, 0, result.cached,
                             started, dur)
+
+    def _decide_reach(self, log: PhaseLog) -> None:
+        """What of the repo the golden runner may import, from the suite's own imports and the
+        runner environment's names (:mod:`.suite_reach`)."""
+        assert self.test_venv is not None
+        tests_dir = self.job.task.tests_dir
+        marker = self.test_venv / MARKER
+        stamp = marker.stat().st_mtime_ns if marker.exists() else 0
+        names = runner_names(self.test_venv / "bin" / "python",
+                             self.backend.cache.root / "runner-names" /
+                             f"{self.test_venv.name}-{stamp}.json")
+        self.reach = classify(suite_imports(tests_dir), suite_own_names(tests_dir), names,
+                              root_entries(self.workdir), self.job.task.readme or "")
+        log.meta(self.reach.describe())
+        staged = self._shadow_check("as generated")
+        if staged is not None:
+            log.meta(staged.detail)
+            self.refusals.append(staged)
+
+    def _shadow_check(self, when: str) -> TamperFinding | None:
+        """A white-box suite's repo root holding a module the runner could import: refused."""
+        if self.reach is None:
+            return None
+        names = [n for n in shadowing(self.reach, root_entries(self.workdir))
+                 if n not in self.shadowed]
+        if not names:
+            return None
+        self.shadowed.update(names)
+        return shadow_finding(names, when)
 
     def _test_env(self, log: PhaseLog) -> bool:
         """A separate venv with pytest and the task's test requirements (cached per task)."""
@@ -354,14 +410,23 @@ class LocalSession:
                            None, None)
         env = self._env(self.test_venv)
         env.update(base_url_env(self.job.task, self.job.port))
-        # Like the stock harness's single image, tests can import the repo and what it
-        # installed (white-box suites import the app), appended after the runner's own paths.
-        extra = [str(self.workdir)]
-        if self.venv is not None:
-            extra += [str(p) for p in sorted((self.venv / "lib").glob("python*/site-packages"))]
+        # checked at staging and again now: start.sh may have written such a module
+        late = self._shadow_check("written after start.sh ran")
+        if late is not None:
+            self.refusals.append(late)
+        if self.refusals:
+            run = discarded(self.refusals[-1], log)
+            run.tampering.extend(self.refusals[:-1])
+            run.tampering.extend(self._observe(report=False))
+            self.last_run = run
+            return run
+        # Like the stock harness's single image, a suite that imports the repo (white-box) or
+        # its libraries finds them, after the runner's own paths (see suite_reach)
+        sites = [str(p) for p in sorted((self.venv / "lib").glob("python*/site-packages"))] \
+            if self.venv is not None else []
         run = run_golden(self.golden, str(self.test_venv / "bin" / "python"), self.workdir,
-                         extra, test_ids, env, log, self.job.limits.tests, self._cancelled,
-                         self.job.out_dir / "junit.xml")
+                         test_ids, env, log, self.job.limits.tests, self._cancelled,
+                         self.job.out_dir / "junit.xml", self.reach, sites)
         run.tampering.extend(self._observe(report=False))
         self.last_run = run
         return run

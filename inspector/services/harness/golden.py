@@ -13,9 +13,12 @@ root, so the repo's own ``conftest.py``, pytest configuration, plugins, ``sitecu
   files and config sections are never read;
 * plugins: only the ``pytest11`` entry points visible *before* the repo's paths are added are
   loaded (explicitly, with autoload off), so a plugin shipped by the repo or its requirements is
-  not; the repo root and its installed packages are *appended* to ``sys.path`` as plain entries
-  (white-box suites import the app) — ``.pth`` files there are not processed, ``sitecustomize``
-  is not imported, and nothing in the repo can shadow the standard library or pytest;
+  not; what of the repo the suite may import is decided from the suite's own imports
+  (:mod:`.suite_reach`): nothing for a black-box suite, the repo environment's site-packages for
+  one that needs its libraries, the repo root too for a white-box suite — found by a finder
+  placed after everything of the runner's (``.pth`` files there are not processed,
+  ``sitecustomize`` is not imported), which never resolves a name the runner's own libraries
+  import (``chardet``, ``brotli``, ...) into the repo for those libraries;
 * the JUnit report goes to a folder the service cannot write.
 
 Test ids stay relative to the golden folder, which mirrors the repo root (``tests/...``), so they
@@ -27,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import importlib.machinery
 import io
+import json
 import os
 import shutil
 import stat
@@ -36,13 +40,15 @@ from pathlib import Path
 from inspector.model.tampering import TamperFinding
 
 # Started in the golden folder (pytest's invocation dir: ids print as ``tests/...``, as in a
-# stock run from the repo root); argv: WORKDIR EXTRA_PATH... -- PYTEST_ARG...; the tests then
-# run in WORKDIR (the repo copy, as the stock harness's do).
+# stock run from the repo root); argv: PLAN -- PYTEST_ARG..., PLAN a JSON object (see
+# :func:`runner_command`); the tests then run in the plan's workdir (the repo copy, as the stock
+# harness's do).
 RUNNER = r"""
-import os, sys
+import json, os, sys
 argv = sys.argv[1:]
 cut = argv.index("--")
-workdir, extra, args = argv[0], argv[1:cut], argv[cut + 1:]
+plan, args = json.loads(argv[0]), argv[cut + 1:]
+workdir = plan["workdir"]
 for var in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS"):
     os.environ.pop(var, None)
 os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
@@ -53,13 +59,60 @@ for ep in entry_points(group="pytest11"):
         plugins.append(ep.module)
 import pytest
 import _pytest.junitxml
-for path in extra:
-    if path not in sys.path:
-        sys.path.append(path)
+# the runner's libraries the suite imports are loaded now, so their optional imports are
+# settled before anything of the repo is importable
+for name in plan.get("preload", ()):
+    try:
+        __import__(name)
+    except Exception:
+        pass
+import importlib, importlib.machinery
+class _RepoReach:
+    # the repo (root and/or its environment's site-packages) after everything of the runner's,
+    # top-level names only (submodules follow their package); a name the runner's own code
+    # could import ("guarded") resolves there only for an import made by the suite or the
+    # repo's code, never for one made by the runner's libraries
+    def __init__(self, plan):
+        self.root = plan.get("root")
+        self.libs = list(plan.get("libs", ()))
+        self.guarded = frozenset(plan.get("guarded", ()))
+        self.lib_only = frozenset(plan.get("lib_only", ()))
+        self.ours = tuple(os.path.realpath(p) + os.sep for p in
+                          [home, workdir, *([self.root] if self.root else []), *self.libs])
+        self.skip = os.path.dirname(importlib.__file__) + os.sep
+        self.seen = {}
+    def _by_repo_or_suite(self):
+        frame = sys._getframe(2)
+        while frame is not None:
+            fn = frame.f_code.co_filename
+            if fn.startswith("<frozen") or fn.startswith(self.skip):
+                frame = frame.f_back
+                continue
+            hit = self.seen.get(fn)
+            if hit is None:
+                hit = self.seen[fn] = os.path.realpath(fn).startswith(self.ours)
+            return hit
+        return False
+    def find_spec(self, name, path=None, target=None):
+        if path is not None:
+            return None
+        if name in self.guarded and not self._by_repo_or_suite():
+            return None
+        where = self.libs if not self.root or name in self.lib_only else [self.root, *self.libs]
+        return importlib.machinery.PathFinder.find_spec(name, where)
+    def find_distributions(self, context=None):
+        from importlib.metadata import DistributionFinder, MetadataPathFinder
+        if context is not None and "path" in vars(context):
+            return iter(())
+        name = getattr(context, "name", None)
+        return MetadataPathFinder.find_distributions(
+            DistributionFinder.Context(name=name, path=self.libs))
+home = os.getcwd()
+if plan.get("root") or plan.get("libs"):
+    sys.meta_path.append(_RepoReach(plan))
 pargs = []
 for mod in sorted(plugins):
     pargs += ["-p", mod]
-home = os.getcwd()
 def _at_home(fn):
     # tracebacks are formatted from the golden folder, so their paths stay relative
     # (tests/test_x.py:5), as in a stock run; the tests themselves run in workdir
@@ -125,20 +178,29 @@ def task_config(golden: Path) -> Path | None:
     return None
 
 
-def runner_command(python: str, golden: str, workdir: str, extra_paths: list[str],
-                   test_ids: list[str] | None, junit: str, config: str | None) -> list[str]:
+def runner_command(python: str, golden: str, workdir: str, test_ids: list[str] | None,
+                   junit: str, config: str | None, root: str | None = None,
+                   site_packages: list[str] | None = None,
+                   reach: dict[str, object] | None = None) -> list[str]:
     """The isolated pytest command, to be started with the golden folder as its working
     directory: ``golden`` is the staged suite's folder as the running process sees it,
-    ``workdir`` where the tests then run (the repo copy), ``extra_paths`` appended to
-    ``sys.path`` (the repo root, its installed packages), ``config`` the task's config file in
+    ``workdir`` where the tests then run (the repo copy), ``config`` the task's config file in
     the golden folder (None: no config at all).
+
+    What of the repo the runner may import (see :mod:`.suite_reach`): ``root`` (the repo root, a
+    white-box suite only) and ``site_packages`` (the repo environment's), found after everything
+    of the runner's own; ``reach`` is :meth:`.suite_reach.Reach.plan` (names preloaded, names
+    never resolved there for the runner's own imports, names taken from the environment only).
+    Neither given: the repo is not importable at all (a black-box suite).
 
     Test ids are relative to the golden folder (``tests/test_x.py::name``), as in a stock run.
     """
     ids = list(test_ids or ["tests"])
     rootdir = str(Path(config).parent) if config else golden
+    plan = {"workdir": workdir, "root": root, "libs": list(site_packages or []),
+            **(reach or {})}
     # -u: -I ignores PYTHONUNBUFFERED, and the output is streamed line by line (re-runs)
-    return [python, "-I", "-u", "-c", RUNNER, workdir, *extra_paths, "--", *ids, "-v",
+    return [python, "-I", "-u", "-c", RUNNER, json.dumps(plan), "--", *ids, "-v",
             "--tb=short", "-p", "no:cacheprovider", "--continue-on-collection-errors",
             "-o", "junit_family=xunit1", f"--junitxml={junit}", f"--rootdir={rootdir}",
             "-c", config or EMPTY_CONFIG, f"--confcutdir={golden}"]

@@ -31,6 +31,7 @@ from inspector.services.harness.golden import (
 )
 from inspector.services.harness.junit import parse_junit
 from inspector.services.harness.phase_log import PhaseLog, now_iso
+from inspector.services.harness.suite_reach import Reach
 from inspector.services.harness.venvs import run_logged
 
 
@@ -88,25 +89,30 @@ def _digest(suite: GoldenSuite) -> str | None:
         return None
 
 
-def run_golden(suite: GoldenSuite, python: str, workdir: Path, extra_paths: list[str],
-               test_ids: list[str] | None, env: dict[str, str], log: PhaseLog, timeout: float,
-               cancelled: Callable[[], bool], record: Path) -> CapturedRun:
+def run_golden(suite: GoldenSuite, python: str, workdir: Path, test_ids: list[str] | None,
+               env: dict[str, str], log: PhaseLog, timeout: float,
+               cancelled: Callable[[], bool], record: Path, reach: Reach | None = None,
+               site_packages: list[str] | None = None) -> CapturedRun:
     """Run the staged suite against the deployment; ``record`` receives a copy of the report
-    (the run folder's ``junit.xml``)."""
+    (the run folder's ``junit.xml``). ``reach`` (:mod:`.suite_reach`) says what of the repo
+    (``workdir``, ``site_packages``) the runner may import: nothing when None."""
     started, t0 = now_iso(), time.monotonic()
     before = digest_finding(suite.digest, _digest(suite), "before")
     if before is not None:
-        return _discarded(before, log, started, t0)
+        return discarded(before, log, started, t0)
     suite.runs += 1
     junit = suite.reports / f"junit-{suite.runs}.xml"
     record.unlink(missing_ok=True)
-    cmd = runner_command(python, str(suite.folder), str(workdir), extra_paths, test_ids,
-                         str(junit), str(suite.config) if suite.config else None)
+    cmd = runner_command(python, str(suite.folder), str(workdir), test_ids, str(junit),
+                         str(suite.config) if suite.config else None,
+                         str(workdir) if reach is not None and reach.root else None,
+                         site_packages if reach is not None and reach.site_packages else None,
+                         reach.plan() if reach is not None else None)
     code = run_logged(cmd, _Echo(log), suite.folder, env, timeout, cancelled)
     data = junit.read_bytes() if junit.is_file() else None
     after = digest_finding(suite.digest, _digest(suite), "after")
     if after is not None:
-        return _discarded(after, log, started, t0)
+        return discarded(after, log, started, t0)
     outcome = tests_outcome(code, cancelled(), timeout, started, time.monotonic() - t0)
     rootdir = pytest_rootdir(log)
     run = CapturedRun(outcome, None, code, str(suite.folder), rootdir)
@@ -140,7 +146,11 @@ class _Echo:
         return getattr(self._log, name)
 
 
-def _discarded(finding: TamperFinding, log: PhaseLog, started: str, t0: float) -> CapturedRun:
+def discarded(finding: TamperFinding, log: PhaseLog, started: str | None = None,
+              t0: float | None = None) -> CapturedRun:
+    """A test run refused or thrown away for ``finding``: failed, no results."""
+    started = started or now_iso()
+    t0 = time.monotonic() if t0 is None else t0
     log.meta(finding.detail)
     outcome = PhaseOutcome(Phase.TESTS, PhaseStatus.FAILED, finding.detail, None, False,
                            started, time.monotonic() - t0)

@@ -1,0 +1,320 @@
+"""How far a golden suite may reach into the generated repo, and what may never shadow the runner.
+
+A black-box suite talks HTTP only; a white-box suite imports the service. The stock harness runs
+both from the repo root with the repo's environment, so a module at the root whose name a test
+library tries as an optional import (``requests`` tries ``chardet``, ``urllib3`` tries
+``brotli``) is imported *inside pytest* and can forge the results. Here the suite's own imports
+decide its reach (:func:`classify`):
+
+* ``black-box``: every name the suite imports is its own, the standard library's or the test
+  runner's: the runner gets **no path** to the repo, its code never runs in the test process;
+* ``libraries``: the suite imports libraries only the repo's environment has (the ``flask`` task
+  builds a Flask app of its own): the repo environment's site-packages, never the repo root;
+* ``white-box``: the suite imports a module of the repo (``from app.models import Quote``): the
+  repo root too, as in a stock run.
+
+Whatever the reach, a name the runner's environment could import — a module it provides, or
+one its code imports (found by :data:`SCAN`, statically, over that environment: not a hand
+list) — never resolves into the repo for an import made by the runner's own code (the golden
+runner's finder, :mod:`.golden`), and a white-box suite whose repo root holds a module by such a
+name is refused (:func:`shadowing`), at staging and again after ``start.sh`` ran.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from inspector.model.tampering import TamperFinding
+from inspector.services.repo.pymodules import KNOWN_THIRD_PARTY, is_stdlib
+
+BLACK_BOX, LIBRARIES, WHITE_BOX = "black-box", "libraries", "white-box"
+NAMES_FILE = "gi-runner-names.json"  # the scan's result, kept with (or beside) the runner env
+SHADOWING = "shadowing_module"
+SCAN_SKIP = ("pip",)  # never imported by a test run; the largest tree of a venv
+
+# Run by the runner environment's own interpreter (``python -I -c SCAN SITE_PACKAGES...``):
+# prints {"provides": [top-level names importable from those folders],
+# "imports": [top-level names their code imports]} as JSON. Self-contained: it also runs inside
+# the runner image at build time.
+SCAN = r"""
+import ast, json, os, re, sys
+SKIP = set(sys.argv[1].split(","))
+TOP_LEVEL = re.compile(rb"^(?:import|from)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+NESTED = re.compile(rb"^[ \t]+(?:import|from)[ \t]|import_module|__import__|importorskip|find_spec",
+                    re.M)
+SUFFIXES = (".py", ".pyc", ".so", ".pyd")
+provides, imports = set(), set()
+def top(name):
+    head = name.split(".")[0]
+    return head if head.isidentifier() else None
+def scan_file(path):
+    # module-level imports by a line match; the file is parsed only when it imports elsewhere
+    # (in a try block, a function: where optional imports are), which most files do not
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return
+    imports.update(m.decode() for m in TOP_LEVEL.findall(data))
+    if not NESTED.search(data):
+        return
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError):
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imports.update(filter(None, (top(a.name) for a in node.names)))
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            imports.update(filter(None, [top(node.module)]))
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            fn = node.func
+            called = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", "")
+            if called in ("import_module", "__import__", "importorskip", "find_spec",
+                          "find_module", "load_module"):
+                imports.update(filter(None, [top(node.args[0].value)]))
+for base in sys.argv[2:]:
+    try:
+        entries = os.listdir(base)
+    except OSError:
+        continue
+    for entry in entries:
+        path = os.path.join(base, entry)
+        if os.path.isdir(path):
+            if entry.isidentifier():
+                provides.add(entry)
+            if entry in SKIP or entry.endswith((".dist-info", ".egg-info")):
+                continue
+            for folder, dirs, files in os.walk(path):
+                dirs[:] = [d for d in dirs if d not in ("__pycache__", "tests", "test")]
+                for name in files:
+                    if name.endswith(".py"):
+                        scan_file(os.path.join(folder, name))
+        elif entry.endswith(SUFFIXES):
+            name = entry.split(".")[0]
+            if name.isidentifier():
+                provides.add(name)
+            if entry.endswith(".py"):
+                scan_file(path)
+print(json.dumps({"provides": sorted(provides), "imports": sorted(imports)}))
+"""
+
+
+@dataclass(frozen=True)
+class RunnerNames:
+    """What the test runner's environment provides and what its code imports (top-level)."""
+
+    provides: frozenset[str]
+    imports: frozenset[str]
+
+    @property
+    def guarded(self) -> frozenset[str]:
+        """Names that must never resolve into the repo for the runner's own imports: everything
+        it provides or imports that the standard library does not hold."""
+        return frozenset(n for n in self.provides | self.imports if not is_stdlib(n))
+
+    @classmethod
+    def from_json(cls, text: str) -> RunnerNames:
+        data = json.loads(text)
+        return cls(frozenset(map(str, data.get("provides", []))),
+                   frozenset(map(str, data.get("imports", []))))
+
+
+def scan_command(python: str, site_packages: Iterable[str]) -> list[str]:
+    """The command that runs :data:`SCAN` with the runner's interpreter."""
+    return [python, "-I", "-c", SCAN, ",".join(SCAN_SKIP), *site_packages]
+
+
+def runner_names(python: Path, cache: Path) -> RunnerNames:
+    """:data:`SCAN` of a local runner venv (``python`` is its interpreter), kept in ``cache``
+    (rewritten when missing or unreadable)."""
+    try:
+        return RunnerNames.from_json(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError, AttributeError):
+        pass
+    venv = python.parent.parent
+    sites = [str(p) for p in sorted((venv / "lib").glob("python*/site-packages"))]
+    out = subprocess.run(scan_command(str(python), sites), capture_output=True, text=True,
+                         timeout=300, check=True).stdout
+    names = RunnerNames.from_json(out)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cache.with_name(f".{cache.name}.{os.getpid()}")
+    tmp.write_text(out, encoding="utf-8")
+    os.replace(tmp, cache)
+    return names
+
+
+# -- the suite's imports -------------------------------------------------------------------
+
+_IMPORT_CALLS = ("import_module", "__import__", "importorskip")
+
+
+def suite_imports(tests_dir: Path | None) -> dict[str, str]:
+    """Top-level names the suite's Python files import (statically; ``importlib.import_module``
+    and ``pytest.importorskip`` of a literal too) -> the dotted name first seen for each."""
+    out: dict[str, str] = {}
+    for path in _py_files(tests_dir):
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (OSError, SyntaxError, ValueError, RecursionError):
+            continue
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Call) and node.args and \
+                    isinstance(node.args[0], ast.Constant) and \
+                    isinstance(node.args[0].value, str):
+                fn = node.func
+                called = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", "")
+                if called in _IMPORT_CALLS:
+                    names = [node.args[0].value]
+            for name in names:
+                head = name.split(".")[0]
+                if head.isidentifier():
+                    out.setdefault(head, name)
+    return out
+
+
+def suite_own_names(tests_dir: Path | None) -> set[str]:
+    """Names the suite's own files and folders import as (``tests``, ``conftest``, helper
+    modules next to the tests, wherever pytest may put them on ``sys.path``)."""
+    names = {"tests", "conftest"}
+    if tests_dir is None:
+        return names
+    for folder, dirs, files in os.walk(tests_dir):
+        dirs[:] = [d for d in dirs if d not in ("__pycache__", ".pytest_cache")]
+        names.update(d for d in dirs if d.isidentifier())
+        names.update(f[:-3] for f in files if f.endswith(".py") and f[:-3].isidentifier())
+    return names
+
+
+def _py_files(tests_dir: Path | None) -> list[Path]:
+    if tests_dir is None or not tests_dir.is_dir():
+        return []
+    out = []
+    for folder, dirs, files in os.walk(tests_dir):
+        dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", ".pytest_cache"))
+        out += [Path(folder) / f for f in sorted(files) if f.endswith(".py")]
+    return out
+
+
+def module_names(entries: Iterable[str]) -> set[str]:
+    """Top-level import names that a folder's entries (file and folder names) provide: ``x.py``,
+    ``x.cpython-311-x86_64-linux-gnu.so``, ``x.pyc``, a folder ``x`` (a package, or a namespace
+    package: any folder is importable), ``x.pth`` (read by ``site``)."""
+    out = set()
+    for entry in entries:
+        head, dot, _ = entry.partition(".")
+        if not head.isidentifier() or head.startswith("__"):
+            continue
+        if not dot or entry.endswith((".py", ".pyc", ".so", ".pyd", ".pth")):
+            out.add(head)
+    return out
+
+
+# -- the decision --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Reach:
+    """What the golden runner may import from the repo: ``kind`` (see the module doc),
+    ``white_box`` (the repo's modules the suite imports), ``libraries`` (names it needs from the
+    repo's environment), ``preload`` (runner-provided names it imports: loaded before the repo
+    is importable) and ``guarded`` (never resolved into the repo for the runner's own code)."""
+
+    kind: str
+    white_box: tuple[str, ...] = ()
+    libraries: tuple[str, ...] = ()
+    preload: tuple[str, ...] = ()
+    guarded: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def root(self) -> bool:
+        return self.kind == WHITE_BOX
+
+    @property
+    def site_packages(self) -> bool:
+        return self.kind != BLACK_BOX
+
+    def describe(self) -> str:
+        if self.kind == BLACK_BOX:
+            return ("black-box suite (it imports nothing of the repo's): the test runner gets no "
+                    "path to the repo or its environment")
+        if self.kind == LIBRARIES:
+            return (f"the suite imports {', '.join(self.libraries)} from the repo's environment "
+                    "(not the repo root): its site-packages are importable, nothing the test "
+                    "runner itself imports resolves there")
+        return (f"white-box suite (imports {', '.join(self.white_box)}): the repo root and its "
+                "environment are importable after the runner's own libraries, nothing the test "
+                "runner itself imports resolves there")
+
+    def plan(self) -> dict[str, object]:
+        """The part of the golden runner's plan this decides (see :func:`.golden.runner_command`)."""
+        return {"preload": list(self.preload), "guarded": sorted(self.guarded),
+                "lib_only": list(self.libraries)}
+
+
+def classify(imports: dict[str, str], own: set[str], runner: RunnerNames,
+             root_entries: Iterable[str], readme: str = "") -> Reach:
+    """The suite's reach from its imports (:func:`suite_imports`), its own names
+    (:func:`suite_own_names`), the runner's names and the repo root's entries.
+
+    A name the suite imports that is neither its own, the standard library's nor the runner's
+    is a **repo module** when the repo root has it and it is not a known library (or the README
+    documents it: ``app.py``, ``app/models``), else a **library** from the repo's environment.
+    """
+    root = module_names(root_entries)
+    white, libs, preload = [], [], []
+    for head, dotted in sorted(imports.items()):
+        if head in own or is_stdlib(head):
+            continue
+        if head in runner.provides:
+            preload.append(head)
+            continue
+        if head in root and (head not in KNOWN_THIRD_PARTY or _documented(dotted, readme)):
+            white.append(head)
+        else:
+            libs.append(head)
+    kind = WHITE_BOX if white else LIBRARIES if libs else BLACK_BOX
+    return Reach(kind, tuple(white), tuple(libs), tuple(preload), runner.guarded)
+
+
+def _documented(dotted: str, readme: str) -> bool:
+    path = dotted.replace(".", "/")
+    return any(f in readme for f in (f"{path}.py", f"{path}/", f"from {dotted} import"))
+
+
+def shadowing(reach: Reach, root_entries: Iterable[str]) -> list[str]:
+    """Repo-root modules a white-box suite would reach that shadow a name the runner could
+    import (none for another suite: the root is not on its path)."""
+    if not reach.root:
+        return []
+    # tests/ is the golden suite's copy, put there by the harness
+    return sorted(module_names(root_entries) - {"tests"} & reach.guarded)
+
+
+def shadow_finding(names: list[str], when: str) -> TamperFinding:
+    """The deliberate finding for :func:`shadowing` (``when``: staged, after start.sh)."""
+    shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+    return TamperFinding(
+        SHADOWING, names[0] if len(names) == 1 else "",
+        f"the repo root holds {shown} ({when}), named as a module the test runner's own "
+        "libraries import; this white-box suite would import it inside pytest, so the golden "
+        "run was refused", True)
+
+
+def root_entries(repo: Path) -> list[str]:
+    """The names at the top of a repo folder (nothing when it cannot be read)."""
+    try:
+        return sorted(os.listdir(repo))
+    except OSError:
+        return []
