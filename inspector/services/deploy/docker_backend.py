@@ -53,6 +53,17 @@ from inspector.services.harness.golden import (
     task_config,
 )
 from inspector.services.harness.phase_log import PhaseLog, now_iso
+from inspector.services.harness.suite_reach import (
+    NAMES_FILE,
+    Reach,
+    RunnerNames,
+    classify,
+    root_entries,
+    shadow_finding,
+    shadowing,
+    suite_imports,
+    suite_own_names,
+)
 from inspector.services.sandbox.container_exec import ExecHandle, exec_io, run_exec, start_exec
 from inspector.services.sandbox.engine import (
     LABEL,
@@ -206,7 +217,10 @@ class DockerSession:
         self.golden_digest = ""  # of the staged suite, from the task's own files
         self.repo_tests_digest = ""  # of the suite's copy in the repo (tests/), as copied
         self.config: str | None = None  # the task's pytest config inside /golden
-        self.site_packages = ""  # the repo environment's, appended to the runner's sys.path
+        self.site_packages = ""  # the repo environment's, importable per the suite's reach
+        self.reach: Reach | None = None  # what of the repo the golden runner may import
+        self.shadowed: set[str] = set()  # repo-root modules already refused (see suite_reach)
+        self.refusals: list[TamperFinding] = []  # why the golden run is refused, if it is
         self.tmpfs: dict[str, int] = {}  # writable folder -> size in MiB
         self.started_wall = 0.0
         self.runs = 0
@@ -279,6 +293,12 @@ class DockerSession:
         assert self.container is not None  # created above, or ``problem`` says why not
         log.meta(f"sandbox {self.container.short_id} up from {image.tag} "
                  f"({time.monotonic() - t0:.1f}s); golden tests staged read-only in {GOLDEN}")
+        if self.reach is not None:
+            log.meta(self.reach.describe())
+        staged = self._shadow_check(root_entries(self.job.repo), "as generated")
+        if staged is not None:
+            log.meta(staged.detail)
+            self.refusals.append(staged)
         return PhaseOutcome(Phase.INSTALL, PhaseStatus.OK, image.message, 0, image.cached,
                             started, time.monotonic() - t0)
 
@@ -339,7 +359,40 @@ class DockerSession:
         if code != 0:
             return f"staging the golden tests in {GOLDEN} failed: {_text(err)}"
         self.site_packages = f"{REPO_VENV}/lib/python{out.decode().strip()}/site-packages"
+        code, out, err = exec_io(self.container, ["/usr/bin/cat", f"{RUNNER_VENV}/{NAMES_FILE}"],
+                                 user=RUNNER_USER, timeout=60)
+        try:
+            names = RunnerNames.from_json(out.decode("utf-8", "replace"))
+        except (ValueError, AttributeError):
+            return f"reading the test runner's names ({RUNNER_VENV}/{NAMES_FILE}) failed: " \
+                f"{_text(err) or 'not JSON'}"
+        tests_dir = self.job.task.tests_dir
+        self.reach = classify(suite_imports(tests_dir), suite_own_names(tests_dir), names,
+                              root_entries(self.job.repo), self.job.task.readme or "")
         return None
+
+    def _shadow_check(self, entries: list[str], when: str) -> TamperFinding | None:
+        """A white-box suite's repo root holding a module the runner could import: refused."""
+        if self.reach is None:
+            return None
+        names = [n for n in shadowing(self.reach, entries) if n not in self.shadowed]
+        if not names:
+            return None
+        self.shadowed.update(names)
+        return shadow_finding(names, when)
+
+    def _root_entries(self) -> list[str] | None:
+        """The names at the top of /repo in the sandbox now (None: could not be read)."""
+        assert self.container is not None
+        code, out, _ = exec_io(self.container, [
+            "/usr/bin/python3", "-I", "-S", "-c",
+            f"import json, os; print(json.dumps(os.listdir({WORKDIR!r})))"],
+            user=RUNNER_USER, timeout=60)
+        try:
+            entries = json.loads(out.decode("utf-8", "replace")) if code == 0 else None
+        except ValueError:
+            return None
+        return [str(e) for e in entries] if isinstance(entries, list) else None
 
     def start(self, log: PhaseLog) -> PhaseOutcome:
         started, t0 = now_iso(), time.monotonic()
@@ -439,10 +492,24 @@ class DockerSession:
         before = digest_finding(self.golden_digest, self._golden_before(), "before")
         if before is not None:
             return failed(before.detail, None, [before])
+        reach = self.reach
+        if reach is not None and reach.root:
+            entries = self._root_entries()
+            if entries is None:
+                return failed("could not list the repo root before the tests (the sandbox "
+                              "did not answer); not run", None, self._observe())
+            late = self._shadow_check(entries, "written after start.sh ran")
+            if late is not None:
+                self.refusals.append(late)
+        if self.refusals:
+            return failed(self.refusals[-1].detail, None,
+                          [*self.refusals[::-1], *self._observe()])
         self.runs += 1
         remote = f"{REPORT}/junit-{self.runs}.xml"
-        cmd = runner_command(f"{RUNNER_VENV}/bin/python", GOLDEN, WORKDIR,
-                             [WORKDIR, self.site_packages], test_ids, remote, self.config)
+        cmd = runner_command(f"{RUNNER_VENV}/bin/python", GOLDEN, WORKDIR, test_ids, remote,
+                             self.config, WORKDIR if reach is not None and reach.root else None,
+                             [self.site_packages] if reach is not None and reach.site_packages
+                             else None, reach.plan() if reach is not None else None)
         shown = ["pytest", *cmd[cmd.index("--") + 1:]]
         log.meta("$ " + " ".join(shown) + f"   (in the sandbox: from {GOLDEN} as uid "
                  f"{RUNNER_UID}, tests run in {WORKDIR}; repo conftest, config and plugins "

@@ -191,7 +191,7 @@ def suite_own_names(tests_dir: Path | None) -> set[str]:
     names = {"tests", "conftest"}
     if tests_dir is None:
         return names
-    for folder, dirs, files in os.walk(tests_dir):
+    for _folder, dirs, files in os.walk(tests_dir):
         dirs[:] = [d for d in dirs if d not in ("__pycache__", ".pytest_cache")]
         names.update(d for d in dirs if d.isidentifier())
         names.update(f[:-3] for f in files if f.endswith(".py") and f[:-3].isidentifier())
@@ -258,7 +258,7 @@ class Reach:
                 "runner itself imports resolves there")
 
     def plan(self) -> dict[str, object]:
-        """The part of the golden runner's plan this decides (see :func:`.golden.runner_command`)."""
+        """The part of the golden runner's plan this decides (:func:`.golden.runner_command`)."""
         return {"preload": list(self.preload), "guarded": sorted(self.guarded),
                 "lib_only": list(self.libraries)}
 

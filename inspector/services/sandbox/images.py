@@ -50,6 +50,7 @@ from inspector.model.requirement_sources import (
 )
 from inspector.services.deploy.local import STOCK_BUNDLE, TEST_PACKAGES
 from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.harness.suite_reach import NAMES_FILE, SCAN, SCAN_SKIP
 from inspector.services.harness.venvs import uv_binary
 from inspector.services.sandbox.base_image import BASE_IMAGE, SANDBOX_UID, base_image_id
 from inspector.services.sandbox.container_exec import follow_logs
@@ -77,7 +78,7 @@ SAMPLE_REPO = "genesis-inspector/sample"
 RUNNER_REPO = "genesis-inspector/runner"
 LABEL_BASE = "org.genesis-inspector.base-id"
 LABEL_LAYOUT = "org.genesis-inspector.layout"
-LAYOUT = "3"  # bump when what the images hold changes: older images are then stale
+LAYOUT = "4"  # bump when what the images hold changes: older images are then stale
 RUNNER_VENV = "/opt/runner"  # the golden tests' environment, root-owned
 REPO_VENV = "/opt/venv"  # the repo's environment (the service's), installed as SANDBOX_UID
 RUNNER_UID = 1001  # the test runner's user: not the service's, so the service cannot touch it
@@ -182,6 +183,9 @@ def _runner_script(has_test_reqs: bool, uv: bool = False,
                   "only)' --only-binary :all: -r /gi-req/runner-extras.txt || exit 92"]
     lines += [
         f"{RUNNER_VENV}/bin/python -m compileall -q {RUNNER_VENV}/lib >/dev/null 2>&1 || true",
+        # what the runner provides and imports, for the golden runner's reach (suite_reach)
+        f"{RUNNER_VENV}/bin/python -I - {','.join(SCAN_SKIP)} {RUNNER_VENV}/lib/python3*/"
+        f"site-packages > {RUNNER_VENV}/{NAMES_FILE} <<'GI_SCAN' || exit 93\n{SCAN}\nGI_SCAN",
         f"chown -R {SANDBOX_UID}:{SANDBOX_UID} {REPO_VENV} || exit 91",
         f"echo 'gi-runner:x:{RUNNER_UID}:{SANDBOX_UID}:golden test runner:/report:"
         "/usr/sbin/nologin' >> /etc/passwd || exit 91",
