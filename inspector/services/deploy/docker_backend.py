@@ -368,7 +368,7 @@ class DockerSession:
                 f"{_text(err) or 'not JSON'}"
         tests_dir = self.job.task.tests_dir
         self.reach = classify(suite_imports(tests_dir), suite_own_names(tests_dir), names,
-                              root_entries(self.job.repo), self.job.task.readme or "")
+                              root_entries(self.job.repo))
         return None
 
     def _shadow_check(self, entries: list[str], when: str) -> TamperFinding | None:

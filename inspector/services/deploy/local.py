@@ -237,10 +237,9 @@ class LocalSession:
         marker = self.test_venv / MARKER
         stamp = marker.stat().st_mtime_ns if marker.exists() else 0
         names = runner_names(self.test_venv / "bin" / "python",
-                             self.backend.cache.root / "runner-names" /
-                             f"{self.test_venv.name}-{stamp}.json")
+                             self.backend.cache.root / f"{self.test_venv.name}-{stamp}.names.json")
         self.reach = classify(suite_imports(tests_dir), suite_own_names(tests_dir), names,
-                              root_entries(self.workdir), self.job.task.readme or "")
+                              root_entries(self.workdir))
         log.meta(self.reach.describe())
         staged = self._shadow_check("as generated")
         if staged is not None:

@@ -264,33 +264,28 @@ class Reach:
 
 
 def classify(imports: dict[str, str], own: set[str], runner: RunnerNames,
-             root_entries: Iterable[str], readme: str = "") -> Reach:
+             root_entries: Iterable[str]) -> Reach:
     """The suite's reach from its imports (:func:`suite_imports`), its own names
     (:func:`suite_own_names`), the runner's names and the repo root's entries.
 
     A name the suite imports that is neither its own, the standard library's nor the runner's
-    is a **repo module** when the repo root has it and it is not a known library (or the README
-    documents it: ``app.py``, ``app/models``), else a **library** from the repo's environment.
+    is a **repo module** when the repo root has it and it is not a well-known library (a root
+    ``flask.py`` never stands in for Flask), else a **library** from the repo's environment.
     """
     root = module_names(root_entries)
     white, libs, preload = [], [], []
-    for head, dotted in sorted(imports.items()):
+    for head in sorted(imports):
         if head in own or is_stdlib(head):
             continue
         if head in runner.provides:
             preload.append(head)
             continue
-        if head in root and (head not in KNOWN_THIRD_PARTY or _documented(dotted, readme)):
+        if head in root and head not in KNOWN_THIRD_PARTY:
             white.append(head)
         else:
             libs.append(head)
     kind = WHITE_BOX if white else LIBRARIES if libs else BLACK_BOX
     return Reach(kind, tuple(white), tuple(libs), tuple(preload), runner.guarded)
-
-
-def _documented(dotted: str, readme: str) -> bool:
-    path = dotted.replace(".", "/")
-    return any(f in readme for f in (f"{path}.py", f"{path}/", f"from {dotted} import"))
 
 
 def shadowing(reach: Reach, root_entries: Iterable[str]) -> list[str]:
