@@ -90,7 +90,9 @@ class _RepoReach:
                 continue
             hit = self.seen.get(fn)
             if hit is None:
-                hit = self.seen[fn] = os.path.realpath(fn).startswith(self.ours)
+                # only a real file counts ("<string>": exec'd text, whoever ran it)
+                hit = self.seen[fn] = os.path.isabs(fn) and \
+                    os.path.realpath(fn).startswith(self.ours)
             return hit
         return False
     def find_spec(self, name, path=None, target=None):

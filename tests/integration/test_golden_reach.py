@@ -1,0 +1,69 @@
+"""The golden runner's reach into the repo, run for real (issue 27): a name the runner's own
+code could import resolves into the repo's environment only for the suite's or the repo's
+imports, never for the runner's libraries or the standard library, nor for exec'd text."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from inspector.services.harness.golden import runner_command
+from inspector.services.harness.junit import parse_junit
+
+SUITE = '''
+import sys
+
+
+def test_the_runners_own_code_never_gets_it():
+    import pydoc  # the standard library importing on the suite's behalf
+    assert pydoc.locate("chardet") is None
+    assert "chardet" not in sys.modules
+
+
+def test_exec_text_never_gets_it():
+    try:
+        exec("import chardet", {})
+    except ImportError:
+        return
+    raise AssertionError("exec'd text reached the repo")
+
+
+def test_the_suite_itself_does():
+    import chardet
+    assert chardet.ORIGIN == "repo"
+
+
+def test_a_name_not_guarded_resolves_for_anyone():
+    import pydoc
+    assert pydoc.locate("helper").ORIGIN == "repo"
+'''
+
+
+def _run(tmp_path: Path, reach: dict[str, object], libs: list[str] | None,
+         root: str | None = None) -> dict[str, str]:
+    golden, work, site = tmp_path / "golden", tmp_path / "work", tmp_path / "site"
+    for d in (golden / "tests", work, site):
+        d.mkdir(parents=True, exist_ok=True)
+    (golden / "tests" / "test_reach.py").write_text(SUITE)
+    for name in ("chardet", "helper"):
+        (site / f"{name}.py").write_text("ORIGIN = 'repo'\n")
+    junit = tmp_path / "junit.xml"
+    cmd = runner_command(sys.executable, str(golden), str(work), None, str(junit), None, root,
+                         [str(site)] if libs is None else libs, reach)
+    subprocess.run(cmd, cwd=golden, capture_output=True, text=True, timeout=120)
+    cases, _ = parse_junit(junit)
+    return {c.id.rsplit("::", 1)[-1]: c.outcome.value for c in cases}
+
+
+def test_guarded_names_resolve_only_for_the_suite_and_the_repo(tmp_path: Path) -> None:
+    got = _run(tmp_path, {"guarded": ["chardet"], "preload": [], "lib_only": []}, None)
+    assert got == dict.fromkeys(["test_the_runners_own_code_never_gets_it",
+                                 "test_exec_text_never_gets_it", "test_the_suite_itself_does",
+                                 "test_a_name_not_guarded_resolves_for_anyone"], "passed"), got
+
+
+def test_a_black_box_suite_reaches_nothing(tmp_path: Path) -> None:
+    got = _run(tmp_path, {"guarded": [], "preload": [], "lib_only": []}, [])
+    assert got["test_the_suite_itself_does"] == "failed"
+    assert got["test_a_name_not_guarded_resolves_for_anyone"] == "failed"
