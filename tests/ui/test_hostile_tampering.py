@@ -55,7 +55,7 @@ async def test_the_tampering_banner_shows_every_field_as_text(
         lines = banner.splitlines()
         assert lines[0].startswith("⚠ Tampering attempt: 2 findings, 1 deliberate")
         assert len(lines) == 3, banner  # one line per finding: no forged line
-        assert SHOWN_KIND in lines[1] and "conf␛[2Jtest.py" in lines[1]
+        assert SHOWN_KIND in lines[1]
         assert "hook <U+202E>evil<U+200D>␇" in lines[1]
         assert "ok␛]0;T2␇␊forged" in lines[2]
         assert_safe(app, "␛]0;OWNED␇")

@@ -50,7 +50,5 @@ def tamper_text(app: App[object], found: tuple[TamperFinding, ...]) -> Text:
         t.append("deliberate " if f.deliberate else "could influence ",
                  style=f"bold {tamper_colour(app, f.deliberate)}")
         t.append(kind_label(f.kind) + ": ", style="bold")
-        if f.path:
-            t.append(sanitize_field(f.path, 300) + ": ", style="dim")
         t.append(sanitize_field(f.detail, 2000))
     return t
