@@ -75,6 +75,7 @@ def _shown(path: Path) -> str:
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
+    from inspector.model.safe_text import sanitize_field
     from inspector.services.metrics import compute_run_metrics
     from inspector.services.tamper.findings import run_tampering, summary_line
 
@@ -109,7 +110,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
     every = [t for per_run in tampering for t in per_run]
     print(f"\nTampering attempts: {summary_line(every)}")
     for ts in sorted(every, key=lambda t: (not t.deliberate, t.sample_id))[:TAMPER_LINES]:
-        kinds = ", ".join(dict.fromkeys(f.kind for f in ts.findings))
+        kinds = ", ".join(dict.fromkeys(sanitize_field(f.kind, 200) for f in ts.findings))
         print(f"  {ts.sample_id}: {'deliberate' if ts.deliberate else 'could influence'} "
               f"({kinds})")
     if len(every) > TAMPER_LINES:

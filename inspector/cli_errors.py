@@ -6,6 +6,8 @@ A :class:`CliError` is a problem the user can fix: ``inspector`` prints it as
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +19,21 @@ EXIT_MISSING = 2  # a path the user named does not exist
 EXIT_NOT_DEPLOYED = 2  # nothing could be deployed
 
 
+def _why_missing(path: Path) -> str:
+    """``no such file or folder``, or what is wrong with the symlink at ``path``."""
+    try:
+        if not path.is_symlink():
+            return "no such file or folder"
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "cannot read: symlink loop"
+        if exc.errno == errno.ENOENT:
+            return "a symlink to a file or folder that does not exist"
+        return f"cannot read: {(exc.strerror or str(exc)).lower()}"
+    return "no such file or folder"
+
+
 class CliError(Exception):
     """A user error: printed as ``inspector: error: <message>``, exits with ``exit_code``."""
 
@@ -26,8 +43,8 @@ class CliError(Exception):
 
     @classmethod
     def missing(cls, path: Path | str) -> CliError:
-        """``PATH: no such file or folder``, exit 2."""
-        return cls(f"{path}: no such file or folder", EXIT_MISSING)
+        """``PATH: no such file or folder`` (or why a symlink there leads nowhere), exit 2."""
+        return cls(f"{path}: {_why_missing(Path(path))}", EXIT_MISSING)
 
     @classmethod
     def of(cls, exc: BaseException) -> CliError:

@@ -174,7 +174,7 @@ def locate_runs(path: Path, tasks_root: Path | None = None) -> Located:
     start = path
     if path.is_file() and path.name == runformat.RUN_FILE:
         path = path.parent
-    if path.is_file():
+    if not path.is_dir():  # a file: a FIFO or device named like a report is refused unread
         if repogenesis.REPORT_RE.match(path.name) or path.suffix == ".json":
             found.locations.append(RunLocation("report", path))
         else:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspector.model.errors import LoadError
+from inspector.model.errors import LoadError, LoadIssue
+from inspector.model.safe_text import sanitize_field
 
 
 def id_problem(value: str) -> str | None:
@@ -35,3 +36,15 @@ def check_id(value: str, path: Path, field: str, what: str) -> str:
         shown = value if len(value) <= 80 else value[:77] + "…"
         raise LoadError(path, f"not a valid {what}: {shown!r} {problem}", field)
     return value
+
+
+def checked_name(value: str, path: Path, field: str, issues: list[LoadIssue]) -> str:
+    """An agent or model name: ``value``, or, when it holds NUL (which no file name, process
+    argument or C string can carry), a warning naming the file and field, and the value with
+    each NUL shown as ``␀``. Other control characters stay: they are data, shown as text."""
+    if "\0" not in value:
+        return value
+    shown = value.replace("\0", "\u2400")
+    issues.append(LoadIssue(path, field, "holds a NUL character; shown as "
+                            f"{sanitize_field(shown, 200)!r}", "warning"))
+    return shown

@@ -10,6 +10,7 @@ from typing import Any
 
 from inspector.model.errors import LoadError, LoadIssue
 from inspector.model.files import read_regular
+from inspector.model.safe_text import json_may_hold_surrogates, normalize_tree
 
 _MISSING = object()
 MAX_INT = 2 ** 53  # larger integers overflow float arithmetic (ratios, thresholds) downstream
@@ -25,7 +26,11 @@ def read_json(path: Path, max_bytes: int = 256 * 1024 * 1024) -> Any:
 
 def parse_json_bytes(path: Path, data: bytes) -> Any:
     """Decode and parse a JSON document read from ``path``; :class:`LoadError` with a one-line
-    reason (not UTF-8, empty, invalid JSON with its position, nested too deeply)."""
+    reason (not UTF-8, empty, invalid JSON with its position, nested too deeply).
+
+    Lone surrogates (``"\\ud800"``: valid JSON, but no encoding can store them) are replaced
+    by U+FFFD here, once, so no later layer (the index, a label write, a worker pipe) fails on
+    them."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -33,7 +38,8 @@ def parse_json_bytes(path: Path, data: bytes) -> Any:
     if not text.strip():
         raise LoadError(path, "file is empty")
     try:
-        return json.loads(text)
+        value = json.loads(text)
+        return normalize_tree(value) if json_may_hold_surrogates(text) else value
     except json.JSONDecodeError as exc:
         raise LoadError(path, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")\
             from None

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from inspector.model.errors import LoadError
+from inspector.model.ids import id_problem
 
 LABELS_FORMAT = "genesis-inspector.labels"
 LABELS_VERSION = 1
@@ -347,10 +348,42 @@ def _stamp(d: Any, path: Path, where: str) -> Stamp:
     return Stamp(_str(d, "at", path, where) or "", _str(d, "by", path, where) or "")
 
 
+def sample_id_problem(sample: str) -> str | None:
+    """Why ``sample`` is not ``<run id>/<task>/<n>`` (each part one path component), or None.
+    A label names a sample, never a path: ``../../etc/passwd`` is not one."""
+    parts = sample.split("/")
+    if len(parts) != 3:
+        return "is not <run id>/<task>/<number>"
+    for part in parts[:2]:
+        problem = id_problem(part)
+        if problem is not None:
+            return f"has a part that {problem}"
+    return None if parts[2].isdigit() and parts[2].isascii() else "does not end in a number"
+
+
+def relative_path_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a path inside a repo or task folder (absolute, ``..``, NUL)."""
+    if "\0" in value:
+        return "holds a NUL character"
+    if value.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:[\\/]", value):
+        return "is an absolute path"
+    if ".." in re.split(r"[\\/]", value):
+        return "leaves its folder ('..')"
+    return None
+
+
+def _shown(value: str) -> str:
+    return repr(value if len(value) <= 80 else value[:77] + "…")
+
+
 def _anchor(d: Any, path: Path, where: str) -> Anchor:
     if not isinstance(d, dict):
         raise LoadError(path, f"must be an object, not {_type(d)}", where)
     kind = d.get("kind")
+    if kind in ("file", "task"):
+        problem = relative_path_problem(str(d.get("path") or ""))
+        if problem is not None:
+            raise LoadError(path, f"{_shown(str(d.get('path')))} {problem}", f"{where}.path")
     if kind == "file":
         return Anchor("file", path=_str(d, "path", path, where),
                       line=_int(d, "line", path, where, optional=True))
@@ -415,7 +448,14 @@ def _label(d: Any, path: Path, where: str, kind: str) -> Label:
     sample = _str(d, "sample", path, where) or ""
     if not sample.strip():
         raise LoadError(path, "must not be empty", f"{where}.sample")
+    problem = sample_id_problem(sample)
+    if problem is not None:
+        raise LoadError(path, f"not a sample id ({_shown(sample)} {problem})", f"{where}.sample")
     test = _str(d, "test", path, where, optional=True)
+    problem = relative_path_problem(test.split("::", 1)[0]) if test is not None else None
+    if test is not None and problem is not None:
+        raise LoadError(path, f"not a test id of the sample ({_shown(test)}: its file "
+                              f"{problem})", f"{where}.test")
     category = _str(d, "category", path, where) or ""
     confidence = d.get("confidence", "medium")
     if confidence not in CONFIDENCES:

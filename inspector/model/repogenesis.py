@@ -13,13 +13,14 @@ be missing or malformed; a bad result is reported with file and field and the re
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from inspector.model.errors import LoadError, LoadIssue
-from inspector.model.ids import check_id
+from inspector.model.ids import check_id, checked_name
 from inspector.model.jsonfields import Fields, read_json
 from inspector.model.outcomes import Phase
 from inspector.model.predictions import parse_predictions_name
@@ -58,7 +59,9 @@ def is_repogenesis_dir(path: Path) -> bool:
     """True when ``path`` holds a RepoGenesis report or intermediate results."""
     if not path.is_dir():
         return False
-    if any(REPORT_RE.match(p.name) for p in path.iterdir() if p.is_file()):
+    # a report that is not a regular file (a FIFO, a symlink loop) still marks the folder: its
+    # loader then names what is wrong with it instead of the folder being passed over
+    if any(REPORT_RE.match(p.name) and not _is_dir(p) for p in path.iterdir()):
         return not (path / "run.json").is_file()
     inter = path / "intermediate"
     return inter.is_dir() and not (path / "run.json").is_file()
@@ -209,6 +212,8 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None, opened: Path |
     m = REPORT_RE.match(path.name)
     stamp = m.group(1) if m else None
     run_id, agent, model, language, date = _run_identity(meta, path.parent.name, stamp)
+    agent = checked_name(agent, path, "metadata.agent_name", issues)
+    model = checked_name(model, path, "metadata.model_name", issues)
     check_id(run_id, path, "metadata.predictions_dir" if meta and meta.has("predictions_dir")
              else "", "run id")
     predictions = _resolve_predictions(meta.text("predictions_dir") if meta else None, path.parent)
@@ -285,6 +290,23 @@ def load_intermediate(folder: Path, tasks: dict[str, Task] | None = None,
     return run, issues
 
 
+def _unreadable(folder: Path, exc: OSError) -> LoadIssue:
+    why = "permission denied" if isinstance(exc, PermissionError) else \
+        (exc.strerror or str(exc)).lower()
+    return LoadIssue(folder, "", f"cannot read this folder ({why}); its results are not loaded")
+
+
+def _has_results(folder: Path, issues: list[LoadIssue]) -> bool:
+    """Whether ``folder`` holds per-repo ``*.json`` results; an unreadable folder is an issue
+    naming it (not silently "no results")."""
+    try:
+        with os.scandir(folder) as it:
+            return any(e.name.endswith(".json") for e in it)
+    except OSError as exc:
+        issues.append(_unreadable(folder, exc))
+        return False
+
+
 def load_output_dir(out: Path, tasks: dict[str, Task] | None = None,
                     opened: Path | None = None) -> tuple[list[Run], list[LoadIssue]]:
     """Every run in one RepoGenesis output folder: each report, plus intermediate folders that
@@ -294,7 +316,7 @@ def load_output_dir(out: Path, tasks: dict[str, Task] | None = None,
     stamps: set[str | None] = set()
     for file in sorted(out.iterdir()):
         m = REPORT_RE.match(file.name)
-        if not (m and file.is_file()):
+        if not m or _is_dir(file):  # a FIFO, device or symlink loop is named by the loader
             continue
         try:
             run, found = load_report(file, tasks, opened)
@@ -305,10 +327,18 @@ def load_output_dir(out: Path, tasks: dict[str, Task] | None = None,
         runs.append(run)
         issues.extend(found)
     inter = out / "intermediate"
-    if inter.is_dir():
-        folders = [inter] if None not in stamps and any(inter.glob("*.json")) else []
-        folders += [sub for sub in sorted(p for p in inter.iterdir() if p.is_dir())
-                    if sub.name not in stamps and any(sub.glob("*.json"))]
+    if _is_dir(inter):
+        folders = []
+        try:
+            with os.scandir(inter) as it:
+                entries = list(it)
+        except OSError as exc:
+            issues.append(_unreadable(inter, exc))
+            entries = []
+        if None not in stamps and any(e.name.endswith(".json") for e in entries):
+            folders.append(inter)
+        folders += [sub for sub in sorted(Path(e.path) for e in entries if e.is_dir())
+                    if sub.name not in stamps and _has_results(sub, issues)]
         for folder in folders:
             try:
                 run, found = load_intermediate(folder, tasks)

@@ -25,7 +25,7 @@ from typing import Any
 
 from inspector.model.errors import LoadError, LoadIssue
 from inspector.model.files import read_regular
-from inspector.model.ids import check_id
+from inspector.model.ids import check_id, checked_name
 from inspector.model.jsonfields import MAX_INT, Fields, read_json
 from inspector.model.outcomes import Outcome, Phase, PhaseStatus
 from inspector.model.realpaths import real_folder, resolve_below, within
@@ -648,8 +648,8 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
     harness = top.sub("harness")
     return Run(
         id=run_id,
-        agent=top.text("agent", "unknown") or "unknown",
-        model=top.text("model", "unknown") or "unknown",
+        agent=checked_name(top.text("agent", "unknown") or "unknown", path, "agent", issues),
+        model=checked_name(top.text("model", "unknown") or "unknown", path, "model", issues),
         language=top.text("language", "python") or "python",
         source=RunSource("genesis-inspector", path,
                          src.text("predictions_dir") if src else None,

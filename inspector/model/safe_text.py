@@ -24,6 +24,7 @@ text (a Rich ``Text`` in the app, see :mod:`inspector.ui.safe`), never as Rich/T
 from __future__ import annotations
 
 import re
+from typing import Any
 
 _C0 = [c for c in range(0x20) if c not in (0x09, 0x0A)]
 _C1 = list(range(0x80, 0xA0))
@@ -117,3 +118,55 @@ def sanitize_line(text: str, max_chars: int = 10_000) -> str:
     if extra <= 0:
         return sanitize(text)
     return f"{sanitize(text[:max_chars])}… ({extra:,} more characters)"
+
+
+def sanitize_field(text: str, max_chars: int = 2000) -> str:
+    """Untrusted text shown as one field of one line: :func:`sanitize_line`, with ``\\n``
+    and ``\\t`` made visible too (``␊``, ``␉``), so a value can never start a line of its own
+    (a forged "finding" or table row) in a listing."""
+    return sanitize_line(text, max_chars).replace("\n", "\u240a").replace("\t", "\u2409")
+
+
+REPLACEMENT = "\ufffd"
+"""What a lone surrogate (or any code point no encoding can store) becomes at load."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# in JSON text a surrogate can only come from a ``\\uD8xx``-``\\uDFxx`` escape (UTF-8 decoding
+# refuses encoded ones), so a document without such an escape needs no walk at all
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
+
+
+def normalize_text(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD (shown as ``�``): the one way
+    untrusted strings are made storable (SQLite, UTF-8 files, pickles to other processes)."""
+    return _SURROGATE.sub(REPLACEMENT, text) if _SURROGATE.search(text) else text
+
+
+def json_may_hold_surrogates(text: str) -> bool:
+    """Whether a JSON document's text could decode to lone surrogates (``\\ud800``)."""
+    return _SURROGATE_ESCAPE.search(text) is not None
+
+
+def normalize_tree(value: Any) -> Any:
+    """A freshly decoded JSON value with :func:`normalize_text` applied to every string (keys
+    too), changed in place; iterative, so any depth ``json.loads`` accepted is fine."""
+    if isinstance(value, str):
+        return normalize_text(value)
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            for i, v in enumerate(node):
+                if isinstance(v, str):
+                    node[i] = normalize_text(v)
+                elif isinstance(v, list | dict):
+                    stack.append(v)
+        elif isinstance(node, dict):
+            for k in [k for k in node if isinstance(k, str) and _SURROGATE.search(k)]:
+                node[normalize_text(k)] = node.pop(k)
+            for k, v in node.items():
+                if isinstance(v, str):
+                    node[k] = normalize_text(v)
+                elif isinstance(v, list | dict):
+                    stack.append(v)
+    return value

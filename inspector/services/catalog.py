@@ -196,6 +196,7 @@ class Catalog:
         self._tasks: dict[str, Task] | None = None
         self._located_issues: list[LoadIssue] = []
         self._run_cache: dict[str, tuple[str, list[Run]]] = {}
+        self._unstored: dict[Path, LoadIssue] = {}  # locations whose path SQLite cannot hold
 
     # ------------------------------------------------------------------ database
 
@@ -260,6 +261,7 @@ class Catalog:
             known = {Path(p): sig for p, sig in
                      self._db.execute("SELECT path, signature FROM locations")}
         wanted = {loc.path: loc for loc in located.locations}
+        self._unstored = {p: i for p, i in self._unstored.items() if p in wanted}
         for gone in sorted(set(known) - set(wanted)):
             self._delete_location(gone)
             report.removed.append(gone)
@@ -318,21 +320,28 @@ class Catalog:
 
     def _store_rows(self, loc: RunLocation, sig: str, rows: list[RunRows],
                     issues: list[LoadIssue]) -> None:
+        """Replace the location's rows. A run or sample whose rows cannot be stored (a path
+        that is not valid UTF-8, ...) is left out and reported naming its file; the rest is
+        stored and the build goes on."""
+        self._unstored.pop(loc.path, None)
+        if not _storable(str(loc.path)):
+            self._unstored[loc.path] = LoadIssue(
+                loc.path, "", f"not indexed: {_UNSTORABLE_PATH}", "error")
+            return
+        issues = list(issues)
         with self._lock:
             db = self._db
             db.execute("BEGIN IMMEDIATE")
             try:
                 self._delete_rows(loc.path)
                 for run_row, samples in rows:
-                    db.execute("INSERT OR REPLACE INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                               run_row)
+                    where = Path(run_row[8]) if _storable(run_row[8]) else loc.path
+                    if not self._insert(issues, where, self._run, run_row, []):
+                        continue
                     for sample_row, tests in samples:
-                        cur = db.execute(
-                            "INSERT INTO samples VALUES (NULL" + ",?" * len(sample_row) + ")",
-                            sample_row)
-                        sid = cur.lastrowid
-                        db.executemany("INSERT INTO tests VALUES (?,?,?,?,?,?,?,?)",
-                                       ((sid, *t) for t in tests))
+                        source = sample_row[22]
+                        self._insert(issues, Path(source) if source and _storable(source)
+                                     else where, self._sample, sample_row, tests)
                 db.execute("INSERT OR REPLACE INTO locations VALUES (?,?,?,?)",
                            (str(loc.path), loc.kind, sig,
                             json.dumps([_issue_json(i) for i in issues])))
@@ -340,6 +349,34 @@ class Catalog:
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
+
+    def _run(self, row: _Row, _tests: list[_Row]) -> None:
+        self._db.execute("INSERT OR REPLACE INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row)
+
+    def _sample(self, row: _Row, tests: list[_Row]) -> None:
+        cur = self._db.execute("INSERT INTO samples VALUES (NULL" + ",?" * len(row) + ")", row)
+        sid = cur.lastrowid
+        self._db.executemany("INSERT INTO tests VALUES (?,?,?,?,?,?,?,?)",
+                             ((sid, *t) for t in tests))
+
+    def _insert(self, issues: list[LoadIssue], where: Path,
+                insert: Callable[[_Row, list[_Row]], None], row: _Row, tests: list[_Row]
+                ) -> bool:
+        """``insert(row, tests)`` inside a savepoint; on a value SQLite cannot store, undo it
+        and add an issue naming ``where`` instead. True when stored."""
+        db = self._db
+        db.execute("SAVEPOINT one")
+        try:
+            insert(row, tests)
+        except (UnicodeError, sqlite3.Error, OverflowError, ValueError) as exc:
+            db.execute("ROLLBACK TO one")
+            db.execute("RELEASE one")
+            why = (_UNSTORABLE_TEXT if isinstance(exc, UnicodeError)
+                   else f"{type(exc).__name__}: {exc}")
+            issues.append(LoadIssue(where, "", f"not indexed: {why}", "error"))
+            return False
+        db.execute("RELEASE one")
+        return True
 
     # ------------------------------------------------------------------ queries
 
@@ -468,6 +505,7 @@ class Catalog:
         from inspector.model.discover import duplicate_id_issues
 
         out = list(self._located_issues)
+        out.extend(self._unstored.values())
         with self._lock:
             for (raw,) in self._db.execute("SELECT issues FROM locations ORDER BY path"):
                 out.extend(_issue_from_json(d) for d in json.loads(raw))
@@ -544,6 +582,21 @@ class Catalog:
         runs, _ = load_location(sig_loc, self._task_table(), self.root)
         self._run_cache[str(location)] = (sig, runs)
         return runs
+
+
+_UNSTORABLE_PATH = ("its path is not valid UTF-8 (a byte no encoding maps); rename it to "
+                    "index it")
+_UNSTORABLE_TEXT = ("a name or path in it is not valid UTF-8 (a byte no encoding maps); "
+                    "rename it to index it")
+
+
+def _storable(text: str) -> bool:
+    """Whether SQLite can hold ``text`` (paths may carry undecodable bytes as surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _issue_json(i: LoadIssue) -> dict[str, str]:

@@ -65,9 +65,15 @@ def load_rows(todo: list[tuple[RunLocation, str]], tasks: dict[str, Task], root:
 
 
 def load_one(loc: RunLocation, tasks: dict[str, Task], root: Path) -> Rows:
-    """The index rows of one location and the problems met loading it."""
-    runs, issues = load_location(loc, tasks if loc.kind != "run" else None, root)
-    return [run_rows(loc, run) for run in runs], issues
+    """The index rows of one location and the problems met loading it. A location that fails
+    in a way the loaders did not foresee is one problem naming it, never the end of the
+    build (the index must not stop at a run it cannot read)."""
+    try:
+        runs, issues = load_location(loc, tasks if loc.kind != "run" else None, root)
+        return [run_rows(loc, run) for run in runs], issues
+    except Exception as exc:  # noqa: BLE001 - reported, naming the location
+        return [], [LoadIssue(loc.path, "", f"not indexed: {type(exc).__name__}: "
+                                            f"{str(exc)[:300]}", "error")]
 
 
 def jobs_for(todo: list[tuple[RunLocation, str]]) -> int:

@@ -279,9 +279,16 @@ class InspectorApp(SafeTextApp, App[None]):
         """Bring the index up to date (a one-off build shows progress; Esc cancels)."""
         worker = get_current_worker()
         first = self.catalog.is_empty
-        report = self.catalog.refresh(
-            progress=lambda d, t, w: self.main_screen.post_message(CatalogProgress(d, t, w)),
-            cancelled=lambda: worker.is_cancelled)
+        try:
+            report = self.catalog.refresh(
+                progress=lambda d, t, w: self.main_screen.post_message(CatalogProgress(d, t, w)),
+                cancelled=lambda: worker.is_cancelled)
+        except Exception as exc:  # noqa: BLE001 - the progress line must not hang on it
+            self.main_screen.post_message(CatalogUpdated(None, first=first))
+            self.call_from_thread(self.notify, f"Indexing stopped: {type(exc).__name__}: "
+                                  f"{str(exc)[:300]}. Ctrl+R retries.", severity="error",
+                                  timeout=15)
+            return
         if report.changed or first or report.cancelled:
             self.main_screen.post_message(CatalogUpdated(report, first=first))
         if report.cancelled:

@@ -22,7 +22,7 @@ from inspector.model.runformat import load_run
 from inspector.model.tasks import load_tasks
 from inspector.services.deploy.backend import Limits, SampleJob, TestRun
 from inspector.services.deploy.choose import backend_factory
-from inspector.services.deploy.docker_backend import DockerBackend, DockerSession
+from inspector.services.deploy.docker_backend import DockerBackend, DockerSession, SandboxLimits
 from inspector.services.deploy.steps import DeployOutcome, deploy
 from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.harness.phase_log import PhaseLog
@@ -244,6 +244,26 @@ def test_an_endless_file_hits_the_disk_limit_not_the_host(docker_client, tmp_pat
         # writable layer (Docker's own count of what it changed on disk) stays empty
         assert (info.get("SizeRw") or 0) < 2**20, info.get("SizeRw")
         assert session.container.attrs["HostConfig"]["ReadonlyRootfs"] is True
+    finally:
+        session.close()
+
+
+def test_a_service_killed_for_memory_names_the_memory_limit(docker_client, tmp_path) -> None:
+    # a small limit keeps it quick: 48 MiB for the processes, small tmpfs (which count too)
+    limits = SandboxLimits(memory_mb=48, disk_mb=16, tmp_mb=16)
+    session, dep, logs = _deploy(tmp_path, HOSTILE / "memory" / "repos" / "memory_hog",
+                                 DockerBackend(limits=limits))
+    try:
+        assert dep.deployed, dep.failed
+        run, text = _run(session, logs)
+        # GET /items made the service allocate past the limit: the kernel killed it, the
+        # tests saw a refused connection, and the phase names the limit that was hit
+        assert _outcomes(run) == {"tests/test_items.py::test_health": "passed",
+                                  "tests/test_items.py::test_items_start_empty": "failed"}, text
+        msg = run.outcome.message
+        assert "memory limit reached (48 MiB for its processes)" in msg, msg
+        assert "killed 1 process for memory" in msg, msg
+        assert "sandbox memory limit reached" in text
     finally:
         session.close()
 

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector.model.safe_text import FORBIDDEN, TRANSLATION, sanitize, sanitize_line
+from inspector.model.jsonfields import parse_json_bytes
+from inspector.model.safe_text import (
+    FORBIDDEN,
+    TRANSLATION,
+    sanitize,
+    sanitize_field,
+    sanitize_line,
+)
 
 C0_EXCEPT_NL_TAB = [c for c in range(0x20) if c not in (0x09, 0x0A)]
 C1 = list(range(0x80, 0xA0))
@@ -122,3 +130,21 @@ def test_ten_megabytes_is_fast(unit: str) -> None:
     assert "\x1b" not in out and "\r" not in out
     # ~0.2 s on a developer machine; generous bound so a loaded CI box does not flake
     assert elapsed < 2.0, f"{elapsed:.2f}s for 10 MB"
+
+
+def test_sanitize_field_keeps_a_value_on_one_line() -> None:
+    assert sanitize_field("a\nb\tc\x1b]0;T\x07") == "a␊b␉c␛]0;T␇"
+    assert sanitize_field("x" * 12, max_chars=10) == "x" * 10 + "… (2 more characters)"
+
+
+def test_lone_surrogates_from_json_are_replaced_once_at_load(tmp_path) -> None:
+    raw = b'{"task": "a\\ud800b", "\\udfffk": ["\\ud83d\\ude00", {"x": "\\udc00"}]}'
+    data = parse_json_bytes(tmp_path / "r.json", raw)
+    assert data == {"task": "a\ufffdb", "\ufffdk": ["\U0001f600", {"x": "\ufffd"}]}
+    json_text = json.dumps(data, ensure_ascii=False)
+    json_text.encode("utf-8")  # storable anywhere now
+    deep = b"[" * 900 + b'"\\ud800"' + b"]" * 900  # any depth json accepts: no recursion
+    inner = parse_json_bytes(tmp_path / "d.json", deep)
+    for _ in range(900):
+        inner = inner[0]
+    assert inner == "\ufffd"

@@ -28,7 +28,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -225,6 +225,7 @@ class DockerSession:
         self.started_wall = 0.0
         self.runs = 0
         self._seen: set[str] = set()  # tampering kinds already reported by this session
+        self._oom_noted = 0  # the sandbox's memory-kill count already reported
 
     def _env(self) -> dict[str, str]:
         port = self.job.port
@@ -537,6 +538,10 @@ class DockerSession:
             log.meta(f"tampering observed: {f.detail}")
         outcome = tests_outcome(code, self.job.cancel.is_set(), self.job.limits.tests, started,
                                 time.monotonic() - t0)
+        memory = self._memory_note()
+        if memory:
+            log.meta(f"sandbox {memory}")
+            outcome = replace(outcome, message=f"{outcome.message}; sandbox {memory}")
         return TestRun(outcome, junit if report else None, code, GOLDEN, rootdir,
                        tampering=found)
 
@@ -623,14 +628,43 @@ class DockerSession:
         pids = stats.get("pids_stats") or {}
         if pids.get("limit") and pids.get("current", 0) >= pids["limit"] - 2:
             notes.append(f"process limit reached ({pids['current']}/{pids['limit']})")
+        memory = self._memory_note()
         mem = stats.get("memory_stats") or {}
-        if mem.get("failcnt") or (mem.get("limit") and mem.get("max_usage", 0) >=
-                                  mem["limit"] * 0.98):
+        if memory:
+            notes.append(memory)
+        elif mem.get("failcnt") or (mem.get("limit") and mem.get("max_usage", 0) >=
+                                    mem["limit"] * 0.98):
             notes.append(f"memory limit reached ({mem.get('limit', 0) // MiB} MiB)")
         full = self._full_folders()
         if full:
             notes.append("disk limit reached (" + ", ".join(full) + ")")
         return "; sandbox " + ", ".join(notes) if notes else ""
+
+    def _memory_note(self) -> str:
+        """``memory limit reached (…)`` when the kernel killed a sandbox process for memory
+        since the last note ("" otherwise): a killed service otherwise shows only as
+        "connection refused" in the tests."""
+        kills = self._oom_kills()
+        if kills <= self._oom_noted:
+            return ""
+        new, self._oom_noted = kills - self._oom_noted, kills
+        return (f"memory limit reached ({self.backend.limits.memory_mb} MiB for its "
+                f"processes): the kernel killed {new} process{'es' if new > 1 else ''} for "
+                "memory")
+
+    def _oom_kills(self) -> int:
+        """How many processes the sandbox's memory cgroup killed (its ``oom_kill`` counter:
+        ``memory.events`` on cgroup v2, ``memory.oom_control`` on v1); 0 when unreadable."""
+        if self.container is None:
+            return 0
+        try:
+            _, out, _ = exec_io(self.container, [
+                "/bin/bash", "-c", "/usr/bin/cat /sys/fs/cgroup/memory.events "
+                "/sys/fs/cgroup/memory/memory.oom_control 2>/dev/null; exit 0"],
+                user="0:0", timeout=15)
+        except Exception:  # noqa: BLE001 - the sandbox is gone or out of processes
+            return 0
+        return oom_kill_count(out.decode(errors="replace"))
 
     def _full_folders(self) -> list[str]:
         """Writable folders with (almost) no space left, as ``/tmp 128 MiB``."""
@@ -657,6 +691,15 @@ class DockerSession:
         if c is not None:
             with contextlib.suppress(Exception):
                 c.remove(force=True)
+
+
+def oom_kill_count(cgroup_text: str) -> int:
+    """The ``oom_kill N`` count of a memory cgroup's ``memory.events`` / ``oom_control``."""
+    for line in cgroup_text.splitlines():
+        key, _, value = line.partition(" ")
+        if key == "oom_kill" and value.strip().isdigit():
+            return int(value)
+    return 0
 
 
 def _golden_tar(tests_dir: Path | None, links: dict[str, str]) -> bytes:

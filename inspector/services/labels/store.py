@@ -210,6 +210,20 @@ class LabelStore:
         return sorted(n[:-5] for n in names if n.endswith(".json")
                       and not n.startswith(".") and valid_annotator(n[:-5]))
 
+    def misnamed(self) -> list[LabelFileError]:
+        """A problem for each ``annotators/*.json`` whose name is no annotator's (a space, a
+        character a file name should not hold): never loaded, never written, so named."""
+        try:
+            with os.scandir(self.annotators_dir) as it:
+                names = sorted(e.name for e in it)
+        except OSError:  # missing, or unreadable: annotator_names() reports it
+            return []
+        return [LabelFileError(self.annotators_dir / n, "not loaded: the file name is not an "
+                               "annotator name (letters, digits, '.', '_', '-'; up to 64, "
+                               "starting with a letter or digit); rename it")
+                for n in names if n.endswith(".json") and not n.startswith(".")
+                and not valid_annotator(n[:-5])]
+
     def read(self, annotator: str) -> LabelFile:
         """An annotator's labels (an empty file when there is none yet)."""
         path = self.path_for(annotator)
@@ -251,6 +265,7 @@ class LabelStore:
         except LabelFileError as exc:
             problems.append(exc)
             names = []
+        problems.extend(self.misnamed())
         for name in names:
             try:
                 files[name] = self.read(name)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.model import Run, SampleResult, Task
+from inspector.model.safe_text import sanitize_field
 from inspector.model.tampering import TamperFinding
 from inspector.services.tamper.scan import scan_repo
 
@@ -93,10 +94,21 @@ def summary_line(samples: list[TamperedSample]) -> str:
             "(kept out of the golden test runs; verdicts unaffected)")
 
 
-def finding_line(f: TamperFinding) -> str:
-    """One line for a finding: ``deliberate root conftest.py: conftest.py:10: …``."""
-    label = KIND_LABELS.get(f.kind, f.kind.replace("_", " "))
-    return f"{'deliberate ' if f.deliberate else ''}{label}: {f.detail}"
+def kind_label(kind: str) -> str:
+    """A finding's kind as shown: our wording for the kinds we know; any other (a recorded
+    ``result.json`` may hold anything) as one line of visible text (``␛``, ``␊``)."""
+    known = KIND_LABELS.get(kind)
+    return known if known is not None else sanitize_field(kind.replace("_", " "), 200)
+
+
+def finding_line(f: TamperFinding, max_chars: int = 2000) -> str:
+    """One line for a finding: ``deliberate root conftest.py: conftest.py:10: …``.
+
+    Every field is untrusted (findings are read back from ``result.json``): the line holds no
+    control, bidi or invisible character and no line break (they are shown as ``␛``, ``␊``,
+    ``<U+202E>``), whether it goes to a terminal, a pipe, the app or a report."""
+    return (f"{'deliberate ' if f.deliberate else ''}{kind_label(f.kind)}: "
+            f"{sanitize_field(f.detail, max_chars)}")
 
 
 def run_tampering(run: Run) -> list[TamperedSample]:

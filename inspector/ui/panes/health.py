@@ -11,6 +11,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from inspector.model.entries import SampleEntry
+from inspector.model.safe_text import sanitize_field
 from inspector.ui.messages import OpenSample
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import plain, sanitize
@@ -91,7 +92,7 @@ class HealthPane(LazyPane):
                      else "bold"),
                 Text(sanitize(t.task)),
                 Text(sanitize(t.sample_id), no_wrap=True, overflow="ellipsis"), "1", "1",
-                Text(sanitize(f"{first.path}: {first.detail}"[:100]), no_wrap=True))
+                Text(sanitize_field(f"{first.path}: {first.detail}", 100), no_wrap=True))
         n = len(report.findings)
         summary = Text(
             f"{n} candidate benchmark defect{'s' if n != 1 else ''}: tests no sample of any run "
@@ -135,7 +136,7 @@ class HealthPane(LazyPane):
             t.append(f"{sanitize(tampered.sample_id)}: tampering attempt"
                      f"{' (deliberate)' if tampered.deliberate else ''}\n", style="bold")
             for finding in tampered.findings:
-                t.append(sanitize(finding_line(finding)[:500]) + "\n")
+                t.append(finding_line(finding, 500) + "\n")
             t.append("kept out of the golden test run; the verdict stands. Enter opens the "
                      "sample.", style="dim")
             box.update(t)

@@ -7,8 +7,9 @@ from textual.app import App
 
 from inspector.model import SampleResult, SuiteCause
 from inspector.model.pytest_output import exit_meaning
+from inspector.model.safe_text import sanitize_field
 from inspector.model.tampering import TamperFinding
-from inspector.services.tamper.findings import KIND_LABELS
+from inspector.services.tamper.findings import kind_label
 from inspector.ui.safe import sanitize
 from inspector.ui.styles import colour
 
@@ -48,6 +49,6 @@ def tamper_text(app: App[object], found: tuple[TamperFinding, ...]) -> Text:
         t.append("\n")
         t.append("deliberate " if f.deliberate else "could influence ",
                  style=f"bold {tamper_colour(app, f.deliberate)}")
-        t.append(KIND_LABELS.get(f.kind, f.kind.replace("_", " ")) + ": ", style="bold")
-        t.append(sanitize(f.detail[:2000]))
+        t.append(kind_label(f.kind) + ": ", style="bold")
+        t.append(sanitize_field(f.detail, 2000))
     return t

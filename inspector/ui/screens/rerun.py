@@ -296,7 +296,7 @@ class RerunScreen(Screen[None]):
         for f in report.all_tampering():
             t.append("\n⚠ tampering attempt: ", style=f"bold {colour(self.app, 'outcome-error')}"
                      if f.deliberate else "bold")
-            t.append(sanitize(finding_line(f)[:300]))
+            t.append(finding_line(f, 300))
         t.append("\nr run again (warm) · F fresh redeploy · N flakiness check · Esc back",
                  style="dim")
         self.query_one("#rerun-timing", Static).update(t)
