@@ -3,6 +3,7 @@ and which repo-root modules would shadow the test runner (real task suites, real
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -13,10 +14,12 @@ from inspector.model.tasks import load_tasks
 from inspector.services.harness.suite_reach import (
     BLACK_BOX,
     LIBRARIES,
+    LIST_ROOT,
     WHITE_BOX,
     RunnerNames,
     classify,
     module_names,
+    root_entries,
     scan_command,
     shadowing,
     suite_imports,
@@ -96,3 +99,19 @@ def test_the_scan_finds_optional_and_dynamic_imports(tmp_path: Path) -> None:
     assert {"lib_a", "single"} <= names.provides
     assert {"os", "lib_b", "chardet", "zstandard", "importlib"} <= names.imports
     assert "os" not in names.guarded and {"chardet", "lib_a"} <= names.guarded
+
+
+def test_only_folders_with_python_code_count_as_root_modules(tmp_path: Path) -> None:
+    """A folder of static assets named like a module the runner imports (``js``: urllib3 asks
+    for it under Pyodide) is no module of the repo's; one with code, at any of two levels, is.
+    The sandbox's listing script says the same as the host's."""
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "app.js").write_text("")
+    (tmp_path / "chardet" / "sub").mkdir(parents=True)
+    (tmp_path / "chardet" / "sub" / "x.py").write_text("")
+    (tmp_path / "app.py").write_text("")
+    (tmp_path / "README.md").write_text("")
+    assert root_entries(tmp_path) == ["README.md", "app.py", "chardet"]
+    out = subprocess.run([sys.executable, "-I", "-S", "-c", LIST_ROOT, str(tmp_path)],
+                         capture_output=True, text=True, check=True).stdout
+    assert json.loads(out) == root_entries(tmp_path)

@@ -54,6 +54,7 @@ from inspector.services.harness.golden import (
 )
 from inspector.services.harness.phase_log import PhaseLog, now_iso
 from inspector.services.harness.suite_reach import (
+    LIST_ROOT,
     NAMES_FILE,
     Reach,
     RunnerNames,
@@ -385,10 +386,8 @@ class DockerSession:
     def _root_entries(self) -> list[str] | None:
         """The names at the top of /repo in the sandbox now (None: could not be read)."""
         assert self.container is not None
-        code, out, _ = exec_io(self.container, [
-            "/usr/bin/python3", "-I", "-S", "-c",
-            f"import json, os; print(json.dumps(os.listdir({WORKDIR!r})))"],
-            user=RUNNER_USER, timeout=60)
+        code, out, _ = exec_io(self.container, ["/usr/bin/python3", "-I", "-S", "-c", LIST_ROOT,
+                                                WORKDIR], user=RUNNER_USER, timeout=60)
         try:
             entries = json.loads(out.decode("utf-8", "replace")) if code == 0 else None
         except ValueError:

@@ -294,7 +294,7 @@ def shadowing(reach: Reach, root_entries: Iterable[str]) -> list[str]:
     if not reach.root:
         return []
     # tests/ is the golden suite's copy, put there by the harness
-    return sorted(module_names(root_entries) - {"tests"} & reach.guarded)
+    return sorted((module_names(root_entries) - {"tests"}) & reach.guarded)
 
 
 def shadow_finding(names: list[str], when: str) -> TamperFinding:
@@ -307,9 +307,63 @@ def shadow_finding(names: list[str], when: str) -> TamperFinding:
         "run was refused", True)
 
 
-def root_entries(repo: Path) -> list[str]:
-    """The names at the top of a repo folder (nothing when it cannot be read)."""
+# Lists a folder's top: its files, and the folders that hold Python code within two levels
+# (a folder of static assets, ``js/``, imports as an empty namespace package and runs nothing).
+# A script, so the Docker backend runs the same listing in the sandbox.
+LIST_ROOT = r"""
+import json, os, sys
+CODE = (".py", ".pyc", ".so", ".pth")
+def has_code(path, depth):
     try:
-        return sorted(os.listdir(repo))
+        entries = list(os.scandir(path))
+    except OSError:
+        return False
+    for e in entries:
+        if e.name.endswith(CODE) and not e.is_dir(follow_symlinks=False):
+            return True
+        if depth and e.is_dir(follow_symlinks=False) and has_code(e.path, depth - 1):
+            return True
+    return False
+out = []
+for e in sorted(os.scandir(sys.argv[1]), key=lambda e: e.name):
+    if not e.is_dir() or has_code(e.path, 1):
+        out.append(e.name)
+print(json.dumps(out))
+"""
+
+
+def root_entries(repo: Path) -> list[str]:
+    """The names at the top of a repo folder that could be imported: its files, and the
+    folders holding Python code (:data:`LIST_ROOT`); nothing when it cannot be read."""
+    try:
+        entries = sorted(os.scandir(repo), key=lambda e: e.name)
     except OSError:
         return []
+    return [e.name for e in entries if not _is_dir(e) or _has_code(Path(e.path), 1)]
+
+
+_CODE = (".py", ".pyc", ".so", ".pth")
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _has_code(path: Path, depth: int) -> bool:
+    try:
+        entries = list(os.scandir(path))
+    except OSError:
+        return False
+    for e in entries:
+        try:
+            is_dir = e.is_dir(follow_symlinks=False)
+        except OSError:
+            continue
+        if not is_dir and e.name.endswith(_CODE):
+            return True
+        if depth and is_dir and _has_code(Path(e.path), depth - 1):
+            return True
+    return False
