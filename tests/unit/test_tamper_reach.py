@@ -88,6 +88,17 @@ PLUGIN_INJECTION = {
         import importlib
         reports = importlib.import_module("_pytest.reports")
     """,
+    "walker imported under another name": """
+        from gc import get_objects as everything
+        for o in everything():
+            if "PluginManager" in repr(type(o)):
+                pass
+    """,
+    "pytest's modules through sys.modules": """
+        import sys
+        runner = sys.modules["_pytest.runner"]
+        runner.call_and_report = None
+    """,
     "settrace watching frames for the plugin manager": """
         import sys
         def tracer(frame, event, arg):
@@ -324,3 +335,14 @@ def test_the_default_set_names_what_requests_and_urllib3_try() -> None:
     names = optional_imports()
     assert {"chardet", "brotli", "zstandard"} <= names, sorted(names)
     assert not names & {"json", "ssl", "os", "app", "main", "models", "config", "tests"}
+
+
+def test_expressions_built_to_explode_a_reader_stay_bounded() -> None:
+    import time
+
+    lines = ["a0 = 'x'"] + [f"a{i} = a{i - 1} + a{i - 1} + a{i - 1}" for i in range(1, 60)]
+    lines += [f"b{i} = f(b{i - 1}, b{i - 1}, b{i - 1})" for i in range(1, 60)]
+    lines += ["exec(a59)", "exec(b59)", "__import__(a59)", "getattr(o, b59)"] * 50
+    t0 = time.monotonic()
+    analyse_reach("\n".join(lines))
+    assert time.monotonic() - t0 < 5

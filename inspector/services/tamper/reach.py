@@ -70,6 +70,7 @@ _IMPORTERS = frozenset({"__import__", "import_module", "find_spec", "spec_from_f
 _BUILTINS = frozenset({"builtins", "__builtins__", "__builtin__"})
 _DANGER = frozenset({"exec", "eval", "compile", "__import__", "open", "execfile", "getattr",
                      "setattr", "globals", "vars"})
+_RUNNER_MODULES = re.compile(r"(_?pytest|pluggy)(\.|$)")
 _MAX_DEPTH = 12
 _MAX_PAYLOAD = 256 * 1024
 _MAX_NESTING = 3
@@ -118,6 +119,8 @@ class _Reach:
         self.nodes = list(ast.walk(tree))
         self.found: list[tuple[int, str]] = []
         self.weak: list[tuple[int, str]] = []  # walk evidence that counts in its function only
+        self._obfuscated: dict[str, str] = {}  # per name: how its value was disguised
+        self._literals: dict[str, str | None] = {}  # per name: the constant it folds to
         self.functions = sorted(
             (n.lineno, getattr(n, "end_lineno", None) or n.lineno) for n in self.nodes
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
@@ -203,10 +206,13 @@ class _Reach:
                 return "reversed"
             elif isinstance(n, ast.Name) and n.id not in seen and \
                     len(self.bindings.get(n.id, ())) <= 2:
-                for value in self.bindings.get(n.id, ()):
-                    how = self.obfuscated(value, depth + 1, seen | {n.id})
-                    if how:
-                        return how
+                if n.id not in self._obfuscated:
+                    self._obfuscated[n.id] = ""  # a name bound to itself is not decoded
+                    self._obfuscated[n.id] = next(
+                        (how for value in self.bindings.get(n.id, ())
+                         if (how := self.obfuscated(value, depth + 1, seen | {n.id}))), "")
+                if self._obfuscated[n.id]:
+                    return self._obfuscated[n.id]
         return ""
 
     def literal(self, node: ast.AST | None, depth: int = 0) -> str | None:
@@ -218,10 +224,17 @@ class _Reach:
             return v if isinstance(v, str) else v.decode("utf-8", "replace")
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             left, right = self.literal(node.left, depth + 1), self.literal(node.right, depth + 1)
-            return None if left is None or right is None else left + right
+            if left is None or right is None or len(left) + len(right) > _MAX_PAYLOAD:
+                return None
+            return left + right
         if isinstance(node, ast.Name):
             values = self.bindings.get(node.id, [])
-            return self.literal(values[0], depth + 1) if len(values) == 1 else None
+            if len(values) != 1:
+                return None
+            if node.id not in self._literals:
+                self._literals[node.id] = None  # a name bound to itself is unknown
+                self._literals[node.id] = self.literal(values[0], depth + 1)
+            return self._literals[node.id]
         if isinstance(node, ast.Call) and _callee(node) in _DECODERS | {"decode"} and node.args:
             return _decode_literal(_callee(node), self.literal(node.args[0], depth + 1),
                                    self.full(node.func))
@@ -322,8 +335,11 @@ class _Reach:
                     self.word(line, text[:200], walks, machinery)
             elif isinstance(node, (ast.Name, ast.Attribute)):
                 word = node.id if isinstance(node, ast.Name) else node.attr
-                if word in _WALKERS and (isinstance(node, ast.Attribute) or self.resolved(
-                        word).split(".")[0] in _WALK_MODULES) and (
+                origin = self.resolved(word) if isinstance(node, ast.Name) else ""
+                if origin:  # from gc import get_objects as everything
+                    word = origin.split(".")[-1] or word
+                if word in _WALKERS and (isinstance(node, ast.Attribute) or
+                                         origin.split(".")[0] in _WALK_MODULES) and (
                         word not in ("stack", "trace") or
                         self.full(node).split(".")[0] in ("inspect", "sys")):
                     walks.append((line, self.full(node) or word))
@@ -337,6 +353,11 @@ class _Reach:
                     self.found.append((line, f"patches {_text(node, 50)}"))
             if isinstance(node, ast.Call):
                 self.call(node, line, machinery)
+            if isinstance(node, ast.Subscript) and self.full(node.value) == "sys.modules":
+                key = self.literal(node.slice) or ""
+                if _RUNNER_MODULES.match(key):
+                    self.found.append((line, f"reaches pytest's modules through sys.modules "
+                                             f"({_text(node, 50)})"))
             elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and \
                     self.builtins(node.value):
                 key = self.literal(node.slice)
@@ -395,6 +416,11 @@ class _Reach:
                                              f"({_text(node, 50)})"))
                 return
             self.payload(line, sink, args)
+        elif name == "get" and node.args and isinstance(node.func, ast.Attribute) and \
+                self.full(node.func.value) == "sys.modules" and \
+                _RUNNER_MODULES.match(self.literal(node.args[0]) or ""):
+            self.found.append((line, f"reaches pytest's modules through sys.modules "
+                                     f"({_text(node, 50)})"))
         elif name in _IMPORTERS and node.args:
             arg = node.args[0]
             how = self.obfuscated(arg)
@@ -404,6 +430,8 @@ class _Reach:
                                          f"{_text(node, 50)})"))
             elif text is not None and text.split(".")[0] == "_pytest":
                 self.found.append((line, f"imports pytest's internals ({text})"))
+            elif text is not None and _RUNNER_MODULES.match(text) and not self.test_code:
+                self.found.append((line, f"imports the test runner at run time ({text})"))
             elif text is not None and _MACHINERY_WORDS.search(text):
                 machinery.append((line, text))
         elif name == "getattr" and len(node.args) >= 2 and self.builtins(node.args[0]):
