@@ -360,8 +360,8 @@ class _Reach:
                                              f"({_text(node, 50)})"))
             elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and \
                     self.builtins(node.value):
-                name = self.literal(node.slice)
-                if name is None or name in _DANGER:
+                builtin = self.literal(node.slice)
+                if builtin is None or builtin in _DANGER:
                     self.found.append((line, f"fetches a builtin by name ({_text(node, 50)})"))
         self.getattr_hidden()
         for wl, _ in walks:
