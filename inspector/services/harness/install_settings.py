@@ -34,6 +34,9 @@ _HOW_NOT_WHAT = frozenset({
 # settings naming a file whose content decides what is installed
 _FILE_SETTINGS = ("PIP_CONSTRAINT", "PIP_CONFIG_FILE", "UV_CONSTRAINT", "UV_OVERRIDE",
                   "UV_BUILD_CONSTRAINT", "UV_CONFIG_FILE")
+# settings naming local folders of packages whose listing decides what can be installed
+_FOLDER_SETTINGS = ("PIP_FIND_LINKS", "UV_FIND_LINKS")
+_MAX_LISTING = 10_000
 # where pip and uv read configuration a process environment does not show
 CONFIG_FILES = ("/etc/pip.conf", "/etc/xdg/pip/pip.conf", "~/.config/pip/pip.conf",
                 "~/.pip/pip.conf", "/etc/uv/uv.toml", "/etc/xdg/uv/uv.toml",
@@ -78,6 +81,22 @@ def _file_digest(path: str) -> str:
         return "?"
 
 
+def _listing_digest(value: str) -> str:
+    """A hash of the file names in each local folder ``value`` names (URLs are left as they
+    are: their content is the index's)."""
+    h = hashlib.sha256()
+    for word in value.split():
+        folder = Path(word.removeprefix("file://")).expanduser()
+        try:
+            if folder.is_dir():
+                with os.scandir(folder) as it:
+                    names = sorted(e.name for _, e in zip(range(_MAX_LISTING), it, strict=False))
+                h.update(("\0".join(names) + "\1").encode())
+        except OSError:
+            h.update(b"?")
+    return h.hexdigest()[:16]
+
+
 def identity(settings: Mapping[str, str], installer: str,
              config_files: Iterable[str] = ()) -> str:
     """One line naming everything besides the requirements that decides what an install
@@ -88,8 +107,12 @@ def identity(settings: Mapping[str, str], installer: str,
         parts.append(f"{key}={redacted(value)}")
         if key in _FILE_SETTINGS:
             parts.append(f"{key} content {_file_digest(value)}")
+        elif key in _FOLDER_SETTINGS:
+            parts.append(f"{key} listing {_listing_digest(value)}")
     for path in config_files:
-        parts.append(f"{path} content {_file_digest(path)}")
+        digest = _file_digest(path)
+        if digest != "-":  # absent: named only once it exists
+            parts.append(f"{path} content {digest}")
     return "; ".join(parts)
 
 
