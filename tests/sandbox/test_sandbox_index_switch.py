@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -73,7 +74,8 @@ def test_switching_the_index_builds_a_new_image_from_it_and_no_image_keeps_the_i
         for _, result, log_text in results:
             with contextlib.suppress(Exception):
                 docker_client.images.remove(result.tag, force=True)
-            for runner in {w.rstrip(":;,") for w in log_text.split()
-                           if w.startswith("genesis-inspector/runner:")}:
+            # the runner images this test built (keyed by its own index: no one else's)
+            for runner in re.findall(r"building the test runner image "
+                                     r"(genesis-inspector/runner:\w+)", log_text):
                 with contextlib.suppress(Exception):
                     docker_client.images.remove(runner, force=True)
