@@ -22,6 +22,12 @@ from typing import IO, Protocol
 
 from inspector import paths
 from inspector.model.requirement_sources import check_requirement_sources
+from inspector.services.harness.install_settings import (
+    CONFIG_FILES,
+    content_settings,
+    identity,
+    identity_key,
+)
 from inspector.services.harness.phase_log import PhaseLog
 
 MARKER = ".genesis-complete"
@@ -42,10 +48,22 @@ class VenvResult:
     message: str
 
 
-def requirements_key(requirements: str, extra: tuple[str, ...] = ()) -> str:
+def install_identity(installer: str) -> str:
+    """Everything besides the requirements that decides what a venv built here holds: the
+    installer, the platform, this process's pip/uv index settings and config files
+    (credentials hashed; :mod:`.install_settings`). Safe to log."""
+    return identity(content_settings(), installer, CONFIG_FILES)
+
+
+def requirements_key(requirements: str, extra: tuple[str, ...] = (),
+                     install: str = "") -> str:
+    """The cache key of a venv: the layout, the interpreter, ``install``
+    (:func:`install_identity`), the requirements and ``extra``."""
     h = hashlib.sha256()
     # The interpreter the venv is made from (``python`` and ``python3`` of one venv are the same)
     h.update(f"{LAYOUT}|{sys.version_info[:3]}|{os.path.realpath(sys.executable)}".encode())
+    if install:  # a key without it is what it was
+        h.update(f"|install {identity_key(install)}".encode())
     h.update(requirements.encode())
     for e in extra:
         h.update(b"\0" + e.encode())
@@ -161,7 +179,8 @@ class VenvCache:
                 for p in problems:
                     log.meta("refused: " + p.message())
                 return VenvResult(False, self.root / "refused", False, 1, msg)
-        key = requirements_key(requirements, extra_key)
+        install = install_identity("uv" if self.uv else "pip")
+        key = requirements_key(requirements, extra_key, install)
         path = self.root / key
         with self._guard:
             tlock = self._locks.setdefault(key, threading.Lock())
@@ -175,6 +194,8 @@ class VenvCache:
                     return VenvResult(True, path, True, 0, "cached virtualenv reused")
                 if path.exists():
                     shutil.rmtree(path, ignore_errors=True)
+                log.meta(f"building virtualenv {label}{path} (requirements hash {key}; "
+                         f"{install})")
                 return self._build(path, requirements, packages_args, log, timeout, cancelled)
             finally:
                 fcntl.flock(fd, fcntl.LOCK_UN)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from inspector.services.sandbox.apt_sources import AptSource, debian_mirror
 from inspector.services.sandbox.container_exec import follow_logs
 from inspector.services.sandbox.engine import LABEL, LABEL_KIND
-from inspector.services.sandbox.pip_env import pip_mounts_and_env
+from inspector.services.sandbox.pip_env import LOAD_SETTINGS, pip_mounts_and_env, write_settings
 
 if TYPE_CHECKING:
     import docker
@@ -128,6 +128,7 @@ def _finish(client: docker.DockerClient, raw: str, say: Say, cancel: threading.E
     """Run the finishing script in a container from ``raw`` and commit it as the base image."""
     packages = " ".join(TEST_RUNNER)
     script = (
+        LOAD_SETTINGS + "\n"
         "set -eu\n"
         "python3 -m venv /opt/venv\n"
         "/opt/venv/bin/pip install --disable-pip-version-check --no-input --upgrade pip\n"
@@ -138,9 +139,17 @@ def _finish(client: docker.DockerClient, raw: str, say: Say, cancel: threading.E
         "  /usr/share/doc/* /usr/share/man/* /usr/share/info/* /usr/share/locale/*\n"
         "echo base-ready\n"
     )
-    mounts, env = pip_mounts_and_env()
+    from docker.types import Mount
+
+    mounts, settings = pip_mounts_and_env()
+    # the index settings reach the script through a file, never the container's
+    # environment, which the committed base image (and every image on it) would keep
+    settings_dir = Path(tempfile.mkdtemp(prefix="gi-init-"))
+    os.chmod(settings_dir, 0o755)
+    write_settings(settings_dir, settings, 0)
+    mounts.append(Mount("/gi-req", str(settings_dir), type="bind", read_only=True))
     container = client.containers.create(
-        raw, ["bash", "-c", script], environment=env, mounts=mounts,
+        raw, ["bash", "-c", script], mounts=mounts,
         labels={LABEL: "1", LABEL_KIND: "init"}, mem_limit="2g", network_mode="bridge")
     try:
         container.start()
@@ -162,6 +171,7 @@ def _finish(client: docker.DockerClient, raw: str, say: Say, cancel: threading.E
         return str(image.id)
     finally:
         container.remove(force=True)
+        shutil.rmtree(settings_dir, ignore_errors=True)
 
 
 def init_base_image(client: docker.DockerClient, *, force: bool = False,

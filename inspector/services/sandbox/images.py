@@ -26,6 +26,13 @@ cold install. pip stays the judge: when uv cannot install a requirements file, p
 and its verdict and ``ERROR:`` lines count, as in the stock harness. Neither keeps a cache in
 the committed image, and no cache is shared between install containers (an untrusted package
 build must not be able to alter another sample's environment).
+
+Both keys also cover what besides the requirements decides what an image holds: the installer
+(uv or pip), the platform and the package-index settings handed to the install container
+(index URLs with their credentials' identity, a hash; trusted hosts): an image built against
+one index is never reused under another. Those settings reach the install through a file in
+its bind mount, never its environment, so no committed image carries them
+(:mod:`.pip_env`).
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ from inspector.model.requirement_sources import (
     plain_requirement_problem,
 )
 from inspector.services.deploy.local import STOCK_BUNDLE, TEST_PACKAGES
+from inspector.services.harness.install_settings import identity, identity_key
 from inspector.services.harness.phase_log import PhaseLog
 from inspector.services.harness.suite_reach import NAMES_FILE, SCAN, SCAN_SKIP
 from inspector.services.harness.venvs import uv_binary
@@ -69,7 +77,12 @@ from inspector.services.sandbox.lease import (
     Heartbeat,
     watchdog_command,
 )
-from inspector.services.sandbox.pip_env import pip_mounts_and_env
+from inspector.services.sandbox.pip_env import (
+    LOAD_SETTINGS,
+    index_settings,
+    pip_mounts_and_env,
+    write_settings,
+)
 
 if TYPE_CHECKING:
     import docker
@@ -79,6 +92,9 @@ RUNNER_REPO = "genesis-inspector/runner"
 LABEL_BASE = "org.genesis-inspector.base-id"
 LABEL_LAYOUT = "org.genesis-inspector.layout"
 LAYOUT = "4"  # bump when what the images hold changes: older images are then stale
+# 4: keys cover the installer and the index settings, and images no longer carry the index
+# settings of the process that built them (layout-3 images are removed as stale after an hour);
+# the runner image records what its environment provides and imports (suite_reach.NAMES_FILE)
 RUNNER_VENV = "/opt/runner"  # the golden tests' environment, root-owned
 REPO_VENV = "/opt/venv"  # the repo's environment (the service's), installed as SANDBOX_UID
 RUNNER_UID = 1001  # the test runner's user: not the service's, so the service cannot touch it
@@ -99,11 +115,20 @@ class ImageResult:
     seconds: float = 0.0
 
 
+def install_identity() -> str:
+    """What besides the requirements decides what an install container installs: the
+    installer, the platform and this process's index settings (credentials hashed)."""
+    uv = _uv_mount()[0] != []
+    return identity(index_settings(uv), "uv" if uv else "pip")
+
+
 def requirements_hash(base_id: str, requirements: str | None, test_requirements: str | None,
-                      test_packages: tuple[str, ...] = ()) -> str:
-    """What a sample image depends on: the base image, the layout, both requirements files
-    and the extra packages of its test runner (none in an evaluation)."""
-    h = hashlib.sha256(f"{base_id}|layout {LAYOUT}".encode())
+                      test_packages: tuple[str, ...] = (), install: str | None = None) -> str:
+    """What a sample image depends on: the base image, the layout, the installer and index
+    settings (``install``, default :func:`install_identity`), both requirements files and the
+    extra packages of its test runner (none in an evaluation)."""
+    install = install_identity() if install is None else install
+    h = hashlib.sha256(f"{base_id}|layout {LAYOUT}|install {identity_key(install)}".encode())
     for part in (requirements, test_requirements):
         h.update(b"\0" + (b"-" if part is None else part.encode()))
     if test_packages:  # the hash of every image without extras stays what it was
@@ -112,10 +137,10 @@ def requirements_hash(base_id: str, requirements: str | None, test_requirements:
 
 
 def runner_hash(base_id: str, test_requirements: str | None,
-                test_packages: tuple[str, ...] = ()) -> str:
-    """What a runner image depends on: the base image, the layout, the task's test
-    requirements and the extra packages asked for."""
-    return requirements_hash(base_id, "runner", test_requirements, test_packages)
+                test_packages: tuple[str, ...] = (), install: str | None = None) -> str:
+    """What a runner image depends on: the base image, the layout, the installer and index
+    settings, the task's test requirements and the extra packages asked for."""
+    return requirements_hash(base_id, "runner", test_requirements, test_packages, install)
 
 
 def _read(path: Path) -> str | None:
@@ -148,7 +173,7 @@ def _installer_lines(python: str, uv: bool) -> list[str]:
     command's output stays one contiguous section of the log.
     """
     pip = f"{python} -m pip install --no-input --disable-pip-version-check --no-cache-dir"
-    lines = ["set -u", f"pip_() {{ {pip} \"$@\"; }}"]
+    lines = [LOAD_SETTINGS, "set -u", f"pip_() {{ {pip} \"$@\"; }}"]
     if uv:
         lines += [
             f"if {CONTAINER_UV} --version >/dev/null 2>&1; then use_uv=1; else use_uv=0; "
@@ -222,7 +247,8 @@ def _install_script(has_reqs: bool, has_test_reqs: bool, uv: bool = False) -> st
 
 
 def _uv_mount() -> tuple[list[docker.types.Mount], dict[str, str]]:
-    """The host's uv executable, read-only, and pip's index settings for it (none: pip only)."""
+    """The host's uv executable, read-only, and its settings (none: pip only); the index
+    settings come with :func:`.pip_env.pip_mounts_and_env`."""
     from docker.types import Mount
 
     if os.environ.get("GENESIS_INSTALLER", "auto") == "pip":
@@ -231,10 +257,6 @@ def _uv_mount() -> tuple[list[docker.types.Mount], dict[str, str]]:
     if not found or not Path(found).is_file():
         return [], {}
     env = {"UV_LINK_MODE": "copy", "UV_NO_PROGRESS": "1"}
-    for pip_key, uv_key in (("PIP_INDEX_URL", "UV_INDEX_URL"),
-                            ("PIP_EXTRA_INDEX_URL", "UV_EXTRA_INDEX_URL")):
-        if os.environ.get(pip_key):
-            env[uv_key] = os.environ[pip_key]
     return [Mount(CONTAINER_UV, str(Path(found).resolve()), type="bind", read_only=True)], env
 
 
@@ -273,15 +295,16 @@ def ensure_sample_image(client: docker.DockerClient, repo: Path, tests_dir: Path
             runner.message = ("building the test runner failed (harness problem): "
                               f"{runner.message}")
         return runner
-    key = requirements_hash(base_id, reqs, test_reqs, test_packages)
+    install = install_identity()
+    key = requirements_hash(base_id, reqs, test_reqs, test_packages, install)
     tag = f"{SAMPLE_REPO}:{key}"
     with _file_lock(f"image-{key}"):
         if _exists(client, tag):
-            log.meta(f"reusing sandbox image {tag} (requirements hash {key})")
+            log.meta(f"reusing sandbox image {tag} (requirements hash {key}; {install})")
             return ImageResult(True, tag, True, 0, "cached image reused",
                                time.monotonic() - t0)
-        log.meta(f"building sandbox image {tag} from {runner.tag} (requirements hash {key}); "
-                 f"installing as uid {SANDBOX_UID} with no capabilities")
+        log.meta(f"building sandbox image {tag} from {runner.tag} (requirements hash {key}; "
+                 f"{install}); installing as uid {SANDBOX_UID} with no capabilities")
         files = {"requirements.txt": reqs, "tests-requirements.txt": test_reqs}
         script = _install_script(reqs is not None, test_reqs is not None, _uv_mount()[0] != [])
         code, message = _build(client, runner.tag, script, files, f"{SANDBOX_UID}:{SANDBOX_UID}",
@@ -345,12 +368,15 @@ def _run_install(client: docker.DockerClient, image: str, script: str, req_dir: 
     no-new-privileges, Docker's bridge network (the index), under a lease and a wall clock."""
     from docker.types import Mount
 
-    mounts, env = pip_mounts_and_env()
-    mounts.append(Mount("/gi-req", str(req_dir), type="bind", read_only=True))
     uv_mounts, uv_env = _uv_mount()
+    mounts, settings = pip_mounts_and_env(uv=bool(uv_mounts))
+    mounts.append(Mount("/gi-req", str(req_dir), type="bind", read_only=True))
     mounts += uv_mounts
-    env.update(uv_env)
-    env["HOME"] = "/root" if user.startswith("0:") else "/home/sandbox"
+    settings.update(uv_env)
+    # the settings reach the script through /gi-req, never the container's environment,
+    # which the committed image would keep (LOAD_SETTINGS)
+    write_settings(req_dir, settings, int(user.partition(":")[0]))
+    env = {"HOME": "/root" if user.startswith("0:") else "/home/sandbox"}
     container = client.containers.create(
         image, watchdog_command(INSTALL_LEASE, timeout + 60, ["/bin/bash", "-c", script]),
         init=True, environment=env, mounts=mounts, network_mode="bridge", mem_limit="2g",

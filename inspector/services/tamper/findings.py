@@ -23,6 +23,8 @@ KIND_LABELS = {
     "sitecustomize": "sitecustomize", "pth_file": ".pth file", "start_script": "start script",
     "golden_modified": "golden tests modified", "report_replaced": "test report replaced",
     "tests_rewritten": "tests rewritten",
+    "plugin_injection": "plugin injected from a repo module",
+    "hidden_payload": "hidden code payload", "shadowing_module": "module shadowing a runner import",
 }
 _CACHE_SIZE = 4096
 _cache: OrderedDict[tuple[str, str], tuple[TamperFinding, ...]] = OrderedDict()

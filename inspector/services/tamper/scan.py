@@ -14,7 +14,13 @@ Reported (kind, and when a finding is **deliberate**):
 * ``pth_file``: a ``.pth`` file; deliberate when an executable line names pytest, pluggy,
   conftest or the tests;
 * ``start_script``: ``start.sh`` (or a script it runs, or inline Python it runs) writing into the
-  tests or onto a test report; always deliberate.
+  tests or onto a test report; always deliberate;
+* ``plugin_injection``: any other repo module reaching pytest's live machinery (walking ``gc``
+  or frames to it, registering hooks or plugins, patching reports; :mod:`.reach`); deliberate;
+* ``hidden_payload``: any repo module running decoded or disguised code (``exec`` of a base64
+  payload, builtins fetched by a computed name, …; :mod:`.reach`); deliberate;
+* ``shadowing_module``: a module or package at the repo root (or ``src/``) named like something
+  the test runner's libraries import when present (:mod:`.shadowing`); deliberate.
 
 The walk is bounded: vendored and virtual-env folders are skipped, only regular files are read
 (a symlink with one of these names is reported, never followed), files above
@@ -26,13 +32,21 @@ findings.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from inspector.model.tampering import TamperFinding
 from inspector.services.tamper.config import EntryPoint, entry_points, pytest_sections
-from inspector.services.tamper.python_code import Forgery, PythonReport, analyse_python
+from inspector.services.tamper.python_code import (
+    Forgery,
+    PythonReport,
+    analyse_python,
+    is_tests_path,
+)
+from inspector.services.tamper.reach import analyse_reach, family
+from inspector.services.tamper.shadowing import shadowing_findings
 from inspector.services.tamper.shell import analyse_shell
 
 KEPT_OUT = "could influence the test run; kept out"
@@ -47,6 +61,7 @@ SITE_FILES = frozenset({"sitecustomize.py", "usercustomize.py"})
 START_SCRIPTS = ("start.sh",)
 MAX_FILE_BYTES = 256 * 1024
 MAX_PARSED_BYTES = 2 * 1024 * 1024  # Python read with ast per repo
+MAX_REACH_BYTES = 8 * 1024 * 1024  # every repo module, read for reach-ins and hidden payloads
 MAX_ENTRIES = 20_000
 MAX_DEPTH = 24
 MAX_READ_BYTES = 32 * 1024 * 1024
@@ -137,9 +152,16 @@ def _link_target(path: str) -> str:
 
 
 class _Scanner:
-    def __init__(self, repo: Path, golden_tests: Path | None) -> None:
+    def __init__(self, repo: Path, golden_tests: Path | None,
+                 shadow_names: frozenset[str] | None = None,
+                 site_packages: Path | None = None) -> None:
         self.repo = repo
         self.golden = golden_tests
+        self.shadow_names = shadow_names
+        self.site_packages = site_packages
+        self.reach_parsed = 0
+        self._reach: dict[str, list[tuple[int, str]]] = {}
+        self._plugins: set[str] = set()  # modules the repo declares as pytest plugins
         self.read_bytes = 0
         self.parsed = 0
         self.findings: list[TamperFinding] = []
@@ -197,6 +219,33 @@ class _Scanner:
         except OSError:
             return False
 
+    def reach(self, rel: str) -> list[tuple[int, str]]:
+        """:func:`.reach.analyse_reach` of a repo module (within the reach budget)."""
+        if rel not in self._reach:
+            text = self.text(rel)
+            found: list[tuple[int, str]] = []
+            if text is not None and self.reach_parsed + len(text) <= MAX_REACH_BYTES:
+                self.reach_parsed += len(text)
+                found = analyse_reach(text, _test_module(rel))
+            self._reach[rel] = found
+        return self._reach[rel]
+
+    def reach_ins(self, rel: str) -> None:
+        """Findings for a repo module that reaches into the test process or hides code."""
+        by_kind: dict[str, list[str]] = {}
+        for line, what in self.reach(rel):
+            if rel in self._plugins and _HOOKISH.search(what):
+                continue  # a declared plugin's hooks: judged by its pytest_plugin finding
+            by_kind.setdefault(family(what), []).append(f"{rel}:{line}: {what}")
+        for kind, reasons in by_kind.items():
+            self.add(kind, rel, _joined(reasons) + f" — {FORGES}", True)
+
+    def describe(self, rel: str) -> list[str]:
+        """What a shadowing module does: its reach-ins and forgeries."""
+        reasons = [f"{rel}:{line}: {what}" for line, what in self.reach(rel)]
+        report = self.python(rel)
+        return reasons + ([] if report is None else _reasons(rel, report))
+
     def add(self, kind: str, rel: str, detail: str, deliberate: bool = False) -> None:
         self.findings.append(TamperFinding(kind, rel, detail, deliberate))
 
@@ -214,6 +263,7 @@ class _Scanner:
         rel = self.module_file(module)
         if rel is None:
             return []
+        self._plugins.add(rel)
         report = self.python(rel)
         return [] if report is None else _reasons(rel, report)
 
@@ -451,6 +501,12 @@ class _Scanner:
             path = self.repo / rel
             if path.is_file() and not path.is_symlink():
                 self.start_script(rel)
+        site = set(walk.site)
+        for rel in walk.python:
+            if rel not in conftests and rel not in site and not self.is_golden(rel):
+                self.reach_ins(rel)
+        self.findings += shadowing_findings(self.repo, self.shadow_names, self.site_packages,
+                                            self.describe)
         return self.findings
 
 
@@ -471,14 +527,27 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def scan_repo(repo: Path, golden_tests: Path | None = None) -> list[TamperFinding]:
+_HOOKISH = re.compile(r"^(defines|names|installs) the pytest hook|^marks .* as a pytest hook|"
+                      r"^uses pytest's hook marker")
+
+
+def _test_module(rel: str) -> bool:
+    """The repo's own test code (``tests/…``, ``test_*.py``, ``*_test.py``)."""
+    return is_tests_path(rel) or rel.split("/")[0] in ("tests", "test")
+
+
+def scan_repo(repo: Path, golden_tests: Path | None = None,
+              shadow_names: frozenset[str] | None = None,
+              site_packages: Path | None = None) -> list[TamperFinding]:
     """Everything in ``repo`` that could influence (or forge) its own golden test run.
 
     ``golden_tests`` is the task's ``tests/`` folder: repo files identical to it are not
-    reported. Never raises for the repo's content; an unreadable repo gives no findings."""
+    reported. ``shadow_names``: module names the test runner's environment could import
+    (default: :func:`.shadowing.optional_imports` of ``site_packages``, else of this
+    interpreter). Never raises for the repo's content; an unreadable repo gives no findings."""
     try:
         if not repo.is_dir():
             return []
     except OSError:
         return []
-    return _Scanner(repo, golden_tests).run()
+    return _Scanner(repo, golden_tests, shadow_names, site_packages).run()
