@@ -35,7 +35,7 @@ from inspector.services.repo.pymodules import KNOWN_THIRD_PARTY, is_stdlib
 
 BLACK_BOX, LIBRARIES, WHITE_BOX = "black-box", "libraries", "white-box"
 NAMES_FILE = "gi-runner-names.json"  # the scan's result, kept with (or beside) the runner env
-SHADOWING = "shadowing_module"
+SHADOWING = "shadowing_refused"  # the tamper scan's own kind for such a file: shadowing_module
 SCAN_SKIP = ("pip",)  # never imported by a test run; the largest tree of a venv
 
 # Run by the runner environment's own interpreter (``python -I -c SCAN SITE_PACKAGES...``):

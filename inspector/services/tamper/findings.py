@@ -25,6 +25,7 @@ KIND_LABELS = {
     "tests_rewritten": "tests rewritten",
     "plugin_injection": "plugin injected from a repo module",
     "hidden_payload": "hidden code payload", "shadowing_module": "module shadowing a runner import",
+    "shadowing_refused": "golden run refused: the root shadows a runner import",
 }
 _CACHE_SIZE = 4096
 _cache: OrderedDict[tuple[str, str], tuple[TamperFinding, ...]] = OrderedDict()
