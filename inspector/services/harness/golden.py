@@ -69,9 +69,12 @@ for name in plan.get("preload", ()):
 import importlib, importlib.machinery
 class _RepoReach:
     # the repo (root and/or its environment's site-packages) after everything of the runner's,
-    # top-level names only (submodules follow their package); a name the runner's own code
-    # could import ("guarded") resolves there only for an import made by the suite or the
-    # repo's code, never for one made by the runner's libraries
+    # top-level names only (submodules follow their package). Whose import it is decides:
+    # a name the runner's own code could import ("guarded") resolves there only when the
+    # importing frame itself is the suite's or the repo's; any other name only while the
+    # suite or the repo is running (a test, a fixture, a test module being collected), never
+    # for pytest's or its plugins' own work (reporting, entry points); the repo environment's
+    # distributions are listed only to the suite's or the repo's own code
     def __init__(self, plan):
         self.root = plan.get("root")
         self.libs = list(plan.get("libs", ()))
@@ -81,30 +84,38 @@ class _RepoReach:
                           [home, workdir, *([self.root] if self.root else []), *self.libs])
         self.skip = os.path.dirname(importlib.__file__) + os.sep
         self.seen = {}
-    def _by_repo_or_suite(self):
+    def _ours(self, fn):
+        hit = self.seen.get(fn)
+        if hit is None:
+            # only a real file counts ("<string>": exec'd text, whoever ran it)
+            hit = self.seen[fn] = os.path.isabs(fn) and \
+                os.path.realpath(fn).startswith(self.ours)
+        return hit
+    def _asked_by_ours(self, anywhere):
         frame = sys._getframe(2)
         while frame is not None:
             fn = frame.f_code.co_filename
             if fn.startswith("<frozen") or fn.startswith(self.skip):
                 frame = frame.f_back
                 continue
-            hit = self.seen.get(fn)
-            if hit is None:
-                # only a real file counts ("<string>": exec'd text, whoever ran it)
-                hit = self.seen[fn] = os.path.isabs(fn) and \
-                    os.path.realpath(fn).startswith(self.ours)
-            return hit
+            if self._ours(fn):
+                return True
+            if not anywhere:
+                return False
+            frame = frame.f_back
         return False
     def find_spec(self, name, path=None, target=None):
         if path is not None:
             return None
-        if name in self.guarded and not self._by_repo_or_suite():
+        if not self._asked_by_ours(anywhere=name not in self.guarded):
             return None
         where = self.libs if not self.root or name in self.lib_only else [self.root, *self.libs]
         return importlib.machinery.PathFinder.find_spec(name, where)
     def find_distributions(self, context=None):
         from importlib.metadata import DistributionFinder, MetadataPathFinder
         if context is not None and "path" in vars(context):
+            return iter(())
+        if not self._asked_by_ours(anywhere=False):
             return iter(())
         name = getattr(context, "name", None)
         return MetadataPathFinder.find_distributions(
