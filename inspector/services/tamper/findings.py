@@ -21,7 +21,7 @@ KIND_LABELS = {
     "pytest_config": "pytest configuration", "pytest_plugin": "pytest plugin",
     "sitecustomize": "sitecustomize", "pth_file": ".pth file", "start_script": "start script",
     "golden_modified": "golden tests modified", "report_replaced": "test report replaced",
-    "tests_rewritten": "tests rewritten",
+    "tests_rewritten": "tests rewritten", "runner_env_changed": "test runner changed",
 }
 _CACHE_SIZE = 4096
 _cache: OrderedDict[tuple[str, str], tuple[TamperFinding, ...]] = OrderedDict()
