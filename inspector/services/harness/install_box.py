@@ -112,7 +112,7 @@ def _run_boxed(cmd: list[str], log: CommandLog, cwd: Path, env: dict[str, str],
                cancelled: Callable[[], bool]) -> int | None:
     """Run ``cmd`` in ``box``, streaming its output into ``log``; None on timeout or cancel.
     Everything it started is killed when it exits."""
-    log.meta("$ " + " ".join(cmd) + "   (boxed)")
+    log.meta("$ " + " ".join(cmd))
     service = confine.Service(cmd, cwd, env, box, mode, log.meta)
     proc = service.proc
     assert proc.stdout and proc.stderr
