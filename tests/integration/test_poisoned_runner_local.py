@@ -14,6 +14,7 @@ import functools
 import http.server
 import io
 import runpy
+import shutil
 import tarfile
 import threading
 from collections.abc import Iterator
@@ -83,10 +84,13 @@ def test_a_requirement_cannot_poison_the_test_runner(mode: str, task: Task, tmp_
     (tmp_path / "work").mkdir()
     backend = LocalBackend(allow_exec=True, cache=VenvCache(cache / "venvs"),
                            work_root=tmp_path / "work", isolation=mode)
+    # a requirements file only its owner may read still installs in the box
+    poisoner = shutil.copytree(POISON / "repos" / "poisoner", tmp_path / "poisoner")
+    (poisoner / "requirements.txt").chmod(0o600)
     results = []
-    for n, repo in enumerate(("broken", "poisoner", "broken")):
-        job = SampleJob("r", task, n, POISON / "repos" / repo, tmp_path / f"out{n}",
-                        Limits(startup=10, tests=60))
+    for n, repo in enumerate((POISON / "repos" / "broken", poisoner,
+                              POISON / "repos" / "broken")):
+        job = SampleJob("r", task, n, repo, tmp_path / f"out{n}", Limits(startup=10, tests=60))
         result = evaluate_sample(backend, job)
         assert result.deployment.success, (n, result.deployment.message)
         results.append(result)

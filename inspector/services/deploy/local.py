@@ -191,6 +191,8 @@ class LocalSession:
             # a requirement's build is repo code: boxed like the service (mode none: unboxed)
             mode = self.backend.isolation
             box = InstallBox(mode, [self.workdir]) if mode != "none" else None
+            # the repo copy is the service's anyway: its requirement files readable in the box
+            confine.give_to_service(self.workdir, mode, confine.Box())
             result = self.backend.cache.get(text, args, log, self.job.limits.install,
                                             self._cancelled, label, box=box)
         finally:
