@@ -265,7 +265,9 @@ def test_venvs_are_built_once_per_requirements(tmp_path: Path) -> None:
                           out=tmp_path / "run", jobs=2)
     run = Evaluator(plan, LocalBackend(allow_exec=True, cache=VenvCache(cache))).run()
     assert len(run.samples) == 4 and all(s.passed for s in run.samples)
-    assert len([p for p in cache.iterdir() if p.is_dir()]) == 2
+    # the repos' venvs and the test runners' are kept apart
+    assert len([p for p in cache.iterdir() if p.is_dir()]) == 1
+    assert len([p for p in (tmp_path / "runner-venvs").iterdir() if p.is_dir()]) == 1
     built = reused = 0
     for s in run.samples:
         log = s.logs[Phase.INSTALL].read_text()

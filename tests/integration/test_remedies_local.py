@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -71,8 +72,11 @@ def test_pandas_goes_into_the_local_test_runner_only(sample_runs: Path, venv_cac
              for v in venv_cache.iterdir() if (v / ".genesis-complete").is_file()}
     repo_reqs = (target.repo / "requirements.txt").read_text()
     [repo_venv] = [v for v, text in venvs.items() if text == repo_reqs]
-    # the runner's: the stock test packages, the task's test requirements (none), pandas
-    [runner] = [v for v, text in venvs.items()
+    # the runner's, apart: the stock test packages, the task's test requirements (none), pandas
+    runners = {v: json.loads((v / ".genesis-complete").read_text())["requirements"]
+               for v in venv_cache.with_name("runner-venvs").iterdir()
+               if (v / ".genesis-complete").is_file()}
+    [runner] = [v for v, text in runners.items()
                 if text.split() == ["pytest", "requests", "httpx", "pandas"]]
 
     def has_pandas(venv: Path) -> bool:

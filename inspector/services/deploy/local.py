@@ -37,9 +37,12 @@ from inspector.services.harness.golden_local import (
     run_golden,
     stage,
 )
+from inspector.services.harness.install_box import InstallBox
 from inspector.services.harness.phase_log import PhaseLog, SectionLog, now_iso
 from inspector.services.harness.ports import port_open, wait_port_closed
 from inspector.services.harness.proctree import group_alive as _group_alive  # noqa: F401 - kept for callers
+from inspector.services.harness.runner_env import KIND as RUNNER_CHANGED
+from inspector.services.harness.runner_env import RunnerEnvs
 from inspector.services.harness.suite_reach import (
     Reach,
     classify,
@@ -105,6 +108,7 @@ class LocalBackend:
         except ValueError as exc:
             raise LocalExecNotAllowed(str(exc)) from None
         self.cache = cache or VenvCache()
+        self.runners = RunnerEnvs(self.cache)  # apart from the repos' venvs, sealed
         self.work_root = work_root
 
     def open(self, job: SampleJob) -> LocalSession:
@@ -127,6 +131,8 @@ class LocalSession:
         self.pycache = self.tmp / "pycache"
         self.venv: Path | None = None
         self.test_venv: Path | None = None
+        self._runner_spec: tuple[str, list[str]] | None = None
+        self._runner_found: list[TamperFinding] = []  # for the next test run's record
         self.service: confine.Service | None = None
         self.started_mono = 0.0
         self.service_log: PhaseLog | None = None
@@ -202,8 +208,13 @@ class LocalSession:
                                   name=f"test-env-{self.job.task.name}", daemon=True)
         thread.start()
         try:
+            # a requirement's build is repo code: boxed like the service (mode none: unboxed)
+            mode = self.backend.isolation
+            box = InstallBox(mode, [self.workdir]) if mode != "none" else None
+            # the repo copy is the service's anyway: its requirement files readable in the box
+            confine.give_to_service(self.workdir, mode, confine.Box())
             result = self.backend.cache.get(text, args, log, self.job.limits.install,
-                                            self._cancelled, label)
+                                            self._cancelled, label, box=box)
         finally:
             thread.join()
             section.flush_to(log)
@@ -258,7 +269,8 @@ class LocalSession:
         return shadow_finding(names, when)
 
     def _test_env(self, log: PhaseLog) -> bool:
-        """A separate venv with pytest and the task's test requirements (cached per task)."""
+        """A separate venv with pytest and the task's test requirements (cached per task,
+        apart from the repos' venvs and checked before each use: :mod:`.runner_env`)."""
         reqs = list(TEST_PACKAGES)
         treq = self.job.task.tests_dir / "requirements.txt" if self.job.task.tests_dir \
             else None
@@ -275,8 +287,26 @@ class LocalSession:
                 return False
             text += "\n" + "\n".join(self.job.test_packages)
             args += list(self.job.test_packages)
-        result = self.backend.cache.get(text, args, log, self.job.limits.install,
-                                        self._cancelled, "(test runner) ", ("tests",))
+        self._runner_spec = (text, args)
+        result, found = self.backend.runners.get(text, args, log, self.job.limits.install,
+                                                 self._cancelled)
+        self._runner_found += found
+        self.test_venv = result.path if result.ok else None
+        return result.ok
+
+    def _runner_unchanged(self, log: PhaseLog) -> bool:
+        """Before a test run: the runner's venv as it was built, else rebuilt (a finding)."""
+        assert self.test_venv is not None and self._runner_spec is not None
+        changed = self.backend.runners.changed(self.test_venv)
+        if not changed:
+            return True
+        detail = ("the test-runner environment changed while this repo was installed or "
+                  f"deployed ({changed}); it was rebuilt before the tests ran")
+        log.meta(detail)
+        self._runner_found.append(TamperFinding(RUNNER_CHANGED, "", detail, True))
+        self.backend.runners.discard(self.test_venv)
+        result, _ = self.backend.runners.get(*self._runner_spec, log, self.job.limits.install,
+                                             self._cancelled)
         self.test_venv = result.path if result.ok else None
         return result.ok
 
@@ -285,7 +315,7 @@ class LocalSession:
         interpreter (read-only); not the staged golden suite nor the private reports."""
         readable: list[Path] = []
         if self.venv is not None:
-            readable += [self.venv, *_interpreter_home(self.venv)]
+            readable += [self.venv, *confine.interpreter_home(self.venv)]
         hidden = [self.golden.folder, self.golden.reports] if self.golden else []
         return confine.Box(writable=[self.workdir, self.pycache], readable=readable,
                            hidden=hidden)
@@ -403,10 +433,11 @@ class LocalSession:
         """The staged golden suite against the deployment (see :mod:`.golden_local`); what the
         service was seen doing to its tests meanwhile goes into ``tampering``."""
         started = now_iso()
-        if self.test_venv is None or self.golden is None:
+        if self.test_venv is None or self.golden is None or not self._runner_unchanged(log):
             return TestRun(PhaseOutcome(Phase.TESTS, PhaseStatus.SKIPPED,
                                         "no test runner environment", None, False, started, 0.0),
-                           None, None)
+                           None, None, tampering=self._take_runner_found())
+        assert self.test_venv is not None
         env = self._env(self.test_venv)
         env.update(base_url_env(self.job.task, self.job.port))
         # checked at staging and again now: start.sh may have written such a module
@@ -426,9 +457,21 @@ class LocalSession:
         run = run_golden(self.golden, str(self.test_venv / "bin" / "python"), self.workdir,
                          test_ids, env, log, self.job.limits.tests, self._cancelled,
                          self.job.out_dir / "junit.xml", self.reach, sites)
+        changed = self.backend.runners.changed(self.test_venv)
+        if changed:
+            detail = (f"the test-runner environment changed during the test run ({changed}); "
+                      "it will be rebuilt before its next use")
+            log.meta(detail)
+            self._runner_found.append(TamperFinding(RUNNER_CHANGED, "", detail, True))
+            self.backend.runners.discard(self.test_venv)
+        run.tampering.extend(self._take_runner_found())
         run.tampering.extend(self._observe(report=False))
         self.last_run = run
         return run
+
+    def _take_runner_found(self) -> list[TamperFinding]:
+        found, self._runner_found = self._runner_found, []
+        return found
 
     def _observe(self, report: bool = True) -> list[TamperFinding]:
         """What the service did to its copy of the golden tests or (``report``) to the last
@@ -473,16 +516,3 @@ class LocalSession:
             make_writable(self.golden.folder)
         shutil.rmtree(self.tmp, ignore_errors=True)
 
-
-def _interpreter_home(venv: Path) -> list[Path]:
-    """The base interpreter's installation a venv runs on (``home`` in ``pyvenv.cfg``)."""
-    try:
-        text = (venv / "pyvenv.cfg").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return []
-    for line in text.splitlines():
-        key, _, value = line.partition("=")
-        if key.strip() == "home" and value.strip():
-            home = Path(os.path.realpath(value.strip()))
-            return [home.parent if home.name == "bin" else home]
-    return []

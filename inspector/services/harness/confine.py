@@ -259,6 +259,32 @@ def give_to_service(root: Path, mode: str, box: Box) -> None:
             os.lchown(os.path.join(dirpath, name), uid, gid)
 
 
+def take_back(root: Path) -> None:
+    """Make ``root`` (a venv built in the box) the inspector's own again, without setuid or
+    setgid bits: nothing run as ``nobody`` later can change it."""
+    uid, gid = os.geteuid(), os.getegid()
+    for dirpath, dirnames, filenames in os.walk(root):
+        for path in [dirpath, *(os.path.join(dirpath, n) for n in dirnames + filenames)]:
+            os.lchown(path, uid, gid)
+            st = os.lstat(path)
+            if st.st_mode & 0o6000 and not os.path.islink(path):
+                os.chmod(path, st.st_mode & 0o1777)
+
+
+def interpreter_home(venv: Path) -> list[Path]:
+    """The base interpreter's installation a venv runs on (``home`` in ``pyvenv.cfg``)."""
+    try:
+        text = (venv / "pyvenv.cfg").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == "home" and value.strip():
+            home = Path(os.path.realpath(value.strip()))
+            return [home.parent if home.name == "bin" else home]
+    return []
+
+
 class Service:
     """A started ``start.sh`` (or fallback command) and everything it spawns."""
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, TYPE_CHECKING, Protocol
 
 from inspector import paths
 from inspector.model.requirement_sources import check_requirement_sources
@@ -29,6 +29,9 @@ from inspector.services.harness.install_settings import (
     identity_key,
 )
 from inspector.services.harness.phase_log import PhaseLog
+
+if TYPE_CHECKING:
+    from inspector.services.harness.install_box import InstallBox
 
 MARKER = ".genesis-complete"
 LAYOUT = "2"  # bump when how a venv is built changes
@@ -46,6 +49,7 @@ class VenvResult:
     cached: bool
     exit_code: int | None
     message: str
+    replaced: str = ""  # why a cached venv was not reused but rebuilt (see VenvCache._stale)
 
 
 def install_identity(installer: str) -> str:
@@ -169,9 +173,10 @@ class VenvCache:
 
     def get(self, requirements: str, packages_args: list[str], log: PhaseLog,
             timeout: float, cancelled: Callable[[], bool], label: str = "",
-            extra_key: tuple[str, ...] = ()) -> VenvResult:
+            extra_key: tuple[str, ...] = (), box: InstallBox | None = None) -> VenvResult:
         """A venv with the given pip arguments installed (e.g. ``['-r', 'req.txt']``);
-        ``requirements`` is the text installed (checked against the package-source policy)."""
+        ``requirements`` is the text installed (checked against the package-source policy).
+        ``box``: run the install commands in it (:mod:`.install_box`)."""
         if not self.allow_any_source:
             problems = check_requirement_sources(requirements)
             if problems:
@@ -189,20 +194,37 @@ class VenvCache:
             fd = os.open(self.root / f"{key}.lock", os.O_CREAT | os.O_RDWR, 0o644)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX)
+                stale = ""
                 if (path / MARKER).is_file():
-                    log.meta(f"reusing cached virtualenv {label}{path} (requirements hash {key})")
-                    return VenvResult(True, path, True, 0, "cached virtualenv reused")
+                    stale = self._stale(path)
+                    if not stale:
+                        log.meta(f"reusing cached virtualenv {label}{path} (requirements hash "
+                                 f"{key})")
+                        return VenvResult(True, path, True, 0, "cached virtualenv reused")
+                    log.meta(f"not reusing cached virtualenv {label}{path}: {stale}; rebuilding")
                 if path.exists():
                     shutil.rmtree(path, ignore_errors=True)
                 log.meta(f"building virtualenv {label}{path} (requirements hash {key}; "
                          f"{install})")
-                return self._build(path, requirements, packages_args, log, timeout, cancelled)
+                result = self._build(path, requirements, packages_args, log, timeout, cancelled,
+                                     box)
+                result.replaced = stale
+                return result
             finally:
                 fcntl.flock(fd, fcntl.LOCK_UN)
                 os.close(fd)
 
+    def _stale(self, path: Path) -> str:
+        """Why the complete venv at ``path`` must not be reused ("" to reuse it)."""
+        return ""
+
+    def _complete(self, path: Path, requirements: str, log: PhaseLog) -> None:
+        """Mark the venv at ``path`` complete (built and installed)."""
+        (path / MARKER).write_text(requirements)
+
     def _build(self, path: Path, requirements: str, packages_args: list[str], log: PhaseLog,
-               timeout: float, cancelled: Callable[[], bool]) -> VenvResult:
+               timeout: float, cancelled: Callable[[], bool],
+               box: InstallBox | None = None) -> VenvResult:
         deadline = time.monotonic() + timeout
         if self.uv:
             create = [self.uv, "venv", "--quiet", "--seed", "--python", sys.executable,
@@ -213,23 +235,27 @@ class VenvCache:
         if code != 0:
             return VenvResult(False, path, False, code, "could not create virtualenv")
         py = str(path / "bin" / "python")
-        if self.uv:
-            code = run_logged([self.uv, "pip", "install", "--python", py, *packages_args],
-                              log, None, _uv_env(), timeout, cancelled)
-            if code == 0:
-                (path / MARKER).write_text(requirements)
-                return VenvResult(True, path, False, 0, "dependencies installed")
-            if code is None:
-                return self._failed(path, code, log, cancelled)
-            log.meta("uv could not install these requirements; retrying with pip, whose "
-                     "verdict counts (the stock harness installs with pip)")
-        code = run_logged([py, "-m", "pip", "install", "--disable-pip-version-check",
-                           "--no-input", *packages_args], log, None, None,
-                          max(1.0, deadline - time.monotonic()), cancelled)
+        with (box.building(path, self.uv, log) if box is not None
+              else contextlib.nullcontext(run_logged)) as run:
+            code = self._install(run, py, packages_args, log, timeout, deadline, cancelled)
         if code != 0:
             return self._failed(path, code, log, cancelled)
-        (path / MARKER).write_text(requirements)
+        self._complete(path, requirements, log)
         return VenvResult(True, path, False, 0, "dependencies installed")
+
+    def _install(self, run: Callable[..., int | None], py: str, packages_args: list[str],
+                 log: PhaseLog, timeout: float, deadline: float,
+                 cancelled: Callable[[], bool]) -> int | None:
+        if self.uv:
+            code = run([self.uv, "pip", "install", "--python", py, *packages_args],
+                       log, None, _uv_env(), timeout, cancelled)
+            if code in (0, None):
+                return code
+            log.meta("uv could not install these requirements; retrying with pip, whose "
+                     "verdict counts (the stock harness installs with pip)")
+        return run([py, "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
+                    *packages_args], log, None, None, max(1.0, deadline - time.monotonic()),
+                   cancelled)
 
     @staticmethod
     def _failed(path: Path, code: int | None, log: PhaseLog,

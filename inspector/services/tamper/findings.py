@@ -22,7 +22,7 @@ KIND_LABELS = {
     "pytest_config": "pytest configuration", "pytest_plugin": "pytest plugin",
     "sitecustomize": "sitecustomize", "pth_file": ".pth file", "start_script": "start script",
     "golden_modified": "golden tests modified", "report_replaced": "test report replaced",
-    "tests_rewritten": "tests rewritten",
+    "tests_rewritten": "tests rewritten", "runner_env_changed": "test runner changed",
     "plugin_injection": "plugin injected from a repo module",
     "hidden_payload": "hidden code payload", "shadowing_module": "module shadowing a runner import",
     "shadowing_refused": "golden run refused: the root shadows a runner import",
