@@ -24,6 +24,7 @@ from inspector.services.harness import confine
 from inspector.services.harness.evaluate import evaluate_sample
 from inspector.services.harness.suite_reach import SHADOWING
 from inspector.services.harness.venvs import VenvCache
+from tests.tiny_index import serve
 
 pytestmark = pytest.mark.slow
 
@@ -125,20 +126,28 @@ def _wheel(folder: Path, name: str, modules: dict[str, str]) -> Path:
 
 
 def test_a_package_installing_a_shadowing_module_never_reaches_the_runner(
-        white_box: Task, tmp_path: Path, venv_cache: Path) -> None:
-    """The repo's requirements install ``chardet`` (the forger) into its environment, which a
-    white-box suite may import from: the runner's own ``requests`` still never gets it."""
+        white_box: Task, tmp_path: Path, venv_cache: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repo's requirements install ``chardet`` (the forger, from a package named
+    ``charset-shim`` on an index on loopback) into its environment, which a white-box suite may
+    import from: the runner's own ``requests`` still never gets it."""
     repo = tmp_path / "repo"
     shutil.copytree(SHADOW / "repos" / "wb_installed", repo)
-    wheel = _wheel(tmp_path, "charset_shim",
+    project = tmp_path / "index" / "simple" / "charset-shim"
+    project.mkdir(parents=True)
+    wheel = _wheel(project, "charset_shim",
                    {"chardet.py": (SHADOW / "payload" / "forger.py").read_text()})
-    (repo / "requirements.txt").write_text(f"{wheel}\n")
-    cache = VenvCache(tmp_path / "venvs", allow_any_source=True)
-    result = _evaluate(white_box, repo, tmp_path / "out", cache)
+    (project / "index.html").write_text(f'<html><body><a href="{wheel.name}">{wheel.name}</a>'
+                                        "</body></html>\n")
+    (repo / "requirements.txt").write_text("charset-shim==0.1\n")
+    with serve(tmp_path / "index") as index:
+        monkeypatch.setenv("PIP_EXTRA_INDEX_URL", index)
+        cache = VenvCache(tmp_path / "venvs")
+        result = _evaluate(white_box, repo, tmp_path / "out", cache)
     assert result.deployment.success, result.deployment.message
     by_name = {c.id.rsplit("::", 1)[-1]: c.outcome for c in result.tests.cases}
-    assert by_name["test_health"] is Outcome.FAILED, by_name
-    assert by_name["test_items_start_empty"] is Outcome.FAILED, by_name
+    assert by_name == {"test_limit_is_ten": Outcome.PASSED, "test_health": Outcome.FAILED,
+                       "test_items_start_empty": Outcome.FAILED}, by_name
     assert not result.passed
     site = next((tmp_path / "venvs").glob("*/lib/python*/site-packages/chardet.py"))
     assert site.is_file()  # it was installed, and still kept out
