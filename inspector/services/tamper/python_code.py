@@ -42,6 +42,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from inspector.services.tamper.names import NameTable
+
 HOOKS: dict[str, str] = {
     "pytest_runtest_makereport": "builds each test's report",
     "pytest_report_teststatus": "labels each outcome",
@@ -235,44 +237,23 @@ class _Analyser:
         self._memo: dict[tuple[str, int], set[str]] = {}
         self.strict = strict  # test-run code (conftest, plugin): any XML write forges
         self.report = PythonReport()
-        self.aliases: dict[str, str] = {}  # local name -> module path it is bound to
-        self.bindings: dict[str, list[ast.AST]] = {}
+        table = NameTable(self.nodes)
+        self.aliases = table.aliases  # local name -> module path it is bound to
+        self.bindings = table.bindings
 
     # ------------------------------------------------------------------ set-up
 
     def collect(self) -> None:
+        watched = (*_MACHINERY, "pytest")
         for node in self.nodes:
             if isinstance(node, ast.Import):
-                for a in node.names:
-                    top = a.name.split(".")[0]
-                    self.aliases[a.asname or top] = a.name if a.asname else top
-                    if a.name.split(".")[0] in (*_MACHINERY, "pytest"):
-                        self.report.imports_pytest.append(node.lineno)
+                names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                for a in node.names:
-                    self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
-                if node.module.split(".")[0] in (*_MACHINERY, "pytest"):
-                    self.report.imports_pytest.append(node.lineno)
-            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                if node.value is not None:
-                    for t in targets:
-                        self._bind(t, node.value)
-            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
-                self._bind(node.target, node.iter)
-            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-                self._bind(node.optional_vars, node.context_expr)
-            elif isinstance(node, ast.NamedExpr):
-                self._bind(node.target, node.value)
-
-    def _bind(self, target: ast.AST, value: ast.AST) -> None:
-        if isinstance(target, ast.Name):
-            found = self.bindings.setdefault(target.id, [])
-            if len(found) < 8:
-                found.append(value)
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            for elt in target.elts:
-                self._bind(elt, value)
+                names = [node.module]
+            else:
+                continue
+            if any(n.split(".")[0] in watched for n in names):
+                self.report.imports_pytest.append(node.lineno)
 
     def machinery(self, node: ast.AST) -> str:
         """The pytest/pluggy object an expression's root name stands for, or ""."""

@@ -29,6 +29,8 @@ import re
 import zlib
 from collections.abc import Iterator
 
+from inspector.services.tamper.names import NameTable
+
 _WALKERS = frozenset({"get_objects", "get_referrers", "get_referents", "_getframe",
                       "currentframe", "getouterframes", "getinnerframes", "stack", "trace",
                       "settrace", "setprofile", "_current_frames", "f_back", "f_locals",
@@ -124,34 +126,9 @@ class _Reach:
         self.functions = sorted(
             (n.lineno, getattr(n, "end_lineno", None) or n.lineno) for n in self.nodes
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
-        self.aliases: dict[str, str] = {}  # local name -> what it stands for
-        self.bindings: dict[str, list[ast.AST]] = {}
-        for node in self.nodes:
-            if isinstance(node, ast.Import):
-                for a in node.names:
-                    self.aliases[a.asname or a.name.split(".")[0]] = \
-                        a.name if a.asname else a.name.split(".")[0]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                for a in node.names:
-                    self.aliases[a.asname or a.name] = f"{node.module}.{a.name}"
-            elif isinstance(node, ast.Assign):
-                for t in node.targets:
-                    self._bind(t, node.value)
-            elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
-                self._bind(node.target, node.value)
-            elif isinstance(node, (ast.For, ast.comprehension)):
-                self._bind(node.target, node.iter)
-            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
-                self._bind(node.optional_vars, node.context_expr)
-
-    def _bind(self, target: ast.AST, value: ast.AST) -> None:
-        if isinstance(target, ast.Name):
-            values = self.bindings.setdefault(target.id, [])
-            if len(values) < 8:
-                values.append(value)
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            for elt in target.elts:
-                self._bind(elt, value)
+        table = NameTable(self.nodes)
+        self.aliases = table.aliases  # local name -> what it stands for
+        self.bindings = table.bindings
 
     def resolved(self, name: str) -> str:
         """What a bare name stands for: an import, or a name it was assigned from."""
