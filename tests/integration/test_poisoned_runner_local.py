@@ -10,13 +10,10 @@ evaluated after it fail their tests.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import io
 import runpy
 import shutil
 import tarfile
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +27,7 @@ from inspector.services.harness import confine
 from inspector.services.harness.evaluate import evaluate_sample
 from inspector.services.harness.runner_env import RUNNERS
 from inspector.services.harness.venvs import VenvCache
+from tests.tiny_index import serve
 
 pytestmark = pytest.mark.slow
 
@@ -41,11 +39,6 @@ POISON = HOSTILE / "poison"
 def task() -> Task:
     tasks, _ = load_tasks(HOSTILE / "forge" / "tasks")
     return tasks["guarded-items"]
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
 
 
 @pytest.fixture
@@ -63,15 +56,8 @@ def poison_index(tmp_path: Path) -> Iterator[str]:
             tar.addfile(info, io.BytesIO(data))
     (project / "index.html").write_text(
         f'<!DOCTYPE html><html><body><a href="{name}.tar.gz">{name}.tar.gz</a></body></html>\n')
-    handler = functools.partial(_Quiet, directory=str(tmp_path / "index"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/simple"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve(tmp_path / "index") as index:
+        yield index
 
 
 @pytest.mark.parametrize("mode", ["auto", "none"])
