@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import ipaddress
 import threading
 import zipfile
 from collections.abc import Iterator
@@ -25,28 +26,36 @@ def _record_line(name: str, data: bytes) -> str:
     return f"{name},sha256={digest},{len(data)}"
 
 
-def build_index(root: Path, where: str) -> Path:
-    """``root/simple/gi-probe-pkg/`` with a wheel whose module says ``WHERE = where``."""
-    info = f"{MODULE}-{VERSION}.dist-info"
-    files = {
-        f"{MODULE}.py": f"WHERE = {where!r}\n".encode(),
-        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {PROJECT}\nVersion: {VERSION}\n"
-                            .encode(),
-        f"{info}/WHEEL": b"Wheel-Version: 1.0\nGenerator: tiny-index\nRoot-Is-Purelib: true\n"
-                         b"Tag: py3-none-any\n",
-    }
+def add_project(root: Path, project: str, version: str, modules: dict[str, str]) -> Path:
+    """``root/simple/<project>/`` with one pure-Python wheel holding ``modules`` (file name ->
+    text); returns ``root``."""
+    dist = project.replace("-", "_")
+    info = f"{dist}-{version}.dist-info"
+    files = {name: text.encode() for name, text in modules.items()}
+    files[f"{info}/METADATA"] = \
+        f"Metadata-Version: 2.1\nName: {project}\nVersion: {version}\n".encode()
+    files[f"{info}/WHEEL"] = (b"Wheel-Version: 1.0\nGenerator: tiny-index\n"
+                              b"Root-Is-Purelib: true\nTag: py3-none-any\n")
     record = [_record_line(n, d) for n, d in files.items()] + [f"{info}/RECORD,,"]
     files[f"{info}/RECORD"] = ("\n".join(record) + "\n").encode()
-    project = root / "simple" / PROJECT
-    project.mkdir(parents=True)
-    with zipfile.ZipFile(project / WHEEL, "w") as zf:
+    folder = root / "simple" / project
+    folder.mkdir(parents=True)
+    wheel = f"{dist}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(folder / wheel, "w") as zf:
         for name, data in files.items():
             zf.writestr(name, data)
-    (project / "index.html").write_text(f'<html><body><a href="{WHEEL}">{WHEEL}</a>'
-                                        "</body></html>\n")
+    (folder / "index.html").write_text(f'<html><body><a href="{wheel}">{wheel}</a>'
+                                       "</body></html>\n")
+    projects = sorted(p.name for p in (root / "simple").iterdir() if p.is_dir())
     (root / "simple" / "index.html").write_text(
-        f'<html><body><a href="{PROJECT}/">{PROJECT}</a></body></html>\n')
+        "<html><body>" + "".join(f'<a href="{p}/">{p}</a>' for p in projects)
+        + "</body></html>\n")
     return root
+
+
+def build_index(root: Path, where: str) -> Path:
+    """``root/simple/gi-probe-pkg/`` with a wheel whose module says ``WHERE = where``."""
+    return add_project(root, PROJECT, VERSION, {f"{MODULE}.py": f"WHERE = {where!r}\n"})
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -66,3 +75,9 @@ def serve(root: Path, host: str = "127.0.0.1") -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def bridge_gateway(client) -> str:  # type: ignore[no-untyped-def] - a docker client
+    """The host's address on Docker's default bridge, which install containers can reach."""
+    config = client.networks.get("bridge").attrs["IPAM"]["Config"][0]
+    return config.get("Gateway") or str(next(ipaddress.ip_network(config["Subnet"]).hosts()))

@@ -8,10 +8,7 @@ report wrapper marking every test passed. On the code before issue 27, each pass
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import shutil
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -24,7 +21,7 @@ from inspector.services.harness import confine
 from inspector.services.harness.evaluate import evaluate_sample
 from inspector.services.harness.suite_reach import SHADOWING
 from inspector.services.harness.venvs import VenvCache
-from tests.tiny_index import serve
+from tests.tiny_index import add_project, serve
 
 pytestmark = pytest.mark.slow
 
@@ -105,26 +102,6 @@ def test_a_white_box_suite_without_shadowing_imports_the_app(white_box: Task, tm
     assert not [f for f in result.tampering or () if f.kind == SHADOWING]
 
 
-def _wheel(folder: Path, name: str, modules: dict[str, str]) -> Path:
-    """A minimal pure-Python wheel providing ``modules`` (file name -> text)."""
-    dist = f"{name}-0.1"
-    path = folder / f"{name}-0.1-py3-none-any.whl"
-    files = {**modules,
-             f"{dist}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n",
-             f"{dist}.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: "
-                                        "true\nTag: py3-none-any\n"}
-    record = []
-    with zipfile.ZipFile(path, "w") as zf:
-        for arc, text in files.items():
-            data = text.encode()
-            zf.writestr(arc, data)
-            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
-            record.append(f"{arc},sha256={digest.decode()},{len(data)}")
-        record.append(f"{dist}.dist-info/RECORD,,")
-        zf.writestr(f"{dist}.dist-info/RECORD", "\n".join(record) + "\n")
-    return path
-
-
 def test_a_package_installing_a_shadowing_module_never_reaches_the_runner(
         white_box: Task, tmp_path: Path, venv_cache: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -133,12 +110,8 @@ def test_a_package_installing_a_shadowing_module_never_reaches_the_runner(
     import from: the runner's own ``requests`` still never gets it."""
     repo = tmp_path / "repo"
     shutil.copytree(SHADOW / "repos" / "wb_installed", repo)
-    project = tmp_path / "index" / "simple" / "charset-shim"
-    project.mkdir(parents=True)
-    wheel = _wheel(project, "charset_shim",
-                   {"chardet.py": (SHADOW / "payload" / "forger.py").read_text()})
-    (project / "index.html").write_text(f'<html><body><a href="{wheel.name}">{wheel.name}</a>'
-                                        "</body></html>\n")
+    add_project(tmp_path / "index", "charset-shim", "0.1",
+                {"chardet.py": (SHADOW / "payload" / "forger.py").read_text()})
     (repo / "requirements.txt").write_text("charset-shim==0.1\n")
     with serve(tmp_path / "index") as index:
         monkeypatch.setenv("PIP_EXTRA_INDEX_URL", index)

@@ -5,7 +5,6 @@ the first one (whose installs would go to an index the second never configured).
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import json
 import re
 import threading
@@ -17,16 +16,10 @@ import pytest
 from inspector.services.harness.phase_log import PhaseLog
 from inspector.services.sandbox.base_image import BASE_IMAGE
 from inspector.services.sandbox.images import ImageResult, ensure_sample_image
-from tests.tiny_index import MODULE, PROJECT, VERSION, build_index, serve
+from tests.tiny_index import MODULE, PROJECT, VERSION, bridge_gateway, build_index, serve
 
 INDEX_KEYS = ("PIP_INDEX_URL", "UV_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_EXTRA_INDEX_URL",
               "PIP_TRUSTED_HOST")
-
-
-def _bridge_gateway(client) -> str:  # type: ignore[no-untyped-def]
-    """The host's address on Docker's default bridge, which install containers can reach."""
-    config = client.networks.get("bridge").attrs["IPAM"]["Config"][0]
-    return config.get("Gateway") or str(next(ipaddress.ip_network(config["Subnet"]).hosts()))
 
 
 def _env_keys(client, image: str) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -40,7 +33,7 @@ def test_switching_the_index_builds_a_new_image_from_it_and_no_image_keeps_the_i
     repo.mkdir()
     # a comment unique to this run: its own images are built (and removed at the end)
     (repo / "requirements.txt").write_text(f"{PROJECT}=={VERSION}\n# {time.time_ns()}\n")
-    gateway = _bridge_gateway(docker_client)
+    gateway = bridge_gateway(docker_client)
     results: list[tuple[str, ImageResult, str]] = []
     try:
         with serve(build_index(tmp_path / "a", "A"), gateway) as index_a, \

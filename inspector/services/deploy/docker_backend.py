@@ -288,10 +288,11 @@ class DockerSession:
         except Exception as exc:  # noqa: BLE001 - the engine refused, or the sandbox died
             problem = f"{type(exc).__name__}: {exc}"
         if problem:
-            msg = f"could not set up the sandbox: {problem}"
+            msg = (f"could not set up the sandbox: {problem} (infrastructure problem, not the "
+                   "agent's)")
             log.meta(msg)
             return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, msg, None, image.cached,
-                                started, time.monotonic() - t0)
+                                started, time.monotonic() - t0, infrastructure=True)
         assert self.container is not None  # created above, or ``problem`` says why not
         log.meta(f"sandbox {self.container.short_id} up from {image.tag} "
                  f"({time.monotonic() - t0:.1f}s); golden tests staged read-only in {GOLDEN}")
