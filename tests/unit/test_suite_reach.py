@@ -27,9 +27,9 @@ from inspector.services.harness.suite_reach import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-RUNNER = RunnerNames(frozenset({"pytest", "_pytest", "requests", "urllib3", "httpx", "jwt",
-                                "jsonschema"}),
-                     frozenset({"chardet", "brotli", "simplejson", "numpy", "requests"}))
+BASE = frozenset({"pytest", "_pytest", "requests", "urllib3", "httpx"})
+RUNNER = RunnerNames(BASE | {"jwt", "jsonschema"}, BASE,
+                     frozenset({"chardet", "brotli", "simplejson", "requests"}))
 
 
 @pytest.fixture(scope="module")
@@ -43,13 +43,27 @@ def _reach(task, root: list[str], runner: RunnerNames = RUNNER):  # type: ignore
                     root)
 
 
-@pytest.mark.parametrize("name", ["eve", "synapse", "todo-service", "UserManagement_2",
-                                  "WebPan", "Multilingual", "django-rest-framework-crud"])
+@pytest.mark.parametrize("name", ["eve", "todo-service", "WebPan", "Multilingual",
+                                  "django-rest-framework-crud"])
 def test_http_only_suites_of_the_real_tasks_are_black_box(tasks, name: str) -> None:  # type: ignore[no-untyped-def]
     # a generated repo with the usual root modules changes nothing
     reach = _reach(tasks[name], ["app.py", "models.py", "requirements.txt", "start.sh"])
     assert reach.kind == BLACK_BOX, reach
     assert not reach.root and not reach.site_packages
+
+
+@pytest.mark.parametrize(("name", "libraries"), [("UserManagement_2", ("jwt",)),
+                                                 ("synapse", ("jsonschema",)),
+                                                 ("StructuredDataConvertor", ("pandas",))])
+def test_a_suite_using_other_libraries_has_the_repos_environment_behind_them(
+        tasks, name: str, libraries: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
+    """A task's test requirement (the runner's own) or a library nothing declares: as in the
+    stock single image, the repo's environment stands behind it (pandas finds the repo's
+    openpyxl), never the repo root."""
+    reach = _reach(tasks[name], ["app.py", "pandas.py", "start.sh"])
+    assert reach.kind == LIBRARIES and reach.libraries == libraries, reach
+    assert not reach.root and reach.site_packages
+    assert "requests" in reach.preload
 
 
 def test_a_suite_building_its_own_flask_app_needs_only_the_repos_libraries(tasks) -> None:  # type: ignore[no-untyped-def]
@@ -82,23 +96,44 @@ def test_module_names_of_a_folder() -> None:
         {"a", "b", "c", "d", "e"}
 
 
-def test_the_scan_finds_optional_and_dynamic_imports(tmp_path: Path) -> None:
-    site = tmp_path / "site-packages"
-    pkg = site / "lib_a"
-    pkg.mkdir(parents=True)
-    (pkg / "__init__.py").write_text(
-        "import os\nfrom lib_b import x\n"
-        "try:\n    import chardet\nexcept ImportError:\n    chardet = None\n")
-    (pkg / "lazy.py").write_text(
-        "def f():\n    import importlib\n    return importlib.import_module('zstandard.sub')\n")
-    (site / "single.py").write_text("'''\nfrom the docs\n'''\n")
-    (site / "lib_a-1.0.dist-info").mkdir()
-    out = subprocess.run(scan_command(sys.executable, [str(site)]), capture_output=True,
-                         text=True, check=True).stdout
+def _dist(site: Path, name: str, files: dict[str, str], requires: tuple[str, ...] = ()) -> None:
+    info = site / f"{name}-1.0.dist-info"
+    info.mkdir()
+    meta = f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n"
+    meta += "".join(f"Requires-Dist: {r}\n" for r in requires)
+    (info / "METADATA").write_text(meta)
+    for rel, text in files.items():
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text(text)
+    (info / "RECORD").write_text("".join(f"{rel},,\n" for rel in files)
+                                 + f"{info.name}/METADATA,,\n")
+
+
+def test_the_scan_follows_the_base_and_finds_its_optional_imports(tmp_path: Path) -> None:
+    """A real (empty) venv with hand-made distributions: the base (``client``) and what it
+    requires (``helperlib``) are scanned, including imports in try blocks and by name; a
+    task's extra library (``extra``) is provided but not base, and its imports do not count."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    [site] = venv.glob("lib/python*/site-packages")
+    _dist(site, "client", {
+        "client/__init__.py": "import os\nfrom helperlib import x\n"
+                              "try:\n    import chardet\nexcept ImportError:\n    pass\n",
+        "client/lazy.py": "def f():\n    import importlib\n"
+                          "    return importlib.import_module('zstandard.sub')\n"},
+          requires=("helperlib>=1", "docs-only; extra == 'docs'"))
+    _dist(site, "helperlib", {"helperlib.py": "x = 1\nimport brotli\n"})
+    _dist(site, "extra", {"extra.py": "import openpyxl\n"})
+    out = subprocess.run(scan_command(str(venv / "bin" / "python"), [str(site)],
+                                      base=("client",)),
+                         capture_output=True, text=True, check=True).stdout
     names = RunnerNames.from_json(out)
-    assert {"lib_a", "single"} <= names.provides
-    assert {"os", "lib_b", "chardet", "zstandard", "importlib"} <= names.imports
-    assert "os" not in names.guarded and {"chardet", "lib_a"} <= names.guarded
+    assert {"client", "helperlib", "extra"} <= names.provides
+    assert names.base == {"client", "helperlib"}
+    assert {"os", "helperlib", "chardet", "zstandard", "brotli"} <= names.imports
+    assert "openpyxl" not in names.imports
+    assert "os" not in names.guarded and {"chardet", "client", "brotli"} <= names.guarded
+    assert "extra" not in names.guarded
 
 
 def test_only_folders_with_python_code_count_as_root_modules(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ from inspector.services.harness.suite_reach import (
     suite_imports,
     suite_own_names,
 )
-from inspector.services.harness.venvs import MARKER, VenvCache
+from inspector.services.harness.venvs import VenvCache
 
 STOCK_BUNDLE = ["flask", "fastapi", "uvicorn", "django", "djangorestframework", "requests",
                 "sqlalchemy", "pydantic"]
@@ -245,10 +245,7 @@ class LocalSession:
         runner environment's names (:mod:`.suite_reach`)."""
         assert self.test_venv is not None
         tests_dir = self.job.task.tests_dir
-        marker = self.test_venv / MARKER
-        stamp = marker.stat().st_mtime_ns if marker.exists() else 0
-        names = runner_names(self.test_venv / "bin" / "python",
-                             self.backend.cache.root / f"{self.test_venv.name}-{stamp}.names.json")
+        names = runner_names(self.test_venv)
         self.reach = classify(suite_imports(tests_dir), suite_own_names(tests_dir), names,
                               root_entries(self.workdir))
         log.meta(self.reach.describe())

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from inspector.model.tampering import TamperFinding
 from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.harness.suite_reach import record_names
 from inspector.services.harness.venvs import MARKER, VenvCache, VenvResult
 
 RUNNERS = "runner-venvs"
@@ -98,6 +99,9 @@ class _SealedCache(VenvCache):
                            stderr=subprocess.DEVNULL, timeout=300)
         for site in (path / "lib").glob("python*/site-packages"):
             (site / NO_BYTECODE).write_text("import sys; sys.dont_write_bytecode = True\n")
+        # what it provides and imports (the golden runner's reach), sealed with the rest
+        with contextlib.suppress(OSError, ValueError, subprocess.SubprocessError):
+            record_names(path)
         digest = env_digest(path)
         (path / MARKER).write_text(json.dumps({"requirements": requirements,
                                                "digest": digest}))

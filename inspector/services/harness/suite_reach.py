@@ -7,17 +7,19 @@ library tries as an optional import (``requests`` tries ``chardet``, ``urllib3``
 decide its reach (:func:`classify`):
 
 * ``black-box``: every name the suite imports is its own, the standard library's or the test
-  runner's: the runner gets **no path** to the repo, its code never runs in the test process;
-* ``libraries``: the suite imports libraries only the repo's environment has (the ``flask`` task
-  builds a Flask app of its own): the repo environment's site-packages, never the repo root;
+  runner's base (pytest, the HTTP clients and what they require): the runner gets **no path**
+  to the repo, its code never runs in the test process;
+* ``libraries``: the suite imports other libraries (the ``flask`` task builds a Flask app of its
+  own; a task's test requirement such as ``jsonschema``): the repo environment's site-packages
+  stand behind the runner's (as in the stock single image), never the repo root;
 * ``white-box``: the suite imports a module of the repo (``from app.models import Quote``): the
   repo root too, as in a stock run.
 
-Whatever the reach, a name the runner's environment could import — a module it provides, or
-one its code imports (found by :data:`SCAN`, statically, over that environment: not a hand
-list) — never resolves into the repo for an import made by the runner's own code (the golden
-runner's finder, :mod:`.golden`), and a white-box suite whose repo root holds a module by such a
-name is refused (:func:`shadowing`), at staging and again after ``start.sh`` ran.
+Whatever the reach, a name the runner's base could import — a module it provides, or one its
+code imports (found by :data:`SCAN`, statically, over that environment: not a hand list) —
+never resolves into the repo for an import made by the runner's own code (the golden runner's
+finder, :mod:`.golden`), and a white-box suite whose repo root holds a module by such a name is
+refused (:func:`shadowing`), at staging and again after ``start.sh`` ran.
 """
 
 from __future__ import annotations
@@ -36,20 +38,24 @@ from inspector.services.repo.pymodules import KNOWN_THIRD_PARTY, is_stdlib
 BLACK_BOX, LIBRARIES, WHITE_BOX = "black-box", "libraries", "white-box"
 NAMES_FILE = "gi-runner-names.json"  # the scan's result, kept with (or beside) the runner env
 SHADOWING = "shadowing_refused"  # the tamper scan's own kind for such a file: shadowing_module
-SCAN_SKIP = ("pip",)  # never imported by a test run; the largest tree of a venv
+# The runner's base: what every golden run uses (the HTTP clients and pytest), with everything
+# they require. A task's own test requirements (pandas, jsonschema) and a remedy's packages are
+# not part of it.
+BASE_DISTRIBUTIONS = ("pytest", "requests", "httpx")
 
-# Run by the runner environment's own interpreter (``python -I -c SCAN SITE_PACKAGES...``):
-# prints {"provides": [top-level names importable from those folders],
-# "imports": [top-level names their code imports]} as JSON. Self-contained: it also runs inside
-# the runner image at build time.
+# Run by the runner environment's own interpreter (``python -I -c SCAN BASE SITE_PACKAGES...``;
+# BASE comma-separated distribution names): prints as JSON {"provides": [top-level names
+# importable from those folders], "base": [top-level names of the base distributions and every
+# distribution they require], "imports": [top-level names the base's code imports]}.
+# Self-contained: it also runs inside the runner image at build time.
 SCAN = r"""
 import ast, json, os, re, sys
-SKIP = set(sys.argv[1].split(","))
+from importlib.metadata import PackageNotFoundError, distribution
 TOP_LEVEL = re.compile(rb"^(?:import|from)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
 NESTED = re.compile(rb"^[ \t]+(?:import|from)[ \t]|import_module|__import__|importorskip|find_spec",
                     re.M)
 SUFFIXES = (".py", ".pyc", ".so", ".pyd")
-provides, imports = set(), set()
+provides, base, imports = set(), set(), set()
 def top(name):
     head = name.split(".")[0]
     return head if head.isidentifier() else None
@@ -80,75 +86,106 @@ def scan_file(path):
             if called in ("import_module", "__import__", "importorskip", "find_spec",
                           "find_module", "load_module"):
                 imports.update(filter(None, [top(node.args[0].value)]))
-for base in sys.argv[2:]:
+for folder in sys.argv[2:]:
     try:
-        entries = os.listdir(base)
+        entries = os.listdir(folder)
     except OSError:
         continue
     for entry in entries:
-        path = os.path.join(base, entry)
-        if os.path.isdir(path):
-            if entry.isidentifier():
-                provides.add(entry)
-            if entry in SKIP or entry.endswith((".dist-info", ".egg-info")):
-                continue
-            for folder, dirs, files in os.walk(path):
-                dirs[:] = [d for d in dirs if d not in ("__pycache__", "tests", "test")]
-                for name in files:
-                    if name.endswith(".py"):
-                        scan_file(os.path.join(folder, name))
-        elif entry.endswith(SUFFIXES):
-            name = entry.split(".")[0]
-            if name.isidentifier():
-                provides.add(name)
-            if entry.endswith(".py"):
-                scan_file(path)
-print(json.dumps({"provides": sorted(provides), "imports": sorted(imports)}))
+        name = entry.split(".")[0]
+        if not name.isidentifier() or entry.endswith((".dist-info", ".egg-info", ".pth")):
+            continue
+        if entry == name or entry.endswith(SUFFIXES):
+            provides.add(name)
+todo, seen = [n for n in sys.argv[1].split(",") if n], set()
+while todo:
+    wanted = todo.pop()
+    key = re.sub(r"[-_.]+", "-", wanted).lower()
+    if key in seen:
+        continue
+    seen.add(key)
+    try:
+        dist = distribution(wanted)
+    except (PackageNotFoundError, ValueError):
+        continue
+    for req in dist.requires or ():
+        if "extra ==" not in req:
+            todo.append(re.split(r"[\s;<>=!~\[(]", req.strip(), maxsplit=1)[0])
+    for rel in dist.files or ():
+        parts = rel.parts
+        if not parts or parts[0] == ".." or parts[0].endswith((".dist-info", ".data")):
+            continue
+        name = parts[0].split(".")[0]
+        if name.isidentifier() and (len(parts) > 1 or parts[0].endswith(SUFFIXES)):
+            base.add(name)
+        if rel.suffix == ".py":
+            scan_file(str(dist.locate_file(rel)))
+print(json.dumps({"provides": sorted(provides), "base": sorted(base),
+                  "imports": sorted(imports)}))
 """
 
 
 @dataclass(frozen=True)
 class RunnerNames:
-    """What the test runner's environment provides and what its code imports (top-level)."""
+    """What the test runner's environment provides (top-level names), which of those are its
+    base (:data:`BASE_DISTRIBUTIONS` and what they require) and what the base's code imports."""
 
     provides: frozenset[str]
+    base: frozenset[str]
     imports: frozenset[str]
 
     @property
     def guarded(self) -> frozenset[str]:
-        """Names that must never resolve into the repo for the runner's own imports: everything
-        it provides or imports that the standard library does not hold."""
-        return frozenset(n for n in self.provides | self.imports if not is_stdlib(n))
+        """Names that must never resolve into the repo for the runner's own imports: what its
+        base provides or imports (``requests`` tries ``chardet``), the standard library aside."""
+        return frozenset(n for n in self.base | self.imports if not is_stdlib(n))
 
     @classmethod
     def from_json(cls, text: str) -> RunnerNames:
         data = json.loads(text)
+        if not isinstance(data, dict) or "base" not in data:
+            raise ValueError("not a runner-names document")
         return cls(frozenset(map(str, data.get("provides", []))),
+                   frozenset(map(str, data.get("base", []))),
                    frozenset(map(str, data.get("imports", []))))
 
 
-def scan_command(python: str, site_packages: Iterable[str]) -> list[str]:
+def scan_command(python: str, site_packages: Iterable[str],
+                 base: Iterable[str] = BASE_DISTRIBUTIONS) -> list[str]:
     """The command that runs :data:`SCAN` with the runner's interpreter."""
-    return [python, "-I", "-c", SCAN, ",".join(SCAN_SKIP), *site_packages]
+    return [python, "-I", "-c", SCAN, ",".join(base), *site_packages]
 
 
-def runner_names(python: Path, cache: Path) -> RunnerNames:
-    """:data:`SCAN` of a local runner venv (``python`` is its interpreter), kept in ``cache``
-    (rewritten when missing or unreadable)."""
+def _scan_venv(venv: Path) -> str:
+    sites = [str(p) for p in sorted((venv / "lib").glob("python*/site-packages"))]
+    return subprocess.run(scan_command(str(venv / "bin" / "python"), sites),
+                          capture_output=True, text=True, timeout=300, check=True).stdout
+
+
+def record_names(venv: Path) -> RunnerNames:
+    """:data:`SCAN` of a local runner venv, written into it as :data:`NAMES_FILE` (done while
+    it is built, before it is sealed: nothing a repo does can change it afterwards)."""
+    out = _scan_venv(venv)
+    names = RunnerNames.from_json(out)
+    (venv / NAMES_FILE).write_text(out, encoding="utf-8")
+    return names
+
+
+_SCANNED: dict[str, RunnerNames] = {}
+
+
+def runner_names(venv: Path) -> RunnerNames:
+    """The names a local runner venv recorded when it was built (:func:`record_names`), or a
+    scan when it has none (built before this was recorded: scanned once per process, never
+    written into a sealed venv)."""
     try:
-        return RunnerNames.from_json(cache.read_text(encoding="utf-8"))
+        return RunnerNames.from_json((venv / NAMES_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError, AttributeError):
         pass
-    venv = python.parent.parent
-    sites = [str(p) for p in sorted((venv / "lib").glob("python*/site-packages"))]
-    out = subprocess.run(scan_command(str(python), sites), capture_output=True, text=True,
-                         timeout=300, check=True).stdout
-    names = RunnerNames.from_json(out)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cache.with_name(f".{cache.name}.{os.getpid()}")
-    tmp.write_text(out, encoding="utf-8")
-    os.replace(tmp, cache)
-    return names
+    key = str(venv)
+    if key not in _SCANNED:
+        _SCANNED[key] = RunnerNames.from_json(_scan_venv(venv))
+    return _SCANNED[key]
 
 
 # -- the suite's imports -------------------------------------------------------------------
@@ -268,19 +305,21 @@ def classify(imports: dict[str, str], own: set[str], runner: RunnerNames,
     """The suite's reach from its imports (:func:`suite_imports`), its own names
     (:func:`suite_own_names`), the runner's names and the repo root's entries.
 
-    A name the suite imports that is neither its own, the standard library's nor the runner's
-    is a **repo module** when the repo root has it and it is not a well-known library (a root
-    ``flask.py`` never stands in for Flask), else a **library** from the repo's environment.
+    A suite that imports only its own modules, the standard library and the runner's base is
+    black-box. Any other name it imports is a **repo module** when the repo root has it and it
+    is not a well-known library (a root ``flask.py`` never stands in for Flask), else a
+    **library**: the runner's own when it has it (a task's test requirement, pandas), else the
+    repo environment's; either way the repo environment stands behind it, as in the stock
+    harness's single image (pandas finds the repo's ``openpyxl``).
     """
     root = module_names(root_entries)
     white, libs, preload = [], [], []
     for head in sorted(imports):
         if head in own or is_stdlib(head):
             continue
-        if head in runner.provides:
+        if head in runner.base:
             preload.append(head)
-            continue
-        if head in root and head not in KNOWN_THIRD_PARTY:
+        elif head in root and head not in KNOWN_THIRD_PARTY and head not in runner.provides:
             white.append(head)
         else:
             libs.append(head)

@@ -58,7 +58,7 @@ from inspector.model.requirement_sources import (
 from inspector.services.deploy.local import STOCK_BUNDLE, TEST_PACKAGES
 from inspector.services.harness.install_settings import identity, identity_key
 from inspector.services.harness.phase_log import PhaseLog
-from inspector.services.harness.suite_reach import NAMES_FILE, SCAN, SCAN_SKIP
+from inspector.services.harness.suite_reach import BASE_DISTRIBUTIONS, NAMES_FILE, SCAN
 from inspector.services.harness.venvs import uv_binary
 from inspector.services.sandbox.base_image import BASE_IMAGE, SANDBOX_UID, base_image_id
 from inspector.services.sandbox.container_exec import follow_logs
@@ -210,7 +210,7 @@ def _runner_script(has_test_reqs: bool, uv: bool = False,
     lines += [
         f"{RUNNER_VENV}/bin/python -m compileall -q {RUNNER_VENV}/lib >/dev/null 2>&1 || true",
         # what the runner provides and imports, for the golden runner's reach (suite_reach)
-        f"{RUNNER_VENV}/bin/python -I - {','.join(SCAN_SKIP)} {RUNNER_VENV}/lib/python3*/"
+        f"{RUNNER_VENV}/bin/python -I - {','.join(BASE_DISTRIBUTIONS)} {RUNNER_VENV}/lib/python3*/"
         f"site-packages > {RUNNER_VENV}/{NAMES_FILE} <<'GI_SCAN' || exit 93\n{SCAN}\nGI_SCAN",
         f"chown -R {SANDBOX_UID}:{SANDBOX_UID} {REPO_VENV} || exit 91",
         f"echo 'gi-runner:x:{RUNNER_UID}:{SANDBOX_UID}:golden test runner:/report:"
