@@ -60,6 +60,7 @@ from inspector.services.harness.suite_reach import (
     RunnerNames,
     classify,
     root_entries,
+    scan_command,
     shadow_finding,
     shadowing,
     suite_imports,
@@ -362,17 +363,32 @@ class DockerSession:
         if code != 0:
             return f"staging the golden tests in {GOLDEN} failed: {_text(err)}"
         self.site_packages = f"{REPO_VENV}/lib/python{out.decode().strip()}/site-packages"
-        code, out, err = exec_io(self.container, ["/usr/bin/cat", f"{RUNNER_VENV}/{NAMES_FILE}"],
-                                 user=RUNNER_USER, timeout=60)
-        try:
-            names = RunnerNames.from_json(out.decode("utf-8", "replace"))
-        except (ValueError, AttributeError):
-            return f"reading the test runner's names ({RUNNER_VENV}/{NAMES_FILE}) failed: " \
-                f"{_text(err) or 'not JSON'}"
+        names = self._runner_names()
+        if isinstance(names, str):
+            return names
         tests_dir = self.job.task.tests_dir
         self.reach = classify(suite_imports(tests_dir), suite_own_names(tests_dir), names,
                               root_entries(self.job.repo))
         return None
+
+    def _runner_names(self) -> RunnerNames | str:
+        """What the runner image recorded of its environment (:data:`.suite_reach.NAMES_FILE`),
+        or, for an image without a readable record, a scan of it in the sandbox now; a string
+        says why neither worked."""
+        assert self.container is not None
+        code, out, _ = exec_io(self.container, ["/usr/bin/cat", f"{RUNNER_VENV}/{NAMES_FILE}"],
+                               user=RUNNER_USER, timeout=60)
+        with contextlib.suppress(ValueError, AttributeError):
+            return RunnerNames.from_json(out.decode("utf-8", "replace"))
+        code, out, err = exec_io(self.container, [
+            "/bin/bash", "-c", 'exec "$@" ' + f"{RUNNER_VENV}/lib/python3*/site-packages",
+            "scan", *scan_command(f"{RUNNER_VENV}/bin/python", [])],
+            user=RUNNER_USER, timeout=300)
+        try:
+            return RunnerNames.from_json(out.decode("utf-8", "replace"))
+        except (ValueError, AttributeError):
+            return (f"reading what the test runner's environment provides failed "
+                    f"(exit {code}): {_text(err) or 'no output'}")
 
     def _shadow_check(self, entries: list[str], when: str) -> TamperFinding | None:
         """A white-box suite's repo root holding a module the runner could import: refused."""

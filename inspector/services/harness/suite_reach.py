@@ -116,7 +116,8 @@ while todo:
         if not parts or parts[0] == ".." or parts[0].endswith((".dist-info", ".data")):
             continue
         name = parts[0].split(".")[0]
-        if name.isidentifier() and (len(parts) > 1 or parts[0].endswith(SUFFIXES)):
+        if name.isidentifier() and not name.startswith("__") and (len(parts) > 1 or
+                                                               parts[0].endswith(SUFFIXES)):
             base.add(name)
         if rel.suffix == ".py":
             scan_file(str(dist.locate_file(rel)))

@@ -91,11 +91,12 @@ SAMPLE_REPO = "genesis-inspector/sample"
 RUNNER_REPO = "genesis-inspector/runner"
 LABEL_BASE = "org.genesis-inspector.base-id"
 LABEL_LAYOUT = "org.genesis-inspector.layout"
-LAYOUT = "5"  # bump when what the images hold changes: older images are then stale
+LAYOUT = "6"  # bump when what the images hold changes: older images are then stale
 # 4: keys cover the installer and the index settings, and images no longer carry the index
 # settings of the process that built them (older images are removed as stale after an hour);
-# 5: the runner image records what its environment provides and imports
-# (suite_reach.NAMES_FILE; layout-4 images built while that was being written lack it)
+# 5, 6: the runner image records what its environment provides and imports
+# (suite_reach.NAMES_FILE; images of earlier layouts built while that was being written lack
+# it, or hold an older form; the sandbox scans such an image when it is used)
 RUNNER_VENV = "/opt/runner"  # the golden tests' environment, root-owned
 REPO_VENV = "/opt/venv"  # the repo's environment (the service's), installed as SANDBOX_UID
 RUNNER_UID = 1001  # the test runner's user: not the service's, so the service cannot touch it
