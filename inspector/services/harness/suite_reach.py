@@ -266,8 +266,8 @@ def module_names(entries: Iterable[str]) -> set[str]:
 class Reach:
     """What the golden runner may import from the repo: ``kind`` (see the module doc),
     ``white_box`` (the repo's modules the suite imports), ``libraries`` (names it needs from the
-    repo's environment), ``preload`` (runner-provided names it imports: loaded before the repo
-    is importable) and ``guarded`` (never resolved into the repo for the runner's own code)."""
+    repo's environment), ``preload`` (names of the runner's base it imports: loaded before the
+    repo is importable) and ``guarded`` (never resolved into the repo for the runner's own code)."""
 
     kind: str
     white_box: tuple[str, ...] = ()
@@ -288,9 +288,9 @@ class Reach:
             return ("black-box suite (it imports nothing of the repo's): the test runner gets no "
                     "path to the repo or its environment")
         if self.kind == LIBRARIES:
-            return (f"the suite imports {', '.join(self.libraries)} from the repo's environment "
-                    "(not the repo root): its site-packages are importable, nothing the test "
-                    "runner itself imports resolves there")
+            return (f"the suite imports {', '.join(self.libraries)} (the test runner's where it "
+                    "has them): the repo environment's site-packages stand behind them, not the "
+                    "repo root; nothing the runner's base imports resolves there")
         return (f"white-box suite (imports {', '.join(self.white_box)}): the repo root and its "
                 "environment are importable after the runner's own libraries, nothing the test "
                 "runner itself imports resolves there")
