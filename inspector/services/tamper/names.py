@@ -47,3 +47,20 @@ class NameTable:
         elif isinstance(target, (ast.Tuple, ast.List)):
             for elt in target.elts:
                 self.bind(elt, value)
+
+
+def dotted(node: ast.AST, through_calls: bool = False) -> str:
+    """``a.b.c`` for an attribute chain on a name; ``""`` when it starts elsewhere, unless
+    ``through_calls``: then ``f().x`` for a call's result, and the attributes alone for any
+    other start."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    elif not through_calls:
+        return ""
+    elif isinstance(node, ast.Call):
+        parts.append(dotted(node.func, True) + "()")
+    return ".".join(reversed(parts))

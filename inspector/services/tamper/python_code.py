@@ -42,7 +42,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from inspector.services.tamper.names import NameTable
+from inspector.services.tamper.names import NameTable, dotted
 
 HOOKS: dict[str, str] = {
     "pytest_runtest_makereport": "builds each test's report",
@@ -213,14 +213,7 @@ def _call_name(call: ast.Call) -> str:
 
 
 def _dotted(node: ast.AST) -> str:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
+    return dotted(node)
 
 
 def _root(node: ast.AST) -> ast.AST:

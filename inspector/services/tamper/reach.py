@@ -29,7 +29,7 @@ import re
 import zlib
 from collections.abc import Iterator
 
-from inspector.services.tamper.names import NameTable
+from inspector.services.tamper.names import NameTable, dotted
 
 _WALKERS = frozenset({"get_objects", "get_referrers", "get_referents", "_getframe",
                       "currentframe", "getouterframes", "getinnerframes", "stack", "trace",
@@ -79,15 +79,7 @@ _MAX_NESTING = 3
 
 
 def _dotted(node: ast.AST) -> str:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    elif isinstance(node, ast.Call):
-        parts.append(_dotted(node.func) + "()")
-    return ".".join(reversed(parts))
+    return dotted(node, through_calls=True)
 
 
 def _callee(call: ast.Call) -> str:
