@@ -14,10 +14,10 @@ from inspector.model.tasks import load_tasks
 from inspector.services.harness.suite_reach import (
     BLACK_BOX,
     LIBRARIES,
-    LIST_ROOT,
     WHITE_BOX,
     RunnerNames,
     classify,
+    list_root_script,
     module_names,
     root_entries,
     scan_command,
@@ -147,6 +147,6 @@ def test_only_folders_with_python_code_count_as_root_modules(tmp_path: Path) -> 
     (tmp_path / "app.py").write_text("")
     (tmp_path / "README.md").write_text("")
     assert root_entries(tmp_path) == ["README.md", "app.py", "chardet"]
-    out = subprocess.run([sys.executable, "-I", "-S", "-c", LIST_ROOT, str(tmp_path)],
+    out = subprocess.run([sys.executable, "-I", "-S", "-c", list_root_script(), str(tmp_path)],
                          capture_output=True, text=True, check=True).stdout
     assert json.loads(out) == root_entries(tmp_path)

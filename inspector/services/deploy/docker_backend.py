@@ -54,15 +54,13 @@ from inspector.services.harness.golden import (
 )
 from inspector.services.harness.phase_log import PhaseLog, now_iso
 from inspector.services.harness.suite_reach import (
-    LIST_ROOT,
     NAMES_FILE,
-    Reach,
     RunnerNames,
+    ShadowGuard,
     classify,
+    list_root_script,
     root_entries,
     scan_command,
-    shadow_finding,
-    shadowing,
     suite_imports,
     suite_own_names,
 )
@@ -220,9 +218,7 @@ class DockerSession:
         self.repo_tests_digest = ""  # of the suite's copy in the repo (tests/), as copied
         self.config: str | None = None  # the task's pytest config inside /golden
         self.site_packages = ""  # the repo environment's, importable per the suite's reach
-        self.reach: Reach | None = None  # what of the repo the golden runner may import
-        self.shadowed: set[str] = set()  # repo-root modules already refused (see suite_reach)
-        self.refusals: list[TamperFinding] = []  # why the golden run is refused, if it is
+        self.guard = ShadowGuard()  # what of the repo the golden runner may import, refusals
         self.tmpfs: dict[str, int] = {}  # writable folder -> size in MiB
         self.started_wall = 0.0
         self.runs = 0
@@ -297,12 +293,11 @@ class DockerSession:
         assert self.container is not None  # created above, or ``problem`` says why not
         log.meta(f"sandbox {self.container.short_id} up from {image.tag} "
                  f"({time.monotonic() - t0:.1f}s); golden tests staged read-only in {GOLDEN}")
-        if self.reach is not None:
-            log.meta(self.reach.describe())
-        staged = self._shadow_check(root_entries(self.job.repo), "as generated")
+        if self.guard.reach is not None:
+            log.meta(self.guard.reach.describe())
+        staged = self.guard.check(root_entries(self.job.repo), "as generated")
         if staged is not None:
             log.meta(staged.detail)
-            self.refusals.append(staged)
         return PhaseOutcome(Phase.INSTALL, PhaseStatus.OK, image.message, 0, image.cached,
                             started, time.monotonic() - t0)
 
@@ -367,8 +362,8 @@ class DockerSession:
         if isinstance(names, str):
             return names
         tests_dir = self.job.task.tests_dir
-        self.reach = classify(suite_imports(tests_dir), suite_own_names(tests_dir), names,
-                              root_entries(self.job.repo))
+        self.guard.reach = classify(suite_imports(tests_dir), suite_own_names(tests_dir), names,
+                                    root_entries(self.job.repo))
         return None
 
     def _runner_names(self) -> RunnerNames | str:
@@ -376,8 +371,8 @@ class DockerSession:
         or, for an image without a readable record, a scan of it in the sandbox now; a string
         says why neither worked."""
         assert self.container is not None
-        code, out, _ = exec_io(self.container, ["/usr/bin/cat", f"{RUNNER_VENV}/{NAMES_FILE}"],
-                               user=RUNNER_USER, timeout=60)
+        _, out, _ = exec_io(self.container, ["/usr/bin/cat", f"{RUNNER_VENV}/{NAMES_FILE}"],
+                            user=RUNNER_USER, timeout=60)
         with contextlib.suppress(ValueError, AttributeError):
             return RunnerNames.from_json(out.decode("utf-8", "replace"))
         code, out, err = exec_io(self.container, [
@@ -390,21 +385,12 @@ class DockerSession:
             return (f"reading what the test runner's environment provides failed "
                     f"(exit {code}): {_text(err) or 'no output'}")
 
-    def _shadow_check(self, entries: list[str], when: str) -> TamperFinding | None:
-        """A white-box suite's repo root holding a module the runner could import: refused."""
-        if self.reach is None:
-            return None
-        names = [n for n in shadowing(self.reach, entries) if n not in self.shadowed]
-        if not names:
-            return None
-        self.shadowed.update(names)
-        return shadow_finding(names, when)
-
     def _root_entries(self) -> list[str] | None:
         """The names at the top of /repo in the sandbox now (None: could not be read)."""
         assert self.container is not None
-        code, out, _ = exec_io(self.container, ["/usr/bin/python3", "-I", "-S", "-c", LIST_ROOT,
-                                                WORKDIR], user=RUNNER_USER, timeout=60)
+        code, out, _ = exec_io(self.container, ["/usr/bin/python3", "-I", "-S", "-c",
+                                                list_root_script(), WORKDIR],
+                               user=RUNNER_USER, timeout=60)
         try:
             entries = json.loads(out.decode("utf-8", "replace")) if code == 0 else None
         except ValueError:
@@ -509,24 +495,20 @@ class DockerSession:
         before = digest_finding(self.golden_digest, self._golden_before(), "before")
         if before is not None:
             return failed(before.detail, None, [before])
-        reach = self.reach
-        if reach is not None and reach.root:
+        guard = self.guard
+        if guard.reach is not None and guard.reach.root:
             entries = self._root_entries()
             if entries is None:
                 return failed("could not list the repo root before the tests (the sandbox "
                               "did not answer); not run", None, self._observe())
-            late = self._shadow_check(entries, "written after start.sh ran")
-            if late is not None:
-                self.refusals.append(late)
-        if self.refusals:
-            return failed(self.refusals[-1].detail, None,
-                          [*self.refusals[::-1], *self._observe()])
+            guard.check(entries, "written after start.sh ran")
+        if guard.refusals:
+            return failed(guard.refusals[-1].detail, None,
+                          [*guard.refusals[::-1], *self._observe()])
         self.runs += 1
         remote = f"{REPORT}/junit-{self.runs}.xml"
         cmd = runner_command(f"{RUNNER_VENV}/bin/python", GOLDEN, WORKDIR, test_ids, remote,
-                             self.config, WORKDIR if reach is not None and reach.root else None,
-                             [self.site_packages] if reach is not None and reach.site_packages
-                             else None, reach.plan() if reach is not None else None)
+                             self.config, *guard.runner_args(WORKDIR, [self.site_packages]))
         shown = ["pytest", *cmd[cmd.index("--") + 1:]]
         log.meta("$ " + " ".join(shown) + f"   (in the sandbox: from {GOLDEN} as uid "
                  f"{RUNNER_UID}, tests run in {WORKDIR}; repo conftest, config and plugins "

@@ -44,12 +44,11 @@ from inspector.services.harness.proctree import group_alive as _group_alive  # n
 from inspector.services.harness.runner_env import KIND as RUNNER_CHANGED
 from inspector.services.harness.runner_env import RunnerEnvs
 from inspector.services.harness.suite_reach import (
-    Reach,
+    BASE_DISTRIBUTIONS,
+    ShadowGuard,
     classify,
     root_entries,
     runner_names,
-    shadow_finding,
-    shadowing,
     suite_imports,
     suite_own_names,
 )
@@ -57,7 +56,7 @@ from inspector.services.harness.venvs import VenvCache
 
 STOCK_BUNDLE = ["flask", "fastapi", "uvicorn", "django", "djangorestframework", "requests",
                 "sqlalchemy", "pydantic"]
-TEST_PACKAGES = ["pytest", "requests", "httpx"]
+TEST_PACKAGES = list(BASE_DISTRIBUTIONS)  # pytest, requests, httpx
 COPY_IGNORE = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", ".DS_Store",
                                      "node_modules", ".venv", "venv")
 
@@ -139,9 +138,7 @@ class LocalSession:
         self.golden: GoldenSuite | None = None
         self.repo_tests: str | None = None  # digest of the copy of the golden tests in the repo
         self.last_run: CapturedRun | None = None
-        self.reach: Reach | None = None  # what of the repo the golden runner may import
-        self.shadowed: set[str] = set()  # repo-root modules already refused (see suite_reach)
-        self.refusals: list[TamperFinding] = []  # why the golden run is refused, if it is
+        self.guard = ShadowGuard()  # what of the repo the golden runner may import, refusals
         self._observed: set[str] = set()
 
     # -- helpers -------------------------------------------------------------------------
@@ -246,24 +243,13 @@ class LocalSession:
         assert self.test_venv is not None
         tests_dir = self.job.task.tests_dir
         names = runner_names(self.test_venv)
-        self.reach = classify(suite_imports(tests_dir), suite_own_names(tests_dir), names,
-                              root_entries(self.workdir))
-        log.meta(self.reach.describe())
-        staged = self._shadow_check("as generated")
+        reach = classify(suite_imports(tests_dir), suite_own_names(tests_dir), names,
+                         root_entries(self.workdir))
+        self.guard.reach = reach
+        log.meta(reach.describe())
+        staged = self.guard.check(root_entries(self.workdir), "as generated")
         if staged is not None:
             log.meta(staged.detail)
-            self.refusals.append(staged)
-
-    def _shadow_check(self, when: str) -> TamperFinding | None:
-        """A white-box suite's repo root holding a module the runner could import: refused."""
-        if self.reach is None:
-            return None
-        names = [n for n in shadowing(self.reach, root_entries(self.workdir))
-                 if n not in self.shadowed]
-        if not names:
-            return None
-        self.shadowed.update(names)
-        return shadow_finding(names, when)
 
     def _test_env(self, log: PhaseLog) -> bool:
         """A separate venv with pytest and the task's test requirements (cached per task,
@@ -297,11 +283,9 @@ class LocalSession:
         changed = self.backend.runners.changed(self.test_venv)
         if not changed:
             return True
-        detail = ("the test-runner environment changed while this repo was installed or "
-                  f"deployed ({changed}); it was rebuilt before the tests ran")
-        log.meta(detail)
-        self._runner_found.append(TamperFinding(RUNNER_CHANGED, "", detail, True))
-        self.backend.runners.discard(self.test_venv)
+        self._runner_changed(log, "the test-runner environment changed while this repo was "
+                             f"installed or deployed ({changed}); it was rebuilt before the "
+                             "tests ran")
         result, _ = self.backend.runners.get(*self._runner_spec, log, self.job.limits.install,
                                              self._cancelled)
         self.test_venv = result.path if result.ok else None
@@ -438,12 +422,11 @@ class LocalSession:
         env = self._env(self.test_venv)
         env.update(base_url_env(self.job.task, self.job.port))
         # checked at staging and again now: start.sh may have written such a module
-        late = self._shadow_check("written after start.sh ran")
-        if late is not None:
-            self.refusals.append(late)
-        if self.refusals:
-            run = discarded(self.refusals[-1], log)
-            run.tampering.extend(self.refusals[:-1])
+        refusals = self.guard.refusals
+        self.guard.check(root_entries(self.workdir), "written after start.sh ran")
+        if refusals:
+            run = discarded(refusals[-1], log)
+            run.tampering.extend(refusals[:-1])
             run.tampering.extend(self._observe(report=False))
             self.last_run = run
             return run
@@ -453,18 +436,23 @@ class LocalSession:
             if self.venv is not None else []
         run = run_golden(self.golden, str(self.test_venv / "bin" / "python"), self.workdir,
                          test_ids, env, log, self.job.limits.tests, self._cancelled,
-                         self.job.out_dir / "junit.xml", self.reach, sites)
+                         self.job.out_dir / "junit.xml", self.guard, sites)
         changed = self.backend.runners.changed(self.test_venv)
         if changed:
-            detail = (f"the test-runner environment changed during the test run ({changed}); "
-                      "it will be rebuilt before its next use")
-            log.meta(detail)
-            self._runner_found.append(TamperFinding(RUNNER_CHANGED, "", detail, True))
-            self.backend.runners.discard(self.test_venv)
+            self._runner_changed(log, "the test-runner environment changed during the test "
+                                 f"run ({changed}); it will be rebuilt before its next use")
         run.tampering.extend(self._take_runner_found())
         run.tampering.extend(self._observe(report=False))
         self.last_run = run
         return run
+
+    def _runner_changed(self, log: PhaseLog, detail: str) -> None:
+        """The runner's venv is not as it was built: a deliberate finding, and it is dropped
+        from the cache (rebuilt when next needed)."""
+        assert self.test_venv is not None
+        log.meta(detail)
+        self._runner_found.append(TamperFinding(RUNNER_CHANGED, "", detail, True))
+        self.backend.runners.discard(self.test_venv)
 
     def _take_runner_found(self) -> list[TamperFinding]:
         found, self._runner_found = self._runner_found, []

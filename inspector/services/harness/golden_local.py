@@ -31,7 +31,7 @@ from inspector.services.harness.golden import (
 )
 from inspector.services.harness.junit import parse_junit
 from inspector.services.harness.phase_log import PhaseLog, now_iso
-from inspector.services.harness.suite_reach import Reach
+from inspector.services.harness.suite_reach import ShadowGuard
 from inspector.services.harness.venvs import run_logged
 
 
@@ -91,11 +91,11 @@ def _digest(suite: GoldenSuite) -> str | None:
 
 def run_golden(suite: GoldenSuite, python: str, workdir: Path, test_ids: list[str] | None,
                env: dict[str, str], log: PhaseLog, timeout: float,
-               cancelled: Callable[[], bool], record: Path, reach: Reach | None = None,
+               cancelled: Callable[[], bool], record: Path, guard: ShadowGuard | None = None,
                site_packages: list[str] | None = None) -> CapturedRun:
     """Run the staged suite against the deployment; ``record`` receives a copy of the report
-    (the run folder's ``junit.xml``). ``reach`` (:mod:`.suite_reach`) says what of the repo
-    (``workdir``, ``site_packages``) the runner may import: nothing when None."""
+    (the run folder's ``junit.xml``). ``guard``'s reach (:mod:`.suite_reach`) says what of the
+    repo (``workdir``, ``site_packages``) the runner may import: nothing when None."""
     started, t0 = now_iso(), time.monotonic()
     before = digest_finding(suite.digest, _digest(suite), "before")
     if before is not None:
@@ -103,11 +103,9 @@ def run_golden(suite: GoldenSuite, python: str, workdir: Path, test_ids: list[st
     suite.runs += 1
     junit = suite.reports / f"junit-{suite.runs}.xml"
     record.unlink(missing_ok=True)
+    reach = (guard or ShadowGuard()).runner_args(str(workdir), site_packages or [])
     cmd = runner_command(python, str(suite.folder), str(workdir), test_ids, str(junit),
-                         str(suite.config) if suite.config else None,
-                         str(workdir) if reach is not None and reach.root else None,
-                         site_packages if reach is not None and reach.site_packages else None,
-                         reach.plan() if reach is not None else None)
+                         str(suite.config) if suite.config else None, *reach)
     code = run_logged(cmd, _Echo(log), suite.folder, env, timeout, cancelled)
     data = junit.read_bytes() if junit.is_file() else None
     after = digest_finding(suite.digest, _digest(suite), "after")

@@ -25,9 +25,11 @@ refused (:func:`shadowing`), at staging and again after ``start.sh`` ran.
 from __future__ import annotations
 
 import ast
+import inspect
 import json
 import os
 import subprocess
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -347,63 +349,84 @@ def shadow_finding(names: list[str], when: str) -> TamperFinding:
         "run was refused", True)
 
 
-# Lists a folder's top: its files, and the folders that hold Python code within two levels
-# (a folder of static assets, ``js/``, imports as an empty namespace package and runs nothing).
-# A script, so the Docker backend runs the same listing in the sandbox.
-LIST_ROOT = r"""
-import json, os, sys
-CODE = (".py", ".pyc", ".so", ".pth")
-def has_code(path, depth):
-    try:
-        entries = list(os.scandir(path))
-    except OSError:
+@dataclass
+class ShadowGuard:
+    """One deployment's golden runs and what refuses them: ``reach`` (None until decided),
+    the repo-root listings seen (:meth:`check`: at staging, then before each run) and the
+    findings that refuse every run from then on."""
+
+    reach: Reach | None = None
+    shadowed: set[str] = field(default_factory=set)
+    refusals: list[TamperFinding] = field(default_factory=list)
+
+    def check(self, entries: Iterable[str], when: str) -> TamperFinding | None:
+        """A new finding when the root (``entries``) holds a shadowing module not yet
+        reported; it refuses this and every later run."""
+        if self.reach is None:
+            return None
+        names = [n for n in shadowing(self.reach, entries) if n not in self.shadowed]
+        if not names:
+            return None
+        self.shadowed.update(names)
+        found = shadow_finding(names, when)
+        self.refusals.append(found)
+        return found
+
+    def runner_args(self, root: str, site_packages: list[str]
+                    ) -> tuple[str | None, list[str] | None, dict[str, object] | None]:
+        """``root``, ``site_packages`` and plan for :func:`.golden.runner_command`, as far as
+        the reach allows (nothing of the repo while it is undecided)."""
+        reach = self.reach
+        if reach is None:
+            return None, None, None
+        return (root if reach.root else None, site_packages if reach.site_packages else None,
+                reach.plan())
+
+
+def list_root(folder: str) -> list[str]:
+    """The names at the top of ``folder`` that could be imported: its files, and the folders
+    holding Python code within two levels (a folder of static assets, ``js/``, imports as an
+    empty namespace package and runs nothing); nothing when it cannot be read. Self-contained:
+    the Docker sandbox runs this very function (:func:`list_root_script`)."""
+    import os
+
+    code = (".py", ".pyc", ".so", ".pth")
+
+    def has_code(path: str, depth: int) -> bool:
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            return False
+        for e in entries:
+            try:
+                is_dir = e.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if not is_dir and e.name.endswith(code):
+                return True
+            if depth and is_dir and has_code(e.path, depth - 1):
+                return True
         return False
-    for e in entries:
-        if e.name.endswith(CODE) and not e.is_dir(follow_symlinks=False):
-            return True
-        if depth and e.is_dir(follow_symlinks=False) and has_code(e.path, depth - 1):
-            return True
-    return False
-out = []
-for e in sorted(os.scandir(sys.argv[1]), key=lambda e: e.name):
-    if not e.is_dir() or has_code(e.path, 1):
-        out.append(e.name)
-print(json.dumps(out))
-"""
+
+    def is_dir(e: os.DirEntry[str]) -> bool:
+        try:
+            return e.is_dir()
+        except OSError:
+            return False
+
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return []
+    return [e.name for e in entries if not is_dir(e) or has_code(e.path, 1)]
+
+
+def list_root_script() -> str:
+    """:func:`list_root` as a script: ``python3 -I -S -c SCRIPT FOLDER`` prints its JSON."""
+    return (textwrap.dedent(inspect.getsource(list_root))
+            + "\nimport json, sys\nprint(json.dumps(list_root(sys.argv[1])))\n")
 
 
 def root_entries(repo: Path) -> list[str]:
-    """The names at the top of a repo folder that could be imported: its files, and the
-    folders holding Python code (:data:`LIST_ROOT`); nothing when it cannot be read."""
-    try:
-        entries = sorted(os.scandir(repo), key=lambda e: e.name)
-    except OSError:
-        return []
-    return [e.name for e in entries if not _is_dir(e) or _has_code(Path(e.path), 1)]
-
-
-_CODE = (".py", ".pyc", ".so", ".pth")
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
-
-
-def _has_code(path: Path, depth: int) -> bool:
-    try:
-        entries = list(os.scandir(path))
-    except OSError:
-        return False
-    for e in entries:
-        try:
-            is_dir = e.is_dir(follow_symlinks=False)
-        except OSError:
-            continue
-        if not is_dir and e.name.endswith(_CODE):
-            return True
-        if depth and is_dir and _has_code(Path(e.path), depth - 1):
-            return True
-    return False
+    """:func:`list_root` of a repo folder."""
+    return list_root(str(repo))
