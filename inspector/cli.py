@@ -75,6 +75,7 @@ def _shown(path: Path) -> str:
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
+    from inspector import cli_errata
     from inspector.model.safe_text import sanitize_field
     from inspector.services.metrics import compute_run_metrics
     from inspector.services.tamper.findings import run_tampering, summary_line
@@ -82,10 +83,12 @@ def cmd_summary(args: argparse.Namespace) -> int:
     found = _discover(args.path)
     metrics = [compute_run_metrics(r) for r in found.runs]
     tampering = [run_tampering(r) for r in found.runs]
+    corrected = cli_errata.corrections(args, found.runs)
     if args.json:
         out = []
         for m, t in zip(metrics, tampering, strict=True):
             doc = m.to_json()
+            doc["corrected"] = cli_errata.json_block(corrected, m.run_id)
             doc["tampering"] = {"samples": len(t), "deliberate": sum(x.deliberate for x in t),
                                 "attempts": [x.to_json() for x in t]}
             out.append(doc)
@@ -103,6 +106,8 @@ def cmd_summary(args: argparse.Namespace) -> int:
         ])
     print(_table(["run", "agent", "model", "lang", "format", "tasks", "samples", "pass@1",
                   "test pass", "AC", "DSR", "suites not run"], rows))
+    if corrected is not None:
+        cli_errata.print_section(corrected, metrics, _table, _shown)
     suites = _suites_not_run(found.runs)
     if suites:
         print("\nSuites that did not run (fully), with the first cause pytest printed:")
@@ -312,6 +317,10 @@ def build_parser() -> argparse.ArgumentParser:
         sp = sub.add_parser(name, help=help_text)
         sp.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
         sp.add_argument("--json", action="store_true", help="machine-readable output")
+        if name == "summary":
+            from inspector.cli_errata import add_options
+
+            add_options(sp)  # corrected figures: --labels / --errata (docs/errata.md)
     app = sub.add_parser("app", help="open the inspector (same as `inspector [PATH]`)")
     app.add_argument("path", nargs="?")
     app.add_argument("--theme", help="colour theme (default: the saved choice, else "

@@ -1,4 +1,4 @@
-"""``inspector labels agreement|export|suggest|check``: thin over the label services."""
+"""``inspector labels agreement|export|suggest|check|errata``: thin over the label services."""
 
 from __future__ import annotations
 
@@ -359,12 +359,17 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     sandbox_options(confirm)
     ck = lsub.add_parser("check", help="validate every label file and the taxonomy")
     ck.add_argument("path", nargs="?", help="runs folder or labels folder")
-    for p in (ag, ex, sg, ck):
+    from inspector.cli_errata import add_errata_parser
+
+    er = add_errata_parser(lsub)
+    for p in (ag, ex, sg, ck, er):
         p.add_argument("--labels", metavar="DIR",
                        help="labels folder (default: <path>/labels or the nearest parent's)")
 
 
 def cmd_labels(args: argparse.Namespace) -> int:
+    from inspector.cli_errata import cmd_errata
+
     handler = {"agreement": cmd_agreement, "export": cmd_export, "suggest": cmd_suggest,
-               "check": cmd_check}[args.action]
+               "check": cmd_check, "errata": cmd_errata}[args.action]
     return handler(args)

@@ -8,6 +8,7 @@ from inspector.model.agreement import AgreementReport
 from inspector.model.taxonomy import Taxonomy
 from inspector.model.verdict import Verdict
 from inspector.services.analysis.overview import CategoryTables
+from inspector.services.corrected import Corrections
 from inspector.services.health import HealthReport
 from inspector.services.metrics import RunMetrics
 from inspector.services.report.caps import Caps, Cut
@@ -121,3 +122,6 @@ class ReportInput:
     notes: list[str] = field(default_factory=list)
     """Problems met while loading (shown, never fatal)."""
     tier_source: str = ""
+    corrected: Corrections | None = None
+    """Figures with the tests labelled 'not-model' left out (docs/errata.md); None without
+    labels."""

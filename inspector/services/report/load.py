@@ -117,9 +117,16 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
                         report,
                         tuple(sanitize(p) for p in read.problems))
     say("collecting failing samples")
-    return assemble(root.resolve().name or str(root), path, runs, caps=caps, health=health,
+    data = assemble(root.resolve().name or str(root), path, runs, caps=caps, health=health,
                     labels=labels, labelled=labelled, plots=plots, notes=notes,
                     tier_source=overview.tier_source)
+    if label_input is not None:
+        from inspector.services.corrected import apply_errata
+        from inspector.services.labels.errata import errata_from_labels
+
+        data.corrected = apply_errata(runs, errata_from_labels(label_input.labels, runs,
+                                                               created=""))
+    return data
 
 
 def assemble(title: str, path: str, runs: list[Run], *, caps: Caps | None = None,

@@ -137,6 +137,33 @@ def _summary(r: ReportInput) -> str:
     return "".join(out)
 
 
+def _corrected(r: ReportInput) -> str:
+    """The corrected figures beside the official ones (docs/errata.md)."""
+    c = r.corrected
+    if c is None or not c.entries:
+        return ""
+    by_run = c.by_run()
+    rows = []
+    for i, col in enumerate(r.runs):
+        m, cm = col.metrics, by_run[col.metrics.run_id]
+        rows.append([str(i + 1), esc(m.run_id), f"{cm.tasks} of {m.tasks}",
+                     f"{cm.samples} of {m.samples}", pct(m.pass_at_1), pct(cm.pass_at_1),
+                     pct(m.test_pass_ratio), pct(cm.test_pass_ratio),
+                     f"{cm.tests_left_out} ({cm.failures_left_out} failing)"])
+    dropped = (f" Tasks dropped (every test left out): {esc(', '.join(c.dropped_tasks))}."
+               if c.dropped_tasks else "")
+    notes = [f"{esc(m.run_id)}: {esc(m.note)}" for m in c.runs if m.note]
+    return ('<h3 id="corrected">Corrected figures (beside the official ones)</h3>\n' +
+            table(["#", "run", "tasks", "samples", "Pass@1 (strict)", "corrected",
+                   "Pass@1 (stock)", "corrected", "tests left out"], rows, cls="summary",
+                  numeric_from=2) +
+            note(f"{c.entries} test(s) whose final label is 'not-model' (not a model failure) "
+                 f"left out of every run of their task.{dropped} Sample-level labels leave no "
+                 f"test out. {code('inspector labels errata')} exports them; "
+                 f"{code('inspector summary --errata FILE')} applies them to other runs." +
+                 (" " + "; ".join(notes) if notes else "")))
+
+
 def _matrix(r: ReportInput) -> str:
     suspect = r.health.suspect_tasks() if r.health else set()
     heads = "".join(
@@ -360,7 +387,7 @@ def render(r: ReportInput) -> str:
            '<nav><a href="#summary">Summary</a><a href="#matrix">Matrix</a>'
            '<a href="#health">Health</a><a href="#labels">Labels</a>'
            '<a href="#plots">Plots</a><a href="#samples">Failing samples</a></nav>\n')
-    body = "".join([_summary(r), _matrix(r), _health(r), _labels(r),
+    body = "".join([_summary(r), _corrected(r), _matrix(r), _health(r), _labels(r),
                     _plots(r.plots, r.tier_source), _details(r)])
     foot = (f"<footer>genesis-inspector {esc(__version__)} · self-contained: no script, "
             "nothing loaded from the network.</footer>\n</body></html>\n")
