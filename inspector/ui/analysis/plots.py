@@ -90,10 +90,11 @@ def draw_category_mix(plt: Any, overview: Overview) -> str:
                        for i in range(len(groups))])
         names.append("other")
     plt.stacked_bar([g[:NAME_WIDTH] for g in groups], series, labels=names)
-    plt.title("Failure categories by agent (% of labelled failures)")
+    plt.title(f"Failure categories by agent (% of labelled {cats.unit})")
     plt.ylim(0, 100 + 10 * len(series))
     plt.yticks([0, 25, 50, 75, 100])
-    return (f"{table.total} labelled failures from {cats.folder.name}/"
+    return (f"{table.total} labelled {cats.unit} (counted {cats.view_text}) from "
+            f"{cats.folder.name}/"
             + (f"; {cats.outside} labelled elsewhere" if cats.outside else ""))
 
 
