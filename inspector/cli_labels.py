@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from inspector import paths
 from inspector.cli_errors import CliError
@@ -15,6 +15,7 @@ from inspector.model.percent import NA, pct
 
 if TYPE_CHECKING:
     from inspector.model import Run
+    from inspector.model.labelset import LabelSet
     from inspector.model.taxonomy import Taxonomy
     from inspector.model.triage import SampleTriage
     from inspector.services.labels.store import LabelStore, LoadedLabels
@@ -242,12 +243,29 @@ def cmd_suggest_per_test(args: argparse.Namespace, root: Path) -> int:
     return 0
 
 
+def _scored_against(folder: Path, source: str, labels: LabelSet) -> dict[str, Any]:
+    """Which labels a score is against: folder, why it was chosen, annotators, counts."""
+    n = sum(len(f.active()) for f in labels.files.values())
+    adjudicated = len(labels.adjudication.active()) if labels.adjudication else 0
+    return {"folder": str(folder), "source": source, "annotators": labels.annotators,
+            "labels": n, "items": len(labels.items()), "adjudicated": adjudicated}
+
+
 def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
     from inspector.model.errors import LoadError
     from inspector.services.triage.score import load_split, score_triage
     from inspector.services.triage.score_text import format_score
 
-    store, taxonomy, loaded = _load(str(root), args.labels)
+    from inspector.services.labels.store import find_reference_labels_dir
+
+    labels, source = args.labels, "given with --labels"
+    if labels is None:
+        reference = find_reference_labels_dir(root)
+        labels = str(reference) if reference is not None else None
+        source = ("the reference labels found beside the runs; --labels DIR scores against "
+                  "others" if reference is not None else
+                  "the runs folder's labels: no reference labels (labels-real/) found")
+    store, taxonomy, loaded = _load(str(root), labels)
     if not loaded.labels.files and loaded.labels.adjudication is None:
         raise CliError(f"{store.root}: no label files (expected annotators/<name>.json)")
     try:
@@ -255,11 +273,17 @@ def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
     except LoadError as exc:
         raise CliError(str(exc)) from None
     report = score_triage(_triage(root, args), loaded.labels, list(taxonomy.ids), split)
+    against = _scored_against(store.root, source, loaded.labels)
     if args.json:
         doc = {"labels": str(store.root), "runs": str(root), "taxonomy": taxonomy.id,
-               "annotators": loaded.labels.annotators, **report.to_json()}
+               "annotators": loaded.labels.annotators, "scored_against": against,
+               **report.to_json()}
         print_json(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
+        print(f"Scored against: {against['folder']} ({source}); annotators: "
+              f"{', '.join(against['annotators']) or 'none'}; {against['labels']} labels of "
+              f"{against['items']} items" + (f", {against['adjudicated']} adjudicated"
+                                             if against["adjudicated"] else "") + ".")
         sys.stdout.write(format_score(report, store.root, root, loaded.labels.annotators))
     return 1 if loaded.problems else 0
 
@@ -362,7 +386,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                       help="one suggestion per failure item (test or sample), with its root")
     mode.add_argument("--score", action="store_true",
                       help="score the per-test suggestions against the labels, per test and "
-                           "per root (held-out, dev and all with the labels' split.json)")
+                           "per root (held-out, dev and all with the labels' split.json); "
+                           "without --labels, against the reference labels (labels-real/ "
+                           "beside the runs) when there are some; says which labels")
     confirm = sg.add_argument_group(
         "causal confirmation", "with --per-test or --score: try each root suggestion's remedy "
         "(install the missing test or repo package, add the task file the harness does not "
