@@ -253,10 +253,9 @@ def _scored_against(folder: Path, source: str, labels: LabelSet) -> dict[str, An
 
 def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
     from inspector.model.errors import LoadError
+    from inspector.services.labels.store import find_reference_labels_dir
     from inspector.services.triage.score import load_split, score_triage
     from inspector.services.triage.score_text import format_score
-
-    from inspector.services.labels.store import find_reference_labels_dir
 
     labels, source = args.labels, "given with --labels"
     if labels is None:

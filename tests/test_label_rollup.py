@@ -7,10 +7,7 @@ labels it scored against (item 7)."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest

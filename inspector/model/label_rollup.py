@@ -62,6 +62,10 @@ VIEW_TEXT = {
 }
 """One line saying what a table of each view counts."""
 
+VIEW_SHORT = {"sample": "each sample once, under its primary category",
+              "root": "each root cause once", "test": "each labelled test once"}
+"""A few words saying what a table of each view counts (for narrow places)."""
+
 VIEW_UNIT = {"sample": "samples", "root": "root causes", "test": "tests"}
 
 _MAX_CHAIN = 64

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from inspector.model.errors import LoadError, LoadIssue
 from inspector.model.label_groups import follow_label, followers, group_labels, retract_group
-from inspector.model.labels import Anchor, ItemRef, Label, LabelFile, Suggestion
 from inspector.model.label_rollup import labelled_samples
+from inspector.model.labels import Anchor, ItemRef, Label, LabelFile, Suggestion
 from inspector.model.labelset import LabelSet
 from inspector.model.taxonomy import Taxonomy, load_taxonomy
 from inspector.services.labels.store import DEFAULT_TAXONOMY, LabelFileError, LabelStore

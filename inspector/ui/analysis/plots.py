@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspector.model.label_rollup import VIEW_SHORT
 from inspector.services.analysis.compare import RunComparison
 from inspector.services.analysis.outcomes import RunOutcomes
 from inspector.services.analysis.overview import Overview
@@ -93,8 +94,8 @@ def draw_category_mix(plt: Any, overview: Overview) -> str:
     plt.title(f"Failure categories by agent (% of labelled {cats.unit})")
     plt.ylim(0, 100 + 10 * len(series))
     plt.yticks([0, 25, 50, 75, 100])
-    return (f"{table.total} labelled {cats.unit} (counted {cats.view_text}) from "
-            f"{cats.folder.name}/"
+    return (f"{table.total} {cats.unit} with a final category, from {cats.folder.name}/; "
+            f"{VIEW_SHORT[cats.view]}"
             + (f"; {cats.outside} labelled elsewhere" if cats.outside else ""))
 
 
