@@ -279,11 +279,11 @@ def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
                **report.to_json()}
         print_json(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
-        print(f"Scored against: {against['folder']} ({source}); annotators: "
-              f"{', '.join(against['annotators']) or 'none'}; {against['labels']} labels of "
-              f"{against['items']} items" + (f", {against['adjudicated']} adjudicated"
-                                             if against["adjudicated"] else "") + ".")
-        sys.stdout.write(format_score(report, store.root, root, loaded.labels.annotators))
+        chosen = (f"{source}; {against['labels']} labels of {against['items']} items"
+                  + (f", {against['adjudicated']} adjudicated" if against["adjudicated"]
+                     else ""))
+        sys.stdout.write(format_score(report, store.root, root, loaded.labels.annotators,
+                                      chosen))
     return 1 if loaded.problems else 0
 
 

@@ -144,14 +144,15 @@ def test_score_says_which_labels_and_prefers_the_reference_labels(
 
     code, out, err = cli(capsys, "labels", "suggest", str(root), "--score")
     assert code == 0, err
-    assert out.splitlines()[0] == (
-        f"Scored against: {root / 'labels-real'} (the reference labels found beside the "
-        "runs; --labels DIR scores against others); annotators: otto, rhea; 126 labels of "
-        "126 items.")
+    assert out.splitlines()[:2] == [
+        f"Labels: {root / 'labels-real'} (annotators: otto, rhea; 126 labelled items: "
+        "126 single)",
+        "Scored against these labels: the reference labels found beside the runs; --labels "
+        "DIR scores against others; 126 labels of 126 items."]
 
     code, out, err = cli(capsys, "labels", "suggest", str(root), "--score", "--labels",
                          str(root / "labels"))
     assert code == 0, err
-    assert out.splitlines()[0].startswith(
-        f"Scored against: {root / 'labels'} (given with --labels); annotators: ana, ben; "
-        "20 labels of 10 items, 1 adjudicated.")
+    assert out.splitlines()[0].startswith(f"Labels: {root / 'labels'} (annotators: ana, ben;")
+    assert out.splitlines()[1] == ("Scored against these labels: given with --labels; 20 "
+                                   "labels of 10 items, 1 adjudicated.")
