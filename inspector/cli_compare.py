@@ -136,8 +136,11 @@ def _labels(root: Path, labels: str | None) -> LabelInput | None:
     return found.input
 
 
-def analysis_of(root: Path, labels: str | None, oracle: Path | None = None) -> Overview:
-    """The whole run analysis of ``root`` (index refreshed first), or a :class:`CliError`."""
+def analysis_of(root: Path, labels: str | None, oracle: Path | None = None,
+                view: str | None = None) -> Overview:
+    """The whole run analysis of ``root`` (index refreshed first), label tables counted in
+    ``view`` (default per sample), or a :class:`CliError`."""
+    from inspector.model.label_rollup import DEFAULT_VIEW
     from inspector.services.analysis.overview_load import overview_of_folder
 
     if not root.exists():
@@ -150,7 +153,8 @@ def analysis_of(root: Path, labels: str | None, oracle: Path | None = None) -> O
             progress(done, total, what)
 
     try:
-        overview = overview_of_folder(root, label_input, oracle, step=step)
+        overview = overview_of_folder(root, label_input, oracle, step=step,
+                                      view=view or DEFAULT_VIEW)
     except (OSError, sqlite3.Error) as exc:
         raise CliError(_index_problem(exc)) from None
     for issue in overview.issues[:15]:
@@ -166,7 +170,8 @@ def cmd_analyze_runs(args: argparse.Namespace) -> int:
     if args.compare and not args.export:
         raise CliError("analyze --runs: --compare goes with --export DIR (`inspector compare "
                        "RUN_A RUN_B` prints a comparison)")
-    overview = analysis_of(root, args.labels, Path(args.oracle) if args.oracle else None)
+    overview = analysis_of(root, args.labels, Path(args.oracle) if args.oracle else None,
+                           getattr(args, "view", None))
     comparison = None
     if args.compare:
         comparison = _pair_in(overview, args.compare, args)
@@ -215,12 +220,13 @@ def runs_text(overview: Overview) -> str:
         out.append("Failure categories: no labels found (labels/annotators/<name>.json; "
                    "--labels DIR names another folder)")
     else:
-        out.append(f"Failure categories (final labels from {cats.folder}):")
+        out.append(f"Failure categories (final labels from {cats.folder}), counted "
+                   f"{cats.view_text}; {cats.labelled} {cats.unit} (--view root|sample|test):")
         for key in ("by_agent", "by_tier", "by_framework"):
             if key in cats.tables:
                 out.append(_breakdown_text(cats.tables[key], cats.taxonomy))
         if cats.outside:
-            out.append(f"({cats.outside} labelled item(s) belong to runs outside "
+            out.append(f"({cats.outside} labelled {cats.unit} belong to runs outside "
                        f"{overview.root})")
     out += ["", cost_text(overview.costs, text_table)]
     return "\n".join(out)
@@ -303,6 +309,10 @@ def add_runs_options(an: argparse.ArgumentParser) -> None:
     an.add_argument("--labels", metavar="DIR",
                     help="with --runs: labels folder (default: PATH/labels, or the nearest "
                          "parent's)")
+    an.add_argument("--view", choices=["sample", "root", "test"], default=None,
+                    help="with --runs: what the failure-category tables count: each labelled "
+                         "sample once under its primary category (default), each root cause "
+                         "once, or each labelled test")
     an.add_argument("--export", metavar="DIR",
                     help="with --runs: also write the analysis as Markdown/CSV/JSON/LaTeX "
                          "tables and SVG/PNG figures into DIR (with an index.md)")

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from inspector import paths
 from inspector.cli_errors import CliError
@@ -15,6 +15,7 @@ from inspector.model.percent import NA, pct
 
 if TYPE_CHECKING:
     from inspector.model import Run
+    from inspector.model.labelset import LabelSet
     from inspector.model.taxonomy import Taxonomy
     from inspector.model.triage import SampleTriage
     from inspector.services.labels.store import LabelStore, LoadedLabels
@@ -62,32 +63,40 @@ def _runs(path: Path) -> list[Run]:
     return found.runs
 
 
+def _view(args: argparse.Namespace, default: str) -> str:
+    """``--view`` (``--per-root`` is ``--view root``), else ``default``."""
+    if getattr(args, "per_root", False):
+        if args.view not in (None, "root"):
+            raise CliError(f"--per-root and --view {args.view} disagree (--per-root is "
+                           "--view root)")
+        return "root"
+    return str(args.view or default)
+
+
 def cmd_agreement(args: argparse.Namespace) -> int:
     from inspector.model.agreement import agreement, format_agreement
+    from inspector.model.label_rollup import DEFAULT_AGREEMENT_VIEW, VIEW_TEXT, view_ratings
 
+    view = _view(args, DEFAULT_AGREEMENT_VIEW)
     store, taxonomy, loaded = _load(args.path, args.labels)
     if not loaded.labels.files:
         raise CliError(f"{store.root}: no label files (expected annotators/<name>.json)")
-    if args.per_root:
-        from inspector.model.label_roots import root_ratings
-
-        ratings = root_ratings(loaded.labels)
-    else:
-        ratings = loaded.labels.ratings()
+    ratings = view_ratings(loaded.labels, view, list(taxonomy.ids))
     report = agreement(ratings, list(taxonomy.ids))
     if args.json:
-        doc = {"labels": str(store.root), "taxonomy": taxonomy.id, **report.to_json()}
-        if args.per_root:
+        doc = {"labels": str(store.root), "taxonomy": taxonomy.id, "view": view,
+               "view_text": VIEW_TEXT[view], **report.to_json()}
+        if view == "root":
             doc["unit"] = "per_root"
         print_json(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         print(f"Labels: {store.root}  (taxonomy: {taxonomy.name})")
-        if args.per_root:
-            print("Per root: items every annotator marked as following another item's cause "
-                  "are left out.")
+        print(f"View: {VIEW_TEXT[view]} (--view root|sample|test).")
         print(format_agreement(report, {c.id: c.name for c in taxonomy.categories}))
         adjudicated = [i for i in loaded.labels.disagreements()
                        if loaded.labels.adjudicated(i) is not None and i.key in ratings]
+        if view == "sample":
+            adjudicated = []  # per sample, each annotator's own roll-up is compared
         if report.disagreements:
             print(f"Adjudicated: {len(adjudicated)} of {len(report.disagreements)} "
                   "disagreements (the app's disagreement queue sets the rest).")
@@ -95,9 +104,12 @@ def cmd_agreement(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from inspector.services.labels.export import render
-    from inspector.services.labels.report import export_rows, sample_index
+    from inspector.model.label_rollup import DEFAULT_VIEW, VIEW_UNIT
+    from inspector.services.labels.export import render, view_line
+    from inspector.services.labels.report import export_rows, sample_index, sample_where
+    from inspector.services.labels.views import view_rows
 
+    view = _view(args, DEFAULT_VIEW)
     run_dir = Path(args.run_dir)
     if not run_dir.exists():
         raise CliError.missing(run_dir)
@@ -105,17 +117,19 @@ def cmd_export(args: argparse.Namespace) -> int:
     runs = _runs(run_dir)
     if not runs:
         raise CliError(f"{run_dir}: no runs found")
-    rows, outside = export_rows(loaded.labels, sample_index(runs))
+    index = sample_index(runs)
+    rows, outside = export_rows(loaded.labels, index)
+    counted = view_rows(loaded.labels, view, list(taxonomy.ids), sample_where(index))
+    if view != "sample":  # the listing: the items behind the counts (roots, or tests)
+        rows = counted.rows
     meta = {"runs": sorted(r.id for r in runs), "labels": str(store.root),
-            "annotators": loaded.labels.annotators}
-    if args.per_root:
-        from inspector.model.label_roots import is_final_root
-        from inspector.model.labels import ItemRef
-
-        rows = [r for r in rows if is_final_root(loaded.labels, ItemRef(r.sample, r.test))]
-        outside = [i for i in outside if is_final_root(loaded.labels, i)]
+            "annotators": loaded.labels.annotators, "view": view}
+    if view == "root":
         meta["unit"] = "per_root"
-    text = render(rows, taxonomy, args.format, meta)
+    text = render(rows, taxonomy, args.format, meta, counted=counted.rows, view=view,
+                  details=counted.sample_details())
+    print(f"inspector: note: {view_line(view)} The tables count {len(counted.rows)} "
+          f"{VIEW_UNIT[view]} (--view root|sample|test).", file=sys.stderr)
     if outside:
         print(f"inspector: note: {len(outside)} labelled item(s) belong to runs outside "
               f"{run_dir} and are not in the export", file=sys.stderr)
@@ -127,7 +141,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         out = Path(args.output)
         write_bytes_atomic(out, text.encode("utf-8"), mode=shared_file_mode(out))
-        print(f"wrote {out} ({len(rows)} labelled items)", file=sys.stderr)
+        print(f"wrote {out} ({len(rows)} labelled items; tables: {len(counted.rows)} "
+              f"{VIEW_UNIT[view]})", file=sys.stderr)
     elif args.format == "json":
         print_json(text.removesuffix("\n"))
     else:
@@ -228,12 +243,28 @@ def cmd_suggest_per_test(args: argparse.Namespace, root: Path) -> int:
     return 0
 
 
+def _scored_against(folder: Path, source: str, labels: LabelSet) -> dict[str, Any]:
+    """Which labels a score is against: folder, why it was chosen, annotators, counts."""
+    n = sum(len(f.active()) for f in labels.files.values())
+    adjudicated = len(labels.adjudication.active()) if labels.adjudication else 0
+    return {"folder": str(folder), "source": source, "annotators": labels.annotators,
+            "labels": n, "items": len(labels.items()), "adjudicated": adjudicated}
+
+
 def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
     from inspector.model.errors import LoadError
+    from inspector.services.labels.store import find_reference_labels_dir
     from inspector.services.triage.score import load_split, score_triage
     from inspector.services.triage.score_text import format_score
 
-    store, taxonomy, loaded = _load(str(root), args.labels)
+    labels, source = args.labels, "given with --labels"
+    if labels is None:
+        reference = find_reference_labels_dir(root)
+        labels = str(reference) if reference is not None else None
+        source = ("the reference labels found beside the runs; --labels DIR scores against "
+                  "others" if reference is not None else
+                  "the runs folder's labels: no reference labels (labels-real/) found")
+    store, taxonomy, loaded = _load(str(root), labels)
     if not loaded.labels.files and loaded.labels.adjudication is None:
         raise CliError(f"{store.root}: no label files (expected annotators/<name>.json)")
     try:
@@ -241,12 +272,18 @@ def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
     except LoadError as exc:
         raise CliError(str(exc)) from None
     report = score_triage(_triage(root, args), loaded.labels, list(taxonomy.ids), split)
+    against = _scored_against(store.root, source, loaded.labels)
     if args.json:
         doc = {"labels": str(store.root), "runs": str(root), "taxonomy": taxonomy.id,
-               "annotators": loaded.labels.annotators, **report.to_json()}
+               "annotators": loaded.labels.annotators, "scored_against": against,
+               **report.to_json()}
         print_json(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
-        sys.stdout.write(format_score(report, store.root, root, loaded.labels.annotators))
+        chosen = (f"{source}; {against['labels']} labels of {against['items']} items"
+                  + (f", {against['adjudicated']} adjudicated" if against["adjudicated"]
+                     else ""))
+        sys.stdout.write(format_score(report, store.root, root, loaded.labels.annotators,
+                                      chosen))
     return 1 if loaded.problems else 0
 
 
@@ -326,15 +363,19 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     ag.add_argument("path", nargs="?", help="runs folder or labels folder (default: bundled "
                                             "sample_runs)")
     ag.add_argument("--json", action="store_true", help="machine-readable output")
-    ag.add_argument("--per-root", action="store_true",
-                    help="only items labelled as a root (a group's followers left out)")
+    ag.add_argument("--view", choices=["root", "sample", "test"], default=None,
+                    help="rate each root cause once (default), each sample's primary "
+                         "category (each annotator's own labels rolled up), or each test")
+    ag.add_argument("--per-root", action="store_true", help="same as --view root")
     ex = lsub.add_parser("export", help="the paper's failure-category table, plus per-run and "
                                         "per-agent breakdowns")
     ex.add_argument("run_dir", help="a run folder, or a folder of runs")
     ex.add_argument("--format", default="md", choices=["md", "csv", "json", "latex"])
     ex.add_argument("-o", "--output", help="write to this file instead of stdout")
-    ex.add_argument("--per-root", action="store_true",
-                    help="only items whose final label is a root (no follows)")
+    ex.add_argument("--view", choices=["sample", "root", "test"], default=None,
+                    help="what the tables count: each labelled sample once under its primary "
+                         "category (default), each root cause once, or each labelled test")
+    ex.add_argument("--per-root", action="store_true", help="same as --view root")
     sg = lsub.add_parser("suggest", help="the suggested category of every failing sample, and "
                                          "how often it matches the labels")
     sg.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
@@ -344,7 +385,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                       help="one suggestion per failure item (test or sample), with its root")
     mode.add_argument("--score", action="store_true",
                       help="score the per-test suggestions against the labels, per test and "
-                           "per root (held-out, dev and all with the labels' split.json)")
+                           "per root (held-out, dev and all with the labels' split.json); "
+                           "without --labels, against the reference labels (labels-real/ "
+                           "beside the runs) when there are some; says which labels")
     confirm = sg.add_argument_group(
         "causal confirmation", "with --per-test or --score: try each root suggestion's remedy "
         "(install the missing test or repo package, add the task file the harness does not "

@@ -23,6 +23,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     rp.add_argument("--html", required=True, metavar="OUT.html", help="the file to write")
     rp.add_argument("--labels", metavar="DIR",
                     help="labels folder (default: PATH/labels, or the nearest parent's)")
+    rp.add_argument("--view", choices=["sample", "root", "test"], default="sample",
+                    help="what the failure-category tables count: each labelled sample once "
+                         "under its primary category (default), each root cause once, or "
+                         "each labelled test")
     rp.add_argument("--quiet", action="store_true", help="print nothing but errors")
 
 
@@ -52,7 +56,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     try:
-        data = load_report(root, args.path or str(root), labels_dir=labels, step=step)
+        data = load_report(root, args.path or str(root), labels_dir=labels, step=step,
+                           view=args.view)
     except ReportError as exc:
         raise CliError(str(exc)) from None
     except LoadError as exc:

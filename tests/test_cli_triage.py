@@ -66,18 +66,41 @@ def labels_dir(tmp_path: Path) -> Path:
 
 # --- agreement ------------------------------------------------------------------------------
 
-def test_agreement_per_item_by_default(capsys: pytest.CaptureFixture[str],
+def test_agreement_per_root_by_default(capsys: pytest.CaptureFixture[str],
                                        labels_dir: Path) -> None:
     code, out, err = run(capsys, "agreement", str(labels_dir), "--json")
     assert code == 0, err
     doc = json.loads(out)
-    assert "unit" not in doc  # the default output is unchanged
+    assert doc["view"] == "root" and doc["unit"] == "per_root"
     (pair,) = doc["cohen_kappa"]
-    # 7 items: A and its 4 followers agree (dependency), B and C disagree.
-    #   po = 5/7; ana: dependency 5, not-model 1, other 1; ben: the same counts
-    #   pe = (5*5 + 1*1 + 1*1) / 49 = 27/49; kappa = (35 - 27) / (49 - 27) = 8/22
-    assert (pair["items"], pair["agreed"]) == (7, 5)
-    assert pair["kappa"] == round(8 / 22, 4)
+    assert (pair["items"], pair["agreed"]) == (3, 1)  # as --per-root (below)
+
+
+def test_agreement_per_test(capsys: pytest.CaptureFixture[str], labels_dir: Path) -> None:
+    code, out, err = run(capsys, "agreement", str(labels_dir), "--json", "--view", "test")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["view"] == "test"
+    (pair,) = doc["cohen_kappa"]
+    # 6 tests: A's 4 followers agree (dependency), B and C disagree.
+    #   po = 4/6; ana: dependency 4, not-model 1, other 1; ben: the same counts
+    #   pe = (4*4 + 1 + 1) / 36 = 18/36; kappa = (24 - 18) / (36 - 18) = 1/3
+    assert (pair["items"], pair["agreed"]) == (6, 4)
+    assert pair["kappa"] == round(1 / 3, 4)
+
+
+def test_agreement_per_sample(capsys: pytest.CaptureFixture[str], labels_dir: Path) -> None:
+    code, out, err = run(capsys, "agreement", str(labels_dir), "--json", "--view", "sample")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["view"] == "sample"
+    (pair,) = doc["cohen_kappa"]
+    # each annotator's own roll-up: todo is dependency for both; notes: ana has roots B
+    # (not-model) and C (other): a tie, taxonomy order puts not-model first; ben has one
+    # root, B (other; C follows it): other. 2 samples, 1 agreed.
+    assert (pair["items"], pair["agreed"]) == (2, 1)
+    assert {d["item"]: d["ratings"] for d in doc["disagreements"]} == {
+        NOTES: {"ana": "not-model", "ben": "other"}}
 
 
 def test_agreement_per_root_leaves_followers_out(capsys: pytest.CaptureFixture[str],
@@ -94,7 +117,7 @@ def test_agreement_per_root_leaves_followers_out(capsys: pytest.CaptureFixture[s
     assert {d["item"] for d in doc["disagreements"]} == {f"{NOTES}::{B}", f"{NOTES}::{C}"}
     code, text, err = run(capsys, "agreement", str(labels_dir), "--per-root")
     assert code == 0, err
-    assert "Per root: items every annotator marked as following" in text
+    assert "View: per root cause: each labelled item that follows no other once" in text
     assert "3 shared items" in text
 
 

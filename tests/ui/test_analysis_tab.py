@@ -41,7 +41,9 @@ async def test_analysis_tab_plots_tasks_and_comparison(make_app) -> None:  # typ
         pane = app.screen.query_one(AnalysisPane)
         assert pane.overview is not None
         summary = _text(app, "#analysis-summary")
-        assert "10 runs, 67 samples, 17 tasks, 10 labelled failures." in summary
+        # the bundled labels rolled up per sample: 10 labelled items of 9 samples (notes-api
+        # has a sample-level and a test label), each sample counted once
+        assert "10 runs, 67 samples, 17 tasks, 9 labelled samples." in summary
         assert "17 task(s) by spec complexity" in summary  # no reference implementation here
 
         # the plots: tiers on the x axis, runs in the legend, cost said to be unrecorded
@@ -103,7 +105,7 @@ async def test_analysis_follows_new_labels(make_app, tmp_path: Path) -> None:  #
         await pilot.press("5")
         await settle(app, pilot)
         before = _text(app, "#analysis-summary")
-        assert "10 labelled failures" in before
+        assert "9 labelled samples" in before
         labels = tmp_path / "labels" / "annotators"
         for f in sorted(labels.glob("*.json")):
             f.unlink()
@@ -111,7 +113,7 @@ async def test_analysis_follows_new_labels(make_app, tmp_path: Path) -> None:  #
         app.screen.analysis_pane.data_changed()
         await settle(app, pilot)
         after = _text(app, "#analysis-summary")
-        assert "labelled failures" not in after
+        assert "labelled samples" not in after
         assert "no labels yet" in _plot_text(app, "category-plot")
 
 

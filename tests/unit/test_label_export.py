@@ -67,6 +67,11 @@ def make_rows() -> list[ExportRow]:
     return py + java + unresolved + tests
 
 
+def samples() -> list[ExportRow]:
+    """The rows a per-sample table counts (each sample once): the sample-level rows here."""
+    return [r for r in make_rows() if r.test is None]
+
+
 def _by_cat(table):
     return {cat: (counts, total) for cat, counts, total in table.rows}
 
@@ -83,13 +88,13 @@ def test_percent_and_share_round_half_up() -> None:
 
 
 def test_paper_table_counts_by_hand() -> None:
-    t = paper_table(make_rows(), TAX)
+    t = paper_table(samples(), TAX)
     assert t.title == "Failure categories by language"
     assert t.group_names == ["python", "java"]  # the paper's order
     cats = _by_cat(t)
     assert cats["dependency"] == ([3, 1], 4)
     assert cats["cross-file"] == ([2, 2], 4)
-    assert cats["config"] == ([1, 0], 1)  # the java test-level "config" does not count
+    assert cats["config"] == ([1, 0], 1)  # the java test-level "config" is not counted
     assert cats["other"] == ([0, 0], 0)   # zero everywhere, still listed
     assert cats["mystery"] == ([1, 0], 1)
     assert t.group_totals == [7, 3]
@@ -113,10 +118,13 @@ def test_breakdown_groups_sorted_and_unknown_key() -> None:
     assert by_agent.group_names == ["claude (opus)", "codex (gpt-5)", "unknown"]
 
 
-def test_test_level_rows_alone_make_no_group() -> None:
+def test_every_row_given_is_counted_and_the_title_says_the_view() -> None:
     rows = [r for r in make_rows() if r.run_id == PY_RUN]
     rows.append(_row(JAVA_RUN, "todo", 1, "config", test="ApiTest#create"))
-    assert paper_table(rows, TAX).group_names == ["python"]
+    t = paper_table(rows, TAX, view="test")
+    assert t.group_names == ["python", "java"]
+    assert _by_cat(t)["config"] == ([1, 1], 2)
+    assert t.title == "Failure categories by language (per test)" and t.view == "test"
 
 
 # --- markdown -----------------------------------------------------------------------------
@@ -126,7 +134,7 @@ def _md_cells(line: str) -> list[str]:
 
 
 def test_md_tables() -> None:
-    md = render(make_rows(), TAX, "md")
+    md = render(make_rows(), TAX, "md", counted=samples())
     assert md.startswith("# Failure categories\n")
     assert md.endswith("\n")
     assert "| Category | python n | python % | java n | java % | Total n | Total % |" in md
@@ -199,7 +207,8 @@ def test_csv_listing() -> None:
 # --- json ---------------------------------------------------------------------------------
 
 def test_json_document() -> None:
-    doc = json.loads(render(make_rows(), TAX, "json", meta={"project": "paper"}))
+    doc = json.loads(render(make_rows(), TAX, "json", meta={"project": "paper"},
+                            counted=samples()))
     assert list(doc) == ["format", "version", "meta", "taxonomy", "tables", "rows"]
     assert doc["format"] == "genesis-inspector.label-export"
     assert doc["version"] == 1
@@ -261,7 +270,7 @@ def _latex_tables(tex: str) -> list[str]:
 
 
 def test_latex_tables() -> None:
-    tex = render(make_rows(), TAX, "latex")
+    tex = render(make_rows(), TAX, "latex", counted=samples())
     assert tex.startswith("% requires \\usepackage{booktabs}\n")
     tables = _latex_tables(tex)
     assert len(tables) == 3

@@ -5,17 +5,19 @@
   rule) and the stock figure (mean test pass ratio over samples whose suite counted tests —
   the stock ``avg_pass_at_1`` rule). Keys: :func:`framework_key`, :func:`language_key`,
   :func:`tier_key` (``tier_of(task) -> tier``, e.g. the difficulty scorer's).
-* :func:`category_tables` — the labelled failure categories (final labels, as ``inspector
-  labels export`` resolves them) by agent, by run, by framework and, with ``tier_of``, by tier.
+* :func:`category_tables` — the labelled failure categories (final labels rolled up as
+  ``inspector labels export`` does: per sample, per root cause or per test) by agent, by run,
+  by framework and, with ``tier_of``, by tier.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.model.label_rollup import DEFAULT_VIEW
 from inspector.model.labelset import LabelSet
 from inspector.model.taxonomy import Taxonomy
 from inspector.services.analysis.cost import strict_pass_at_1
@@ -27,6 +29,7 @@ from inspector.services.labels.export import (
     breakdown,
     run_table,
 )
+from inspector.services.labels.views import SampleWhere, view_rows
 
 Key = Callable[[SampleOutcome], str]
 UNKNOWN = "unknown"
@@ -94,37 +97,30 @@ def pass_at_1_tables(runs: list[RunOutcomes], tier_of: Callable[[str], str] | No
     return tables
 
 
-def label_rows(labels: LabelSet, runs: Iterable[RunOutcomes]
-               ) -> tuple[list[ExportRow], int]:
-    """One export row per labelled item of a sample among ``runs`` (its final category), and
-    how many labelled items belong to samples elsewhere."""
-    index = {s.sample_id: (run, s) for run in runs for s in run.samples}
-    rows: list[ExportRow] = []
-    outside = 0
-    for item in labels.items():
-        found = index.get(item.sample)
-        if found is None:
-            outside += 1
-            continue
-        run, s = found
-        final = labels.final(item)
-        rows.append(ExportRow(item.sample, item.test, final.category, final.status,
-                              dict(sorted(final.ratings.items())), run.run_id, run.agent,
-                              run.model, s.language, s.task))
-    return rows, outside
+def label_rows(labels: LabelSet, runs: Iterable[RunOutcomes], view: str = DEFAULT_VIEW,
+               order: Sequence[str] = ()) -> tuple[list[ExportRow], int]:
+    """The rows ``view``'s tables count (:func:`inspector.services.labels.views.view_rows`:
+    per sample, per root cause or per test) for the samples among ``runs``, and how many
+    units belong to samples elsewhere. ``order``: the taxonomy's ids."""
+    where = {s.sample_id: SampleWhere(run.run_id, run.agent, run.model, s.language, s.task)
+             for run in runs for s in run.samples}
+    found = view_rows(labels, view, order, where)
+    return found.rows, found.outside
 
 
 def category_tables(rows: list[ExportRow], taxonomy: Taxonomy, runs: Iterable[RunOutcomes],
-                    tier_of: Callable[[str], str] | None = None) -> dict[str, Breakdown]:
-    """Failure categories by agent, by run, by framework (and by tier with ``tier_of``)."""
+                    tier_of: Callable[[str], str] | None = None, view: str = ""
+                    ) -> dict[str, Breakdown]:
+    """Failure categories by agent, by run, by framework (and by tier with ``tier_of``);
+    ``rows`` are the units of ``view`` (:func:`label_rows`), which each title says."""
     framework = {s.sample_id: s.framework for run in runs for s in run.samples}
     tables = {
-        "by_agent": agent_table(rows, taxonomy),
-        "by_run": run_table(rows, taxonomy),
+        "by_agent": agent_table(rows, taxonomy, view),
+        "by_run": run_table(rows, taxonomy, view),
         "by_framework": breakdown(rows, taxonomy, lambda r: framework.get(r.sample, ""),
-                                  "Failure categories by framework"),
+                                  "Failure categories by framework", view=view),
     }
     if tier_of is not None:
         tables["by_tier"] = breakdown(rows, taxonomy, lambda r: tier_of(r.task),
-                                      "Failure categories by difficulty tier")
+                                      "Failure categories by difficulty tier", view=view)
     return tables

@@ -142,7 +142,8 @@ def category_plot(overview: Overview) -> Plot:
         return Plot(name, what, skipped="no labels (labels/annotators/<name>.json)")
     b = cats.tables["by_agent"]
     if b.total == 0:
-        return Plot(name, what, skipped="no resolved sample-level label")
+        return Plot(name, what, skipped=f"no resolved label ({cats.view_text})")
+    unit = cats.unit
     agents = [g for g, d in zip(b.group_names, b.group_totals, strict=True) if d]
     totals = [d for d in b.group_totals if d]
     keep = [(cat, [n for n, d in zip(counts, b.group_totals, strict=True) if d])
@@ -161,8 +162,8 @@ def category_plot(overview: Overview) -> Plot:
                       [_plain(f"{a} (n={d})") for a, d in zip(agents, totals, strict=True)])
         ax.invert_yaxis()
         ax.set_xlim(0, 100)
-        ax.set_xlabel("share of the agent's labelled failures (%)")
-        ax.set_title("Failure categories by agent")
+        ax.set_xlabel(f"share of the agent's labelled {unit} (%)")
+        ax.set_title(f"Failure categories by agent (per {unit.removesuffix('s')})")
         ax.legend(title="category", loc="upper left", bbox_to_anchor=(1.01, 1.0),
                   frameon=False)
         return fig

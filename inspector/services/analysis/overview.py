@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from inspector.model.label_rollup import DEFAULT_VIEW, VIEW_TEXT, VIEW_UNIT
 from inspector.model.labelset import LabelSet
 from inspector.model.task import Task
 from inspector.model.taxonomy import Taxonomy
@@ -67,17 +68,28 @@ class LabelInput:
 
 @dataclass(frozen=True, slots=True)
 class CategoryTables:
-    """Failure categories by agent, run, framework and tier, from the final labels."""
+    """Failure categories by agent, run, framework and tier, from the final labels rolled up
+    in one view (:mod:`inspector.model.label_rollup`)."""
 
     tables: dict[str, Breakdown]
     taxonomy: Taxonomy
     folder: Path
-    labelled: int  # labelled items of samples among the runs
-    outside: int  # labelled items of samples elsewhere
+    labelled: int  # units of the view (samples, roots or tests) among the runs
+    outside: int  # units of labelled samples elsewhere
+    view: str = DEFAULT_VIEW  # what a unit is: inspector.model.label_rollup.VIEWS
+
+    @property
+    def unit(self) -> str:
+        """``samples``, ``root causes`` or ``tests``."""
+        return VIEW_UNIT[self.view]
+
+    @property
+    def view_text(self) -> str:
+        return VIEW_TEXT[self.view]
 
     def to_json(self) -> dict[str, Any]:
-        return {"labels": str(self.folder), "labelled": self.labelled,
-                "outside": self.outside,
+        return {"labels": str(self.folder), "view": self.view, "view_text": self.view_text,
+                "labelled": self.labelled, "outside": self.outside,
                 **{name: breakdown_to_json(t, self.taxonomy) for name, t in self.tables.items()}}
 
 
@@ -188,9 +200,10 @@ def analyze_used_tasks(runs: Iterable[RunOutcomes], tasks: Mapping[str, Task],
 def build_overview(root: Path, runs: list[RunOutcomes], tasks: Mapping[str, TaskAnalysis],
                    labels: LabelInput | None = None, *, step: Step | None = None,
                    cancelled: Callable[[], bool] | None = None,
-                   issues: Iterable[str] = ()) -> Overview:
+                   issues: Iterable[str] = (), view: str = DEFAULT_VIEW) -> Overview:
     """The breakdowns of ``runs`` with the tiers of ``tasks`` and the categories of
-    ``labels``. Raises :class:`Cancelled` when ``cancelled()`` turns true."""
+    ``labels`` counted in ``view``. Raises :class:`Cancelled` when ``cancelled()`` turns
+    true."""
     started = time.perf_counter()
     tiers = {name: tier_name(t) for name, t in tasks.items()}
 
@@ -204,9 +217,9 @@ def build_overview(root: Path, runs: list[RunOutcomes], tasks: Mapping[str, Task
     categories = None
     if labels is not None and (labels.labels.files or labels.labels.adjudication is not None):
         _tick(step, cancelled, "failure categories", 2, 3)
-        rows, outside = label_rows(labels.labels, runs)
-        categories = CategoryTables(category_tables(rows, labels.taxonomy, runs, tier_of),
-                                    labels.taxonomy, labels.folder, len(rows), outside)
+        rows, outside = label_rows(labels.labels, runs, view, list(labels.taxonomy.ids))
+        categories = CategoryTables(category_tables(rows, labels.taxonomy, runs, tier_of, view),
+                                    labels.taxonomy, labels.folder, len(rows), outside, view)
     _tick(step, cancelled, "done", 3, 3)
     return Overview(root, runs, dict(tasks), tiers, passes, costs, categories,
                     time.perf_counter() - started, list(issues))

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from inspector.model.label_rollup import DEFAULT_VIEW
 from inspector.model.task import Task
 from inspector.services.analysis.outcomes import RunOutcomes
 from inspector.services.analysis.overview import (
@@ -69,8 +70,10 @@ def _tasks_for(catalog: Catalog, runs: list[RunOutcomes]) -> dict[str, Task]:
 
 def overview_from_catalog(catalog: Catalog, root: Path, labels: LabelInput | None = None,
                           oracle_dir: Path | None = None, *, step: Step | None = None,
-                          cancelled: Callable[[], bool] | None = None) -> Overview:
-    """The overview of every run in ``catalog`` (which the caller has refreshed)."""
+                          cancelled: Callable[[], bool] | None = None,
+                          view: str = DEFAULT_VIEW) -> Overview:
+    """The overview of every run in ``catalog`` (which the caller has refreshed); label
+    tables counted in ``view`` (:mod:`inspector.model.label_rollup`)."""
     started = time.perf_counter()
     if step is not None:
         step("reading outcomes", 0, 1)
@@ -79,7 +82,7 @@ def overview_from_catalog(catalog: Catalog, root: Path, labels: LabelInput | Non
     tasks = analyze_used_tasks(runs, _tasks_for(catalog, runs), oracle_dir, step, cancelled)
     issues = [str(i) for i in catalog.issues() if i.severity == "error"]
     overview = build_overview(root, runs, tasks, labels, step=step, cancelled=cancelled,
-                              issues=issues)
+                              issues=issues, view=view)
     overview.seconds = time.perf_counter() - started  # the whole analysis, not its last part
     return overview
 
@@ -87,7 +90,7 @@ def overview_from_catalog(catalog: Catalog, root: Path, labels: LabelInput | Non
 def overview_of_folder(root: Path, labels: LabelInput | None = None,
                        oracle_dir: Path | None = None, *, step: Step | None = None,
                        cancelled: Callable[[], bool] | None = None,
-                       db_path: Path | None = None) -> Overview:
+                       db_path: Path | None = None, view: str = DEFAULT_VIEW) -> Overview:
     """Refresh the index of ``root`` and build its overview."""
     from inspector.services.analysis.source import refreshed
 
@@ -97,4 +100,4 @@ def overview_of_folder(root: Path, labels: LabelInput | None = None,
 
     with refreshed(root, indexing, db_path) as catalog:
         return overview_from_catalog(catalog, root, labels, oracle_dir, step=step,
-                                     cancelled=cancelled)
+                                     cancelled=cancelled, view=view)

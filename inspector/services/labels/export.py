@@ -10,8 +10,10 @@ unresolved when annotators disagree and nobody adjudicated). :func:`render` writ
 * ``json`` — taxonomy, tables and listing (``genesis-inspector.label-export``, version 1);
 * ``latex`` — the tables as booktabs ``table`` environments, ready for the paper.
 
-Only sample-level rows (``test is None``) count in the tables; test-level rows appear in
-the listings. Unresolved rows are left out of the shares and reported on their own line.
+The tables count the rows of one *view* of the label roll-up (``counted``: per sample,
+per root cause or per test — :mod:`inspector.services.labels.views`), and every table says
+which; the listings hold every labelled item. Without ``counted`` every row given is one
+counted unit. Unresolved rows are left out of the shares and reported on their own line.
 Shares are a category's count over the group's resolved count. Output is deterministic:
 the same rows, in any order, give byte-identical text.
 """
@@ -48,6 +50,7 @@ class ExportRow:
     test: str | None       # None for a sample-level label
     category: str | None   # final category id; None when annotators disagree, not adjudicated
     status: str            # "adjudicated" | "agreed" | "majority" | "single" | "unresolved"
+    #                        (a per-sample row of several roots: "rolled-up")
     ratings: dict[str, str]  # annotator -> category (sorted keys)
     run_id: str
     agent: str
@@ -62,8 +65,9 @@ class Breakdown:
 
     ``rows`` are ``(category id, count per group, total)`` in taxonomy order, every taxonomy
     category listed (zeros too), then ids the taxonomy does not know, sorted. ``group_totals``
-    and ``total`` count resolved sample-level rows (the shares' denominators);
-    ``unresolved`` holds the unresolved count per group and, last, their total.
+    and ``total`` count resolved rows (the shares' denominators); ``unresolved`` holds the
+    unresolved count per group and, last, their total. ``view``: what one row is (a view of
+    :data:`inspector.model.label_rollup.VIEWS`; ``""`` when not said).
     """
 
     title: str
@@ -72,6 +76,7 @@ class Breakdown:
     group_totals: list[int]
     total: int
     unresolved: list[int]
+    view: str = ""
 
     @property
     def has_unresolved(self) -> bool:
@@ -107,14 +112,21 @@ def sorted_rows(rows: Iterable[ExportRow]) -> list[ExportRow]:
     return sorted(rows, key=_row_sort_key)
 
 
+def view_title(title: str, view: str) -> str:
+    """``title`` saying what one counted row is: ``"… (per sample)"``."""
+    from inspector.model.label_rollup import VIEW_UNIT
+
+    return f"{title} (per {VIEW_UNIT[view].removesuffix('s')})" if view else title
+
+
 def breakdown(rows: Iterable[ExportRow], taxonomy: Taxonomy, key: Callable[[ExportRow], str],
-              title: str, order: Sequence[str] = ()) -> Breakdown:
-    """Count sample-level rows per category and per group ``key(row)``.
+              title: str, order: Sequence[str] = (), view: str = "") -> Breakdown:
+    """Count ``rows`` (each one unit of ``view``) per category and per group ``key(row)``.
 
     Groups are sorted by name (those named in ``order`` first, in that order); an empty key
-    is shown as ``"unknown"``.
+    is shown as ``"unknown"``. The title says the view.
     """
-    samples = [r for r in rows if r.test is None]
+    samples = list(rows)
     groups_of = [key(r) or UNKNOWN_GROUP for r in samples]
     rank = {name: i for i, name in enumerate(order)}
     groups = sorted(set(groups_of), key=lambda g: (rank.get(g, len(rank)), g))
@@ -133,13 +145,14 @@ def breakdown(rows: Iterable[ExportRow], taxonomy: Taxonomy, key: Callable[[Expo
     table = [(c, counts[c], sum(counts[c])) for c in cats]
     group_totals = [sum(col) for col in zip(*(counts[c] for c in cats), strict=True)] \
         if cats else [0] * len(groups)
-    return Breakdown(title, groups, table, group_totals, sum(group_totals), unresolved)
+    return Breakdown(view_title(title, view), groups, table, group_totals, sum(group_totals),
+                     unresolved, view)
 
 
-def paper_table(rows: Iterable[ExportRow], taxonomy: Taxonomy) -> Breakdown:
+def paper_table(rows: Iterable[ExportRow], taxonomy: Taxonomy, view: str = "") -> Breakdown:
     """The paper's table: categories by language (python, java, then any others)."""
     return breakdown(rows, taxonomy, lambda r: r.language, "Failure categories by language",
-                     order=PAPER_LANGUAGES)
+                     order=PAPER_LANGUAGES, view=view)
 
 
 def agent_key(row: ExportRow) -> str:
@@ -147,20 +160,30 @@ def agent_key(row: ExportRow) -> str:
     return f"{row.agent} ({row.model})" if row.model else row.agent
 
 
-def run_table(rows: Iterable[ExportRow], taxonomy: Taxonomy) -> Breakdown:
+def run_table(rows: Iterable[ExportRow], taxonomy: Taxonomy, view: str = "") -> Breakdown:
     """Categories per run id."""
-    return breakdown(rows, taxonomy, lambda r: r.run_id, "Failure categories by run")
+    return breakdown(rows, taxonomy, lambda r: r.run_id, "Failure categories by run",
+                     view=view)
 
 
-def agent_table(rows: Iterable[ExportRow], taxonomy: Taxonomy) -> Breakdown:
+def agent_table(rows: Iterable[ExportRow], taxonomy: Taxonomy, view: str = "") -> Breakdown:
     """Categories per agent and model."""
-    return breakdown(rows, taxonomy, agent_key, "Failure categories by agent (model)")
+    return breakdown(rows, taxonomy, agent_key, "Failure categories by agent (model)",
+                     view=view)
 
 
-def _tables(rows: list[ExportRow], taxonomy: Taxonomy) -> list[tuple[str, Breakdown]]:
-    return [("by_language", paper_table(rows, taxonomy)),
-            ("by_run", run_table(rows, taxonomy)),
-            ("by_agent", agent_table(rows, taxonomy))]
+def _tables(rows: list[ExportRow], taxonomy: Taxonomy, view: str = ""
+            ) -> list[tuple[str, Breakdown]]:
+    return [("by_language", paper_table(rows, taxonomy, view)),
+            ("by_run", run_table(rows, taxonomy, view)),
+            ("by_agent", agent_table(rows, taxonomy, view))]
+
+
+def view_line(view: str) -> str:
+    """The sentence under a table heading saying what the tables count (``""``: no view)."""
+    from inspector.model.label_rollup import VIEW_TEXT
+
+    return f"Counted {VIEW_TEXT[view]}." if view else ""
 
 
 def _ratings(row: ExportRow, sep: str) -> str:
@@ -203,11 +226,15 @@ def _md_breakdown(b: Breakdown, taxonomy: Taxonomy) -> list[str]:
     return out
 
 
-def render_md(rows: Iterable[ExportRow], taxonomy: Taxonomy) -> str:
-    """The tables and the label listing as Markdown."""
+def render_md(rows: Iterable[ExportRow], taxonomy: Taxonomy,
+              counted: Iterable[ExportRow] | None = None, view: str = "") -> str:
+    """The tables (of ``counted``, default ``rows``) and the label listing as Markdown."""
     rows = sorted_rows(rows)
+    units = rows if counted is None else sorted_rows(counted)
     out = ["# Failure categories", ""]
-    for _name, table in _tables(rows, taxonomy):
+    if view:
+        out += [view_line(view), ""]
+    for _name, table in _tables(units, taxonomy, view):
         out += _md_breakdown(table, taxonomy) + [""]
     out += ["## Labelled samples", "",
             _md_line(["Sample", "Test", "Category", "Status", "Ratings"]),
@@ -247,6 +274,7 @@ def _json_breakdown(b: Breakdown, taxonomy: Taxonomy) -> dict[str, Any]:
 
     return {
         "title": b.title,
+        **({"view": b.view} if b.view else {}),
         "groups": list(b.group_names),
         "rows": [{"category": cat, "name": taxonomy.name_of(cat),
                   "counts": {g: cell(n, d) for g, n, d in zip(b.group_names, counts,
@@ -273,25 +301,42 @@ def row_to_json(row: ExportRow, taxonomy: Taxonomy) -> dict[str, Any]:
 
 
 def export_json(rows: Iterable[ExportRow], taxonomy: Taxonomy,
-                meta: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The json export as a document (see :func:`render`)."""
+                meta: dict[str, Any] | None = None, counted: Iterable[ExportRow] | None = None,
+                view: str = "", details: dict[str, dict[str, Any]] | None = None
+                ) -> dict[str, Any]:
+    """The json export as a document (see :func:`render`). With a ``view``: ``view``,
+    ``view_text`` and ``counted`` (the rows the tables count, with ``details`` of a sample
+    merged into its row)."""
+    from inspector.model.label_rollup import VIEW_TEXT
+
     rows = sorted_rows(rows)
-    return {
+    units = rows if counted is None else sorted_rows(counted)
+    doc: dict[str, Any] = {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
         "meta": dict(meta or {}),
         "taxonomy": {"id": taxonomy.id, "name": taxonomy.name,
                      "categories": [{"id": c.id, "name": c.name}
                                     for c in taxonomy.categories]},
-        "tables": {name: _json_breakdown(t, taxonomy) for name, t in _tables(rows, taxonomy)},
-        "rows": [row_to_json(r, taxonomy) for r in rows],
     }
+    if view:
+        extra = details or {}
+        doc["view"] = view
+        doc["view_text"] = VIEW_TEXT[view]
+        doc["counted"] = [{**row_to_json(r, taxonomy), **extra.get(r.sample, {})}
+                          if r.test is None else row_to_json(r, taxonomy) for r in units]
+    doc["tables"] = {name: _json_breakdown(t, taxonomy)
+                     for name, t in _tables(units, taxonomy, view)}
+    doc["rows"] = [row_to_json(r, taxonomy) for r in rows]
+    return doc
 
 
 def render_json(rows: Iterable[ExportRow], taxonomy: Taxonomy,
-                meta: dict[str, Any] | None = None) -> str:
+                meta: dict[str, Any] | None = None, counted: Iterable[ExportRow] | None = None,
+                view: str = "", details: dict[str, dict[str, Any]] | None = None) -> str:
     """The json export as text: indent 2, trailing newline."""
-    return json.dumps(export_json(rows, taxonomy, meta), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(export_json(rows, taxonomy, meta, counted, view, details), indent=2,
+                      ensure_ascii=False) + "\n"
 
 
 # --- latex --------------------------------------------------------------------------------
@@ -339,40 +384,50 @@ def _latex_breakdown(b: Breakdown, taxonomy: Taxonomy, caption: str, label: str,
     return out
 
 
-def render_latex(rows: Iterable[ExportRow], taxonomy: Taxonomy) -> str:
-    """The three tables as booktabs ``table`` environments."""
-    rows = sorted_rows(rows)
+def render_latex(rows: Iterable[ExportRow], taxonomy: Taxonomy,
+                 counted: Iterable[ExportRow] | None = None, view: str = "") -> str:
+    """The three tables (of ``counted``, default ``rows``) as booktabs ``table``
+    environments; with a ``view`` each caption says what a row counts."""
+    from inspector.model.label_rollup import VIEW_UNIT
+
+    units = sorted_rows(rows if counted is None else counted)
+    per = f", counted per {VIEW_UNIT[view].removesuffix('s')}" if view else ""
     out = [r"% requires \usepackage{booktabs}", ""]
-    out += _latex_breakdown(paper_table(rows, taxonomy), taxonomy,
-                            "Failure categories of generated repositories by language.",
+    if view:
+        out += [f"% {view_line(view)}", ""]
+    out += _latex_breakdown(paper_table(units, taxonomy), taxonomy,
+                            f"Failure categories of generated repositories by language{per}.",
                             "tab:failure-categories", _language_label)
     out.append("")
-    out += _latex_breakdown(run_table(rows, taxonomy), taxonomy,
-                            "Failure categories of generated repositories by run.",
+    out += _latex_breakdown(run_table(units, taxonomy), taxonomy,
+                            f"Failure categories of generated repositories by run{per}.",
                             "tab:failure-categories-by-run")
     out.append("")
-    out += _latex_breakdown(agent_table(rows, taxonomy), taxonomy,
-                            "Failure categories of generated repositories by agent (model).",
-                            "tab:failure-categories-by-agent")
+    out += _latex_breakdown(agent_table(units, taxonomy), taxonomy,
+                            "Failure categories of generated repositories by agent (model)"
+                            f"{per}.", "tab:failure-categories-by-agent")
     return "\n".join(out) + "\n"
 
 
 # --- entry point --------------------------------------------------------------------------
 
 def render(rows: Iterable[ExportRow], taxonomy: Taxonomy, fmt: str,
-           meta: dict[str, Any] | None = None) -> str:
+           meta: dict[str, Any] | None = None, *, counted: Iterable[ExportRow] | None = None,
+           view: str = "", details: dict[str, dict[str, Any]] | None = None) -> str:
     """Render the export as ``fmt`` (``md``, ``csv``, ``json`` or ``latex``).
 
-    ``meta`` (e.g. project, date, annotators) goes into the json document only.
-    :class:`ValueError` for any other format.
+    ``rows`` are listed; the tables count ``counted`` (default: ``rows``), the rows of
+    ``view``. ``meta`` (e.g. project, date, annotators) and ``details`` (per sample) go into
+    the json document only. :class:`ValueError` for any other format.
     """
     rows = list(rows)
+    units = None if counted is None else list(counted)
     if fmt == "md":
-        return render_md(rows, taxonomy)
+        return render_md(rows, taxonomy, units, view)
     if fmt == "csv":
         return render_csv(rows, taxonomy)
     if fmt == "json":
-        return render_json(rows, taxonomy, meta)
+        return render_json(rows, taxonomy, meta, units, view, details)
     if fmt == "latex":
-        return render_latex(rows, taxonomy)
+        return render_latex(rows, taxonomy, units, view)
     raise ValueError(f"unknown export format {fmt!r} (expected one of: {', '.join(FORMATS)})")

@@ -13,6 +13,7 @@ from inspector.model.results import SampleResult
 from inspector.model.run import Run
 from inspector.model.task import Task
 from inspector.services.labels.export import ExportRow
+from inspector.services.labels.views import SampleWhere
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,12 @@ def sample_index(runs: Iterable[Run]) -> dict[str, SampleInfo]:
             out[s.sample_id] = SampleInfo(s, run.id, run.agent, run.model,
                                           s.language or run.language, readme, task)
     return out
+
+
+def sample_where(index: dict[str, SampleInfo]) -> dict[str, SampleWhere]:
+    """What a table row needs of each sample of ``index`` (:func:`sample_index`)."""
+    return {sid: SampleWhere(i.run_id, i.agent, i.model, i.language, i.result.task)
+            for sid, i in index.items()}
 
 
 def export_rows(labels: LabelSet, samples: dict[str, SampleInfo]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from inspector.model.errors import LoadError, LoadIssue
 from inspector.model.label_groups import follow_label, followers, group_labels, retract_group
+from inspector.model.label_rollup import labelled_samples
 from inspector.model.labels import Anchor, ItemRef, Label, LabelFile, Suggestion
 from inspector.model.labelset import LabelSet
 from inspector.model.taxonomy import Taxonomy, load_taxonomy
@@ -83,7 +84,7 @@ class LabelSession:
 
     def _set_labels(self, labels: LabelSet) -> None:
         self.labels = labels
-        self._mine = labels.sample_labelled_by(self.annotator)
+        self._mine = labelled_samples(labels, self.annotator)
 
     # ------------------------------------------------------------------------------ reading
     def mine(self, item: ItemRef) -> Label | None:
@@ -105,7 +106,9 @@ class LabelSession:
         return self.labels.adjudicated(item) if self.visible(item) else None
 
     def state(self, sample_id: str) -> str:
-        """``labelled`` when the annotator labelled the sample or one of its tests."""
+        """``labelled`` when the annotator labelled one of the sample's failure items (the
+        sample-level item or a test): :func:`~inspector.model.label_rollup.labelled_samples`,
+        the definition the tables count by."""
         return "labelled" if sample_id in self._mine else "unlabelled"
 
     def progress(self, sample_ids: Iterable[str]) -> tuple[int, int]:

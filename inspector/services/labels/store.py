@@ -125,6 +125,26 @@ def find_labels_dir(path: Path) -> Path:
     return base / "labels"
 
 
+REFERENCE_LABELS_DIR = "labels-real"
+"""The folder of reference labels (made by careful annotators, never by the rules) that
+suggestions are scored against, beside a runs folder's ``labels/``."""
+
+
+def find_reference_labels_dir(path: Path) -> Path | None:
+    """The reference labels for a runs folder: ``labels-real/`` in ``path`` or beside the
+    labels folder :func:`find_labels_dir` gives, when it holds annotator files; else
+    ``None``."""
+    base = path if path.is_dir() else path.parent
+    for folder in (base / REFERENCE_LABELS_DIR,
+                   find_labels_dir(path).parent / REFERENCE_LABELS_DIR):
+        try:
+            if any((folder / "annotators").glob("*.json")):
+                return folder
+        except OSError:
+            continue
+    return None
+
+
 def read_label_file(path: Path) -> LabelFile | None:
     """Read one label file; ``None`` when it does not exist. Raises :class:`LabelFileError`.
 

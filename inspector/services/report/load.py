@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from inspector.model.label_rollup import DEFAULT_VIEW, labelled_samples
 from inspector.model.results import SampleResult
 from inspector.model.run import Run
 from inspector.model.safe_text import sanitize
@@ -71,12 +72,15 @@ def _shown_folder(folder: Path, root: Path) -> str:
 
 def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
                 caps: Caps | None = None, step: Step | None = None,
-                db_path: Path | None = None) -> ReportInput:
+                db_path: Path | None = None, view: str = DEFAULT_VIEW) -> ReportInput:
     """Everything the report of ``root`` shows. ``path`` is the folder as the user named it
-    (it goes into the commands the page suggests). Raises :class:`ReportError` when there
-    are no runs, :class:`~inspector.model.errors.LoadError` for an invalid taxonomy."""
+    (it goes into the commands the page suggests); the label tables count ``view``
+    (:mod:`inspector.model.label_rollup`), agreement is per root cause. Raises
+    :class:`ReportError` when there are no runs, :class:`~inspector.model.errors.LoadError`
+    for an invalid taxonomy."""
     from inspector.model import discover_runs
     from inspector.model.agreement import agreement
+    from inspector.model.label_rollup import DEFAULT_AGREEMENT_VIEW, view_ratings
     from inspector.services.analysis.overview_load import (
         labels_folder_for,
         overview_from_catalog,
@@ -97,13 +101,12 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
     folder = labels_folder_for(root, labels_dir)
     read = read_labels(folder)
     label_input = read.input
-    labelled = ({item.sample for item in label_input.labels.items()}
-                if label_input is not None else set())
+    labelled = (labelled_samples(label_input.labels) if label_input is not None else set())
 
     say("indexing runs, benchmark health and run analysis")
     with refreshed(root, None, db_path) as catalog:
         health = catalog.health()
-        overview = overview_from_catalog(catalog, root, label_input)
+        overview = overview_from_catalog(catalog, root, label_input, view=view)
     say("drawing plots")
     plots = _plots(overview)
 
@@ -111,7 +114,9 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
     if label_input is not None or read.problems:
         report = None
         if label_input is not None and label_input.labels.files:
-            report = agreement(label_input.labels.ratings(), list(label_input.taxonomy.ids))
+            ids = list(label_input.taxonomy.ids)
+            report = agreement(view_ratings(label_input.labels, DEFAULT_AGREEMENT_VIEW, ids),
+                               ids)
         labels = Labels(sanitize(_shown_folder(folder, root)),
                         label_input.taxonomy if label_input else None, overview.categories,
                         report,

@@ -260,10 +260,12 @@ def _labels(r: ReportInput) -> str:
         out.append(f'<p class="warn">{esc(p)}</p>\n')
     names = {c.id: c.name for c in lab.taxonomy.categories} if lab.taxonomy else {}
     if lab.categories is not None:
-        out.append(note(f"{lab.categories.labelled:,} labelled items of these runs' samples"
-                        + (f" ({lab.categories.outside:,} more of samples elsewhere)"
-                           if lab.categories.outside else "") + "; final labels "
-                        "(adjudicated, agreed or majority)."))
+        cats = lab.categories
+        out.append(note(esc(f"Counted {cats.view_text}: {cats.labelled:,} {cats.unit} of these "
+                            "runs' samples"
+                            + (f" ({cats.outside:,} more of samples elsewhere)"
+                               if cats.outside else "") + "; final labels "
+                            "(adjudicated, agreed or majority).")))
         for name in sorted(lab.categories.tables):
             out.append(_breakdown(lab.categories.tables[name], names))
     a = lab.agreement
@@ -271,7 +273,9 @@ def _labels(r: ReportInput) -> str:
     if a is None:
         out.append(note("No label files."))
         return "".join(out)
-    out.append(note(esc(f"{a.items:,} items rated by two annotators or more, of "
+    out.append(note(esc("Per root cause (items every annotator marked as following another "
+                        f"item's cause left out): {a.items:,} items rated by two annotators or "
+                        "more, of "
                         f"{a.total_items:,} rated; annotators: " + ", ".join(
                             f"{n} ({c})" for n, c in a.annotators.items()))))
     if a.pairs:

@@ -66,14 +66,16 @@ def _details(s: UnitScore) -> list[str]:
 
 
 def format_score(report: ScoreReport, labels_dir: Path, runs_dir: Path,
-                 annotators: Sequence[str]) -> str:
+                 annotators: Sequence[str], chosen: str = "") -> str:
     """The whole report: summary, details per split and unit, misses, and every labelled
-    item that could not be scored."""
+    item that could not be scored; ``chosen`` says why these labels were scored against."""
     statuses = ", ".join(f"{n} {s}" for s, n in sorted(report.statuses.items()))
     total = sum(report.statuses.values())
     lines = [f"Labels: {labels_dir} (annotators: {', '.join(annotators) or 'none'}; "
-             f"{total} labelled items" + (f": {statuses}" if statuses else "") + ")",
-             f"Runs: {runs_dir}"]
+             f"{total} labelled items" + (f": {statuses}" if statuses else "") + ")"]
+    if chosen:
+        lines.append(f"Scored against these labels: {chosen}.")
+    lines.append(f"Runs: {runs_dir}")
     if report.split is not None:
         lines.append(f"Split: {report.split.path}; held-out tasks: "
                      f"{', '.join(report.split.held_out_tasks) or 'none'}.")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from inspector.model.label_rollup import VIEW_SHORT
 from inspector.services.analysis.compare import RunComparison
 from inspector.services.analysis.outcomes import RunOutcomes
 from inspector.services.analysis.overview import Overview
@@ -90,10 +91,11 @@ def draw_category_mix(plt: Any, overview: Overview) -> str:
                        for i in range(len(groups))])
         names.append("other")
     plt.stacked_bar([g[:NAME_WIDTH] for g in groups], series, labels=names)
-    plt.title("Failure categories by agent (% of labelled failures)")
+    plt.title(f"Failure categories by agent (% of labelled {cats.unit})")
     plt.ylim(0, 100 + 10 * len(series))
     plt.yticks([0, 25, 50, 75, 100])
-    return (f"{table.total} labelled failures from {cats.folder.name}/"
+    return (f"{table.total} {cats.unit} with a final category, from {cats.folder.name}/; "
+            f"{VIEW_SHORT[cats.view]}"
             + (f"; {cats.outside} labelled elsewhere" if cats.outside else ""))
 
 

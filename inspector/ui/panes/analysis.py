@@ -205,8 +205,10 @@ class AnalysisPane(LazyPane):
         ov = self.overview
         if ov is None or not self.built:
             return
-        n = 0 if ov.categories is None else ov.categories.labelled
-        labelled = f", {n} labelled failure{'s' if n != 1 else ''}" if n else ""
+        cats = ov.categories
+        n = 0 if cats is None else cats.labelled
+        labelled = f", {n} labelled {cats.unit if n != 1 else cats.unit.removesuffix('s')}" \
+            if cats is not None and n else ""
         self._status(f"{len(ov.runs)} runs, {ov.samples} samples, {len(ov.tasks)} tasks"
                      f"{labelled}. Tiers: {ov.tier_source}. (r: analyse again)")
         from inspector.ui.analysis import plots
