@@ -200,25 +200,23 @@ def sample_rollups(labels: LabelSet, order: Sequence[str] = ()) -> dict[str, Sam
     return out
 
 
+def test_view(labels: LabelSet, item: ItemRef) -> TestLabel:
+    """One test item in the per-test view: a follower with its root's final category and
+    status (its own when the root is unresolved)."""
+    final = labels.final(item)
+    ratings = dict(sorted(final.ratings.items()))
+    root = root_of(labels, item)
+    if root == item:
+        return TestLabel(item, final.category, final.status, ratings, None)
+    rfinal = labels.final(root)
+    if rfinal.category is None:
+        return TestLabel(item, final.category, final.status, ratings, root.key)
+    return TestLabel(item, rfinal.category, rfinal.status, ratings, root.key)
+
+
 def test_labels(labels: LabelSet) -> list[TestLabel]:
-    """Every labelled test once (per-test view), sorted: a follower with its root's final
-    category (its own when the root is unresolved)."""
-    out: list[TestLabel] = []
-    for item in labels.items():
-        if item.test is None:
-            continue
-        final = labels.final(item)
-        ratings = dict(sorted(final.ratings.items()))
-        root = root_of(labels, item)
-        if root == item:
-            out.append(TestLabel(item, final.category, final.status, ratings, None))
-            continue
-        rfinal = labels.final(root)
-        if rfinal.category is None:
-            out.append(TestLabel(item, final.category, final.status, ratings, root.key))
-        else:
-            out.append(TestLabel(item, rfinal.category, rfinal.status, ratings, root.key))
-    return out
+    """Every labelled test once (per-test view), sorted (see :func:`test_view`)."""
+    return [test_view(labels, item) for item in labels.items() if item.test is not None]
 
 
 def test_categories(labels: LabelSet) -> dict[ItemRef, str]:
@@ -228,6 +226,7 @@ def test_categories(labels: LabelSet) -> dict[ItemRef, str]:
 
 
 test_labels.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+test_view.__test__ = False  # type: ignore[attr-defined]
 test_categories.__test__ = False  # type: ignore[attr-defined]
 
 

@@ -23,6 +23,7 @@ from inspector.model.errata import (
 from inspector.model.errors import LoadError
 from inspector.model.files import read_regular
 from inspector.model.jsonfields import parse_json_bytes
+from inspector.model.label_rollup import test_view
 from inspector.model.labels import ItemRef, Label, now_iso
 from inspector.model.labelset import FinalLabel, LabelSet
 from inspector.services.corrected import observed_suites
@@ -32,9 +33,10 @@ _RANK = {"adjudicated": 0, "agreed": 1, "majority": 2, "single": 3}
 
 
 def test_label(labels: LabelSet, item: ItemRef) -> FinalLabel:
-    """The per-test view: the final label of one test item (the only lookup of it here, so
-    the labels roll-up can take its place)."""
-    return labels.final(item)
+    """The per-test view of the labels roll-up (:func:`inspector.model.label_rollup.test_view`):
+    a test following a root takes the root's final category and status."""
+    t = test_view(labels, item)
+    return FinalLabel(item, t.category, t.status, t.ratings)
 
 
 def _task_of(sample: str) -> str:
