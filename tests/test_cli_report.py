@@ -47,3 +47,26 @@ def test_report_errors_are_one_clear_line(tmp_path: Path) -> None:
     assert not (tmp_path / "x.html").exists()
     need = inspector(tmp_path, "report", str(SAMPLE_RUNS))
     assert need.returncode == 2 and "--html" in need.stderr
+
+
+def test_the_report_holds_no_absolute_path_of_the_machine(tmp_path: Path) -> None:
+    """Issue 28 item 8: the bundled runs' report (40-odd paths from log tails and
+    tracebacks before) names no folder of the machine that made it."""
+    import re
+    import shutil
+    import tempfile
+
+    copy = tmp_path / "my runs" / "sample_runs"  # a space in the copy's path, too
+    shutil.copytree(SAMPLE_RUNS, copy)
+    out = inspector(tmp_path, "report", str(copy), "--html", "r.html", "--quiet")
+    assert out.returncode == 0, out.stderr
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    for prefix in {str(copy), str(copy.resolve()), str(tmp_path), tempfile.gettempdir(),
+                   str(Path.home()), str(ROOT)}:
+        assert prefix not in page, prefix
+    leaks = re.findall(r"(?:/work/|/root/|/home/|/tmp/)[^\s<\"&']*", page)
+    assert leaks == []
+    # what was a path is still there, shown relative or by its last components
+    assert "inspector replay &#x27;sample_runs&#x27; Multilingual --sample 0" in page
+    assert "…/site-packages/requests/api.py:71: in request" in page
+    assert "repo_readme_1125_dash_m2-mini_Python/samples/Multilingual/0/junit.xml" in page

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from inspector.model.agreement import AgreementReport
+from inspector.model.shown_paths import PathScope
 from inspector.model.taxonomy import Taxonomy
 from inspector.model.verdict import Verdict
 from inspector.services.analysis.overview import CategoryTables
@@ -121,3 +122,5 @@ class ReportInput:
     notes: list[str] = field(default_factory=list)
     """Problems met while loading (shown, never fatal)."""
     tier_source: str = ""
+    paths: PathScope = field(default_factory=PathScope)
+    """How the page shows absolute paths (the runs folder and the runs, relative)."""

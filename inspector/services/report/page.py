@@ -3,7 +3,8 @@
 No network at view time: the styles are inline, the figures are inline SVG, there is no
 script at all, and a Content-Security-Policy forbids loading anything. Every untrusted string
 (run ids, task names, test messages, tracebacks, log lines) goes through
-:func:`~.markup.esc`. The output is deterministic: no clock, stable ordering.
+:func:`~.markup.esc`, which also takes the evaluating machine's absolute paths out of it
+(relative to the input's ``paths`` scope, see :mod:`inspector.model.shown_paths`). The output is deterministic: no clock, stable ordering.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from inspector.services.report.data import (
     ReportInput,
     SampleDetail,
 )
-from inspector.services.report.markup import code, esc, note, pct, table
+from inspector.services.report.markup import code, esc, note, path_scope, pct, table
 
 GLYPH = {Verdict.PASSED: "✔", Verdict.TESTS_FAILED: "✘", Verdict.SUITE_NOT_RUN: "∅",
          Verdict.NOT_DEPLOYED: "⊘"}
@@ -346,6 +347,11 @@ def _n(count: int, noun: str) -> str:
 
 def render(r: ReportInput) -> str:
     """The whole page."""
+    with path_scope(r.paths):
+        return _render(r)
+
+
+def _render(r: ReportInput) -> str:
     samples = sum(c.metrics.samples for c in r.runs)
     head = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
