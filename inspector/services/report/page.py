@@ -10,6 +10,7 @@ script at all, and a Content-Security-Policy forbids loading anything. Every unt
 from __future__ import annotations
 
 from inspector import __version__
+from inspector.model.stats import NO_SCORED, figure_with_interval
 from inspector.model.verdict import Verdict
 from inspector.services.labels.export import Breakdown, percent
 from inspector.services.report.data import (
@@ -115,6 +116,7 @@ def _summary(r: ReportInput) -> str:
                   "Pass@1 (strict)", "Pass@1 (stock)", "pass@k", "AC", "DSR",
                   "suites not run", "failing samples", "labelled"], rows, cls="summary",
                  numeric_from=6),
+           _intervals(r),
            note("Pass@1 (strict): a sample passes only if all its tests pass (the paper's "
                 "definition); Pass@1 (stock): the stock harness's avg_pass_at_1, the test "
                 "pass ratio. 'stock' runs are RepoGenesis reports: counts only, no per-test "
@@ -136,6 +138,21 @@ def _summary(r: ReportInput) -> str:
         out.append("<h3>Problems met while loading</h3><ul>" +
                    "".join(f"<li>{esc(n)}</li>" for n in r.notes) + "</ul>\n")
     return "".join(out)
+
+
+def _intervals(r: ReportInput) -> str:
+    """Each run's Pass@1 (strict) and Pass@1 (stock, the test pass ratio) with its 95%
+    interval."""
+    rows = [[str(i + 1), esc(m.run_id),
+             esc(figure_with_interval(m.pass_at_1, m.pass_at_1_ci)),
+             esc(figure_with_interval(m.test_pass_ratio, m.test_pass_ci, NO_SCORED))]
+            for i, m in enumerate(c.metrics for c in r.runs)]
+    return ('<h3 id="intervals">With 95% intervals</h3>\n'
+            + table(["#", "run", "Pass@1 (strict)", "Pass@1 (stock)"], rows, numeric=())
+            + note("Pass@1 (strict): the Wilson score interval when each task has one "
+                   "sample, else a percentile bootstrap over tasks (each resampled task "
+                   "carries all its samples); Pass@1 (stock): the same bootstrap over tasks. "
+                   "Seeded, so the same runs give the same intervals."))
 
 
 def _matrix(r: ReportInput) -> str:
