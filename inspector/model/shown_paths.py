@@ -33,8 +33,8 @@ from functools import lru_cache
 TOP_LEVEL = frozenset({
     "tmp", "var", "private", "home", "root", "Users", "usr", "opt", "work", "mnt", "srv",
     "workspace", "workspaces", "builds", "github", "runner", "nix", "Volumes", "Library",
-    "media", "snap", "repo", "report", "etc", "proc", "lib", "lib64", "bin", "sbin", "run", "scratch",
-    "data1", "export", "cygdrive",
+    "media", "snap", "repo", "etc", "proc", "lib", "lib64", "bin", "sbin", "scratch",
+    "cygdrive",
 })
 """First folders of a POSIX path that make it a machine path (not a URL route)."""
 
@@ -146,8 +146,8 @@ def shown_path(path: str, scope: PathScope = PathScope()) -> str:
     sep, comps = _split(path)
     if not _is_machine(path, comps, scope):
         return path
-    rel = _relative(comps, scope)
-    return rel if rel is not None else _tail(comps, sep)
+    inside = _relative(comps, scope)
+    return inside if inside is not None else _tail(comps, sep)
 
 
 def _replace(m: re.Match[str], scope: PathScope) -> str:

@@ -11,7 +11,8 @@ from inspector.model.percent import pct as pct  # a fraction as the CLI prints i
 from inspector.model.safe_text import sanitize
 from inspector.model.shown_paths import PathScope, shown_paths
 
-_SCOPE: ContextVar[PathScope] = ContextVar("report_path_scope", default=PathScope())
+_NO_SCOPE = PathScope()
+_SCOPE: ContextVar[PathScope | None] = ContextVar("report_path_scope", default=None)
 
 
 @contextmanager
@@ -29,7 +30,7 @@ def esc(text: object) -> str:
     out (:func:`~inspector.model.shown_paths.shown_paths`, relative to the page's
     :func:`path_scope`), control, bidi and invisible characters made visible
     (:func:`sanitize`), then ``& < > " '`` escaped."""
-    return html.escape(sanitize(shown_paths(str(text), _SCOPE.get())), quote=True)
+    return html.escape(sanitize(shown_paths(str(text), _SCOPE.get() or _NO_SCOPE)), quote=True)
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "",

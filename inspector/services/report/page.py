@@ -4,7 +4,8 @@ No network at view time: the styles are inline, the figures are inline SVG, ther
 script at all, and a Content-Security-Policy forbids loading anything. Every untrusted string
 (run ids, task names, test messages, tracebacks, log lines) goes through
 :func:`~.markup.esc`, which also takes the evaluating machine's absolute paths out of it
-(relative to the input's ``paths`` scope, see :mod:`inspector.model.shown_paths`). The output is deterministic: no clock, stable ordering.
+(relative to the input's ``paths`` scope, see :mod:`inspector.model.shown_paths`). The
+output is deterministic: no clock, stable ordering.
 """
 
 from __future__ import annotations
