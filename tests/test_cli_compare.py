@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from inspector.cli import main
 from inspector.model.results import Generation
 from tests.analysis_runs import write_run
 
@@ -87,8 +88,9 @@ def test_compare_text_names_the_tasks_only_one_run_has(env: dict[str, str],
     assert next(ln for ln in out.splitlines() if ln.startswith("B ")).count("not recorded")
 
 
-def test_compare_says_a_30_task_run_cannot_tell_20_from_27_percent(env: dict[str, str],
-                                                                   tmp_path: Path) -> None:
+def test_compare_says_a_30_task_run_cannot_tell_20_from_27_percent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 28 item 9: 8 of 30 tasks (26.7%) vs 6 of 30 (20.0%). By hand, at the mean rate
     p = 14/60: (1.959964 + 0.841621) * sqrt(2 * p * (1 - p) / 30) = 0.30595 -> 30.6 pp."""
     runs = tmp_path / "runs"
@@ -97,12 +99,12 @@ def test_compare_says_a_30_task_run_cannot_tell_20_from_27_percent(env: dict[str
               {t: [(3, 3) if i < 8 else (1, 3)] for i, t in enumerate(tasks)})
     write_run(runs, "run-b", "AgentB", "m2",
               {t: [(3, 3) if i < 6 else (1, 3)] for i, t in enumerate(tasks)})
-    proc = run_cli(env, "compare", "run-a", "run-b", "--root", str(runs), "--resamples", "200")
-    assert proc.returncode == 0, proc.stderr
+    monkeypatch.setenv("GENESIS_INSPECTOR_CACHE", str(tmp_path / "cache"))
+    assert main(["compare", "run-a", "run-b", "--root", str(runs), "--resamples", "200"]) == 0
     assert ("Minimum detectable difference in pass@1 over these 30 tasks: 30.6 pp (two-sided "
             "alpha 0.05, power 0.8; normal approximation for two proportions at the runs' "
             "mean pass@1 23.3%): a smaller true difference would most often go unnoticed; the "
-            "observed +6.7 pp is below it.") in proc.stdout
+            "observed +6.7 pp is below it.") in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [

@@ -150,10 +150,13 @@ def shown_path(path: str, scope: PathScope = PathScope()) -> str:
     return inside if inside is not None else _tail(comps, sep)
 
 
+_shown = lru_cache(maxsize=4096)(shown_path)  # tracebacks repeat the same paths
+
+
 def _replace(m: re.Match[str], scope: PathScope) -> str:
     if m.group("q"):
-        return m.group("q") + shown_path(m.group("inner"), scope) + m.group("q")
-    return shown_path(m.group(0), scope)
+        return m.group("q") + _shown(m.group("inner"), scope) + m.group("q")
+    return _shown(m.group(0), scope)
 
 
 def shown_paths(text: str, scope: PathScope = PathScope()) -> str:
