@@ -77,6 +77,7 @@ def _shown(path: Path) -> str:
 def cmd_summary(args: argparse.Namespace) -> int:
     from inspector import cli_errata
     from inspector.model.safe_text import sanitize_field
+    from inspector.model.stats import NO_SCORED, figure_with_interval
     from inspector.services.metrics import compute_run_metrics
     from inspector.services.tamper.findings import run_tampering, summary_line
 
@@ -108,6 +109,12 @@ def cmd_summary(args: argparse.Namespace) -> int:
                   "test pass", "AC", "DSR", "suites not run"], rows))
     if corrected is not None:
         cli_errata.print_section(corrected, metrics, _table, _shown)
+    print("\nWith 95% intervals (pass@1: Wilson when each task has one sample, else a "
+          "bootstrap over tasks; test pass: a bootstrap over tasks):")
+    for m in metrics:
+        print(f"  {sanitize_field(m.run_id, 200)}: pass@1 "
+              f"{figure_with_interval(m.pass_at_1, m.pass_at_1_ci)}; test pass "
+              f"{figure_with_interval(m.test_pass_ratio, m.test_pass_ci, NO_SCORED)}")
     suites = _suites_not_run(found.runs)
     if suites:
         print("\nSuites that did not run (fully), with the first cause pytest printed:")

@@ -21,10 +21,11 @@ def write_run(root: Path, run_id: str, agent: str, model: str,
     """A run folder ``root/run_id``: per task, one ``(passed, counted)`` per sample; a sample
     with 0 counted tests did not deploy."""
     run_dir = root / run_id
-    tasks = [Task(t, TASKS[t][1], TASKS[t][0], 8080, "") for t in samples]
+    kinds = {t: TASKS.get(t, ("flask", "python")) for t in samples}  # other names: flask
+    tasks = [Task(t, kinds[t][1], kinds[t][0], 8080, "") for t in samples]
     done = []
     for task, results in samples.items():
-        framework, language = TASKS[task]
+        framework, language = kinds[task]
         for n, (passed, total) in enumerate(results):
             s = SampleResult(
                 run_id=run_id, task=task, sample=n, language=language,

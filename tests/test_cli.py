@@ -115,6 +115,29 @@ def test_summary_text_mentions_where_strict_differs(capsys: pytest.CaptureFixtur
     assert tasks_line.endswith("/run.json tasks_root)") and "sample_runs/tasks" in tasks_line
 
 
+def test_summary_gives_pass_at_1_and_test_pass_with_95_percent_intervals(
+        sample_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 item 9, on a copy of a bundled run: atlas passed 4 of its 8 tasks (one sample
+    each), so pass@1 50.0% with the Wilson interval 0.2152-0.7848 (by hand: centre 0.5,
+    half-width 1.96/(1 + 1.96^2/8) * sqrt(0.25/8 + 1.96^2/256) = 0.2848)."""
+    atlas = "repo_readme_1125_atlas_m2-large_Python"
+    copy = tmp_path / "runs" / atlas
+    shutil.copytree(sample_runs / "runs" / atlas, copy)
+    assert main(["summary", str(copy)]) == 0
+    out = capsys.readouterr().out
+    line = next(ln for ln in out.splitlines() if ln.startswith(f"  {atlas}: pass@1 "))
+    assert line.startswith(f"  {atlas}: pass@1 50.0% (95% CI 21.5–78.5%, Wilson, n=8 tasks); "
+                           "test pass 75.5% (95% CI ")
+    assert line.endswith(", bootstrap over tasks, n=8 tasks)")
+    assert main(["summary", str(copy), "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["pass_at_1_ci"] == {"low": 0.2152, "high": 0.7848, "method": "Wilson",
+                                   "tasks": 8, "samples": 8, "level": 0.95}
+    t = row["test_pass_ci"]
+    assert t["method"] == "bootstrap over tasks" and (t["tasks"], t["samples"]) == (8, 8)
+    assert t["low"] < row["test_pass_ratio"] < t["high"]
+
+
 def test_failures_json_lists_failing_tests_and_failed_deployments() -> None:
     proc = run_cli("failures", "--json")
     assert proc.returncode == 0, proc.stderr

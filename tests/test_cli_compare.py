@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from inspector.cli import main
 from inspector.model.results import Generation
 from tests.analysis_runs import write_run
 
@@ -36,7 +37,8 @@ def test_compare_json_on_bundled_runs(env: dict[str, str], sample_runs: Path) ->
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert set(doc) == {"a", "b", "common_tasks", "only_a", "only_b", "strict", "test_ratio",
-                        "mcnemar", "ci_pass_at_1", "ci_test_ratio", "tasks", "by_tier"}
+                        "mcnemar", "ci_pass_at_1", "ci_test_ratio", "tasks", "by_tier",
+                        "minimum_detectable_difference"}
     assert (doc["a"]["run_id"], doc["b"]["run_id"]) == (ATLAS, DASH)
     # tiers from the bundled READMEs: five low, two medium (UserManagement_2, synapse), WebPan
     # high; only Multilingual differs (atlas passes it): low 4/5 vs 3/5
@@ -56,6 +58,10 @@ def test_compare_json_on_bundled_runs(env: dict[str, str], sample_runs: Path) ->
     ci = doc["ci_pass_at_1"]
     assert (ci["difference"], ci["low"], ci["resamples"], ci["seed"], ci["tasks"]) == \
         (0.125, 0.0, 2000, 5, 8)
+    # (z_.975 + z_.8) * sqrt(2 p (1 - p) / 8) at p = (4/8 + 3/8) / 2 = 0.4375: 0.6949
+    mdd = doc["minimum_detectable_difference"]
+    assert (mdd["pass_at_1"], mdd["tasks"], mdd["alpha"], mdd["power"], mdd["at_rate"]) == \
+        (0.6949, 8, 0.05, 0.8, 0.4375)
     assert doc["a"]["cost"]["status"] == "not recorded"
     multilingual = next(t for t in doc["tasks"] if t["task"] == "Multilingual")
     assert multilingual["strict"] == "win"
@@ -80,6 +86,25 @@ def test_compare_text_names_the_tasks_only_one_run_has(env: dict[str, str],
     line = next(ln for ln in out.splitlines() if ln.startswith("A "))
     assert "$0.0300" in line and "$0.0600" in line and "16.0s" in line
     assert next(ln for ln in out.splitlines() if ln.startswith("B ")).count("not recorded")
+
+
+def test_compare_says_a_30_task_run_cannot_tell_20_from_27_percent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 28 item 9: 8 of 30 tasks (26.7%) vs 6 of 30 (20.0%). By hand, at the mean rate
+    p = 14/60: (1.959964 + 0.841621) * sqrt(2 * p * (1 - p) / 30) = 0.30595 -> 30.6 pp."""
+    runs = tmp_path / "runs"
+    tasks = [f"t{i:02}" for i in range(30)]
+    write_run(runs, "run-a", "AgentA", "m1",
+              {t: [(3, 3) if i < 8 else (1, 3)] for i, t in enumerate(tasks)})
+    write_run(runs, "run-b", "AgentB", "m2",
+              {t: [(3, 3) if i < 6 else (1, 3)] for i, t in enumerate(tasks)})
+    monkeypatch.setenv("GENESIS_INSPECTOR_CACHE", str(tmp_path / "cache"))
+    assert main(["compare", "run-a", "run-b", "--root", str(runs), "--resamples", "200"]) == 0
+    assert ("Minimum detectable difference in pass@1 over these 30 tasks: 30.6 pp (two-sided "
+            "alpha 0.05, power 0.8; normal approximation for two proportions at the runs' "
+            "mean pass@1 23.3%): a smaller true difference would most often go unnoticed; the "
+            "observed +6.7 pp is below it.") in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [

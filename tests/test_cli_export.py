@@ -39,7 +39,7 @@ def test_analyze_export_with_a_comparison_is_the_same_bytes_twice(
         proc = run_cli(env, "analyze", str(sample_runs), "--runs", "--export", str(out),
                        "--compare", ATLAS, DASH, "--resamples", "500")
         assert proc.returncode == 0, proc.stderr
-        assert f"inspector: wrote 47 files to {out}" in proc.stderr
+        assert f"inspector: wrote 51 files to {out}" in proc.stderr
         assert "Pass@1 by difficulty tier" in proc.stdout  # the text analysis still prints
         outs.append(_files(out))
     assert outs[0] == outs[1]

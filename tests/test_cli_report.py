@@ -4,9 +4,14 @@ subprocess."""
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_RUNS = ROOT / "sample_runs"
@@ -47,3 +52,43 @@ def test_report_errors_are_one_clear_line(tmp_path: Path) -> None:
     assert not (tmp_path / "x.html").exists()
     need = inspector(tmp_path, "report", str(SAMPLE_RUNS))
     assert need.returncode == 2 and "--html" in need.stderr
+
+
+
+@pytest.fixture(scope="module")
+def bundled_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, Path]:
+    """The report of a copy of the bundled runs (a space in the copy's path): the page, the
+    copy and the folder the command ran in."""
+    tmp = tmp_path_factory.mktemp("report")
+    copy = tmp / "my runs" / "sample_runs"
+    shutil.copytree(SAMPLE_RUNS, copy)
+    out = inspector(tmp, "report", str(copy), "--html", "r.html", "--quiet")
+    assert out.returncode == 0, out.stderr
+    return (tmp / "r.html").read_text(encoding="utf-8"), copy, tmp
+
+
+def test_the_report_holds_no_absolute_path_of_the_machine(
+        bundled_report: tuple[str, Path, Path]) -> None:
+    """Issue 28 item 8: the bundled runs' report (46 distinct paths from log tails and
+    tracebacks before, 308 occurrences) names no folder of the machine that made it."""
+    page, copy, tmp = bundled_report
+    for prefix in {str(copy), str(copy.resolve()), str(tmp), tempfile.gettempdir(),
+                   str(Path.home()), str(ROOT)}:
+        assert prefix not in page, prefix
+    leaks = re.findall(r"(?:/work/|/root/|/home/|/tmp/)[^\s<\"&']*", page)
+    assert leaks == []
+    # what was a path is still there, shown relative or by its last components
+    assert "inspector replay &#x27;sample_runs&#x27; Multilingual --sample 0" in page
+    assert "…/site-packages/requests/api.py:71: in request" in page
+    assert "repo_readme_1125_dash_m2-mini_Python/samples/Multilingual/0/junit.xml" in page
+
+
+def test_the_report_gives_each_run_its_figures_with_95_percent_intervals(
+        bundled_report: tuple[str, Path, Path]) -> None:
+    """Issue 28 item 9: atlas, 4 of 8 tasks passed, one sample each: Wilson 21.5–78.5%."""
+    page = bundled_report[0]
+    row = re.search(r"<tr><td>\d+</td><td>repo_readme_1125_atlas_m2-large_Python</td>"
+                    r"<td>([^<]*)</td><td>([^<]*)</td></tr>", page)
+    assert row is not None
+    assert row[1] == "50.0% (95% CI 21.5–78.5%, Wilson, n=8 tasks)"
+    assert row[2].startswith("75.5% (95% CI ") and "bootstrap over tasks, n=8 tasks" in row[2]

@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up 
     from inspector.model.task import Task
     from inspector.services.health import HealthReport
 
-INDEX_VERSION = 10  # 10: samples.gen_* (generation time, tokens, cost)
+INDEX_VERSION = 11  # 11: run metrics with 95% intervals; 10: samples.gen_* (generation, cost)
 MESSAGE_CHARS = 300
 _Row = tuple[Any, ...]  # one sqlite row: sqlite3 types its values as Any
 

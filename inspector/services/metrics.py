@@ -11,6 +11,9 @@
   ``avg_pass_at_1``, ``avg_api_coverage`` and ``deployment_success_rate``.
 * ``dsr_lenient`` and ``api_coverage_lenient``: what the stock harness would report for the same
   samples, where our figure is stricter (port really open; route really declared).
+* ``pass_at_1_ci`` and ``test_pass_ci``: their 95 % intervals (Wilson for pass@1 when each
+  task has one sample, else a bootstrap over tasks; see :mod:`inspector.model.stats`), from
+  the same per-task counts and scored samples as the figures; None when there is nothing.
 * ``reported_summary`` and ``summary_warnings``: a stock report's own ``summary`` figures, and
   one warning per figure that disagrees with what its ``results`` give. The figures shown are
   always recomputed from the results; the report's own stay next to them.
@@ -27,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from inspector.model import Run, SampleResult, SuiteStatus
+from inspector.model.stats import Interval, pass_at_1_interval, score_interval
 from inspector.model.stats import pass_at_k as pass_at_k  # its home; re-exported here
 from inspector.model.stock_flaws import JAVA_DOUBLED
 
@@ -62,6 +66,8 @@ class RunMetrics:
     differences: list[str] = field(default_factory=list)
     reported_summary: dict[str, float] = field(default_factory=dict)
     summary_warnings: list[str] = field(default_factory=list)
+    pass_at_1_ci: Interval | None = None
+    test_pass_ci: Interval | None = None
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -84,6 +90,10 @@ def compute_run_metrics(run: Run) -> RunMetrics:
     for k in range(1, k_max + 1):
         pass_k[k] = _mean([pass_at_k(n, c, k) for n, c in per_task.values()])
     scored = [s.tests.score for s in samples if s.tests.total > 0]
+    scored_by_task: dict[str, list[float]] = defaultdict(list)  # the same samples, per task
+    for s in samples:
+        if s.tests.total > 0:
+            scored_by_task[s.task].append(s.tests.score)
     covs = [s.api_coverage for s in samples if s.api_coverage]
     with_ac = [a for a in covs if a.total_apis]  # the stock rule, over the stock endpoints
     # strict AC: over the required (spec) endpoints; leaves out samples whose endpoints are
@@ -114,6 +124,8 @@ def compute_run_metrics(run: Run) -> RunMetrics:
         deployed=deployed,
         failing_tests=sum(len(s.failing_tests) for s in samples),
         has_test_cases=run.has_test_cases,
+        pass_at_1_ci=pass_at_1_interval(list(per_task.values())),
+        test_pass_ci=score_interval(list(scored_by_task.values())),
     )
     if m.dsr_lenient is not None and m.dsr_lenient != m.dsr:
         m.differences.append(

@@ -88,6 +88,9 @@ async def test_analysis_tab_plots_tasks_and_comparison(make_app) -> None:  # typ
         # one task only atlas passes, none only dash: exact two-sided p = min(1, 2 * 0.5)
         assert "1 only A, 0 only B, p = 1.0000" in stats
         assert "Pass@1 A − B: +12.5 pp" in stats
+        # what 8 tasks could detect at all (mean pass@1 43.75%): 2.8016 * sqrt(2pq/8)
+        assert "Minimum detectable difference in pass@1 over these 8 tasks: 69.5 pp" in \
+            " ".join(stats.split())
         relay_key = next(r.key for r in pane.overview.runs if r.run_id == RELAY)
         app.screen.query_one("#compare-b", Select).value = relay_key
         await settle(app, pilot)

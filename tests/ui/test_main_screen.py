@@ -57,6 +57,9 @@ async def test_runs_overview_lists_every_run_with_its_metrics(make_app,
         assert forge[-1] == "3"  # failing samples, none labelled yet
         detail = str(app.screen.query_one("#run-detail", Static).render())
         assert "pass@1 50.0%" in detail and "stock 92.5%" in detail
+        # issue 28 item 9: each headline figure with its 95% interval
+        assert ("pass@1 95% CI 18.8–81.2%, Wilson, n=6 tasks; test pass 95% CI 45.8–96.7%, "
+                "bootstrap over tasks, n=6 tasks") in detail.replace("\n", " ")
         where = str(app.screen.query_one("#problems", Static).render()).splitlines()[0]
         assert where == (f"tasks: tasks (found via runs/{FORGE}/run.json tasks_root)")
 

@@ -138,8 +138,9 @@ def test_export_of_the_bundled_runs(bundled: Overview, tmp_path: Path) -> None:
     out = tmp_path / "paper"
     paths = export_analysis(bundled, out, comparison)
     names = {p.relative_to(out).as_posix() for p in paths}
-    tables = ["pass_at_1_by_tier", "pass_at_1_by_framework", "pass_at_1_by_language",
-              "categories_by_agent", "categories_by_tier", "categories_by_framework",
+    tables = ["pass_at_1_by_tier", "headline_figures", "pass_at_1_by_framework",
+              "pass_at_1_by_language", "categories_by_agent", "categories_by_tier",
+              "categories_by_framework",
               "cost_vs_pass", "tasks", "compare_tasks", "compare_stats"]
     figures = ["pass_at_1_by_tier", "categories_by_agent", "compare_differences"]
     assert names == ({f"tables/{t}.{s}" for t in tables for s in ("md", "csv", "json", "tex")}
@@ -161,6 +162,17 @@ def test_export_of_the_bundled_runs(bundled: Overview, tmp_path: Path) -> None:
     tex = (out / "tables/pass_at_1_by_tier.tex").read_text()
     assert r"repo\_readme\_1125\_atlas\_m2-large\_Python & Atlas & m2-large & 80.0\% & " \
            r"0.0\% & 0.0\% & 50.0\% & 8 & 8 \\" in tex
+
+    # issue 28 item 9: every headline figure with its 95% interval (atlas: 4 of 8 tasks,
+    # one sample each: Wilson 0.2152-0.7848)
+    head = {r["run"]: r for r in
+            json.loads((out / "tables/headline_figures.json").read_text())["rows"]}
+    a = head[ATLAS]
+    assert (a["pass@1"], a["pass@1 CI low"], a["pass@1 CI high"], a["pass@1 CI method"]) == \
+        (0.5, 0.2152, 0.7848, "Wilson")
+    assert a["test pass CI low"] < a["test pass"] < a["test pass CI high"]
+    assert r"50.0\% & 21.5\% & 78.5\% & Wilson" in \
+        (out / "tables/headline_figures.tex").read_text()
 
     stats = {r["statistic"]: r["value"] for r in
              json.loads((out / "tables/compare_stats.json").read_text())["rows"]}

@@ -13,6 +13,11 @@ Per task (A = the first run, B = the second):
   pass@1 estimates above carry the other samples' information into the bootstrap.
 * **Bootstrap 95 % CIs** (paired, over tasks, fixed seed) of the difference A - B in mean
   pass@1 and in mean test pass ratio.
+* **Minimum detectable difference** (MDD) in mean pass@1 over the ``n`` common tasks: the
+  smallest true difference a two-sided test at alpha 0.05 finds with power 0.8, by the normal
+  approximation for two proportions at the two runs' mean pass@1 ``p``:
+  ``(z_0.975 + z_0.8) * sqrt(2 p (1 - p) / n)`` (:func:`~inspector.model.stats.
+  minimum_detectable_difference`; conservative: it ignores the pairing).
 * **pass@k and pass^k** per task and run for k = 1..n (n: the task's sample count in that
   run), and their means over the common tasks for k up to the smallest such n.
 
@@ -32,6 +37,7 @@ from inspector.model.stats import (
     BootstrapCI,
     McNemar,
     mcnemar_exact,
+    minimum_detectable_difference,
     paired_bootstrap_ci,
     pass_at_k,
     pass_hat_k,
@@ -41,6 +47,8 @@ from inspector.services.analysis.cost import CostSummary, cost_summary
 from inspector.services.analysis.outcomes import RunOutcomes, SampleOutcome
 
 WIN, LOSS, TIE = "win", "loss", "tie"
+MDD_ALPHA, MDD_POWER = 0.05, 0.8
+MDD_METHOD = "normal approximation for two proportions (conservative: ignores the pairing)"
 
 
 def _outcome(a: float, b: float) -> str:
@@ -152,6 +160,8 @@ class RunComparison:
     pass_hat_k: dict[str, dict[int, float]] = field(default_factory=dict)
     cost: dict[str, CostSummary] = field(default_factory=dict)
     tiers: dict[str, str] = field(default_factory=dict)  # common task -> difficulty tier
+    mdd: float | None = None  # minimum detectable pass@1 difference (None: no common task)
+    mdd_rate: float | None = None  # the mean pass@1 of both runs it is computed at
 
     @property
     def max_samples(self) -> int:
@@ -199,6 +209,10 @@ class RunComparison:
                         "discordant": self.mcnemar.discordant,
                         "p_value": round(self.mcnemar.p_value, 6)},
             "ci_pass_at_1": ci(self.ci_pass_at_1), "ci_test_ratio": ci(self.ci_test_ratio),
+            "minimum_detectable_difference": None if self.mdd is None else {
+                "pass_at_1": round(self.mdd, 4), "tasks": len(self.pairs), "alpha": MDD_ALPHA,
+                "power": MDD_POWER, "at_rate": round(self.mdd_rate or 0.0, 4),
+                "method": MDD_METHOD},
             "tasks": [{**p.to_json(), "tier": self.tiers[p.task]} if p.task in self.tiers
                       else p.to_json() for p in self.pairs],
             "by_tier": [t.to_json() for t in self.by_tier()],
@@ -233,8 +247,10 @@ def compare_runs(a: RunOutcomes, b: RunOutcomes, *, seed: int = DEFAULT_SEED,
     pairs = [TaskPair(t, task_side(ta[t]), task_side(tb[t])) for t in common]
     b_count = sum(p.a.sample0_passed and not p.b.sample0_passed for p in pairs)
     c_count = sum(p.b.sample0_passed and not p.a.sample0_passed for p in pairs)
-    ci_pass = ci_ratio = None
+    ci_pass = ci_ratio = mdd = rate = None
     if pairs:
+        rate = sum(p.a.pass_at_1 + p.b.pass_at_1 for p in pairs) / (2 * len(pairs))
+        mdd = minimum_detectable_difference(len(pairs), rate, alpha=MDD_ALPHA, power=MDD_POWER)
         ci_pass = paired_bootstrap_ci([p.a.pass_at_1 for p in pairs],
                                       [p.b.pass_at_1 for p in pairs],
                                       resamples=resamples, seed=seed)
@@ -251,4 +267,5 @@ def compare_runs(a: RunOutcomes, b: RunOutcomes, *, seed: int = DEFAULT_SEED,
         pass_hat_k={s: _mean_over(pairs, s, "hat") for s in ("a", "b")},
         cost={"a": cost_summary(a), "b": cost_summary(b)},
         tiers={t: tier_of(t) for t in common} if tier_of is not None else {},
+        mdd=mdd, mdd_rate=rate,
     )

@@ -2,6 +2,7 @@
 
 * :func:`compare_text` — ``inspector compare``'s report: per-task and per-tier tables, the
   tallies, McNemar, the bootstrap CIs, pass@k / pass^k and the cost table.
+* :func:`mdd_line` — the smallest pass@1 difference the comparison could detect.
 * :func:`comparison_lines` — the app's Compare view: the same facts, one a line, no tables.
 * :func:`cost_text` — generation cost vs pass (``compare`` and ``analyze --runs``).
 
@@ -15,7 +16,7 @@ from collections.abc import Callable, Iterator
 
 from inspector.model.percent import pct, pp
 from inspector.model.stats import BootstrapCI
-from inspector.services.analysis.compare import RunComparison, Tally
+from inspector.services.analysis.compare import MDD_ALPHA, MDD_POWER, RunComparison, Tally
 from inspector.services.analysis.cost import CostSummary
 
 Table = Callable[[list[str], list[list[str]]], str]
@@ -43,6 +44,22 @@ def _ci_span(ci: BootstrapCI) -> str:
     return f"{pp(ci.difference)}, {ci.level:.0%} CI [{pp(ci.low)}, {pp(ci.high)}]"
 
 
+def mdd_line(c: RunComparison) -> str:
+    """What the comparison could detect at all: its minimum detectable pass@1 difference."""
+    if c.mdd is None:
+        return ""
+    rate = c.mdd_rate or 0.0
+    at = (f"at the runs' mean pass@1 {pct(rate)}" if 0.0 < rate < 1.0
+          else "at 50%, the widest case (no task's outcome varied)")
+    line = (f"Minimum detectable difference in pass@1 over these {len(c.pairs)} tasks: "
+            f"{c.mdd * 100:.1f} pp (two-sided alpha {MDD_ALPHA}, power {MDD_POWER}; normal "
+            f"approximation for two proportions {at}): a smaller true difference would most "
+            "often go unnoticed")
+    if c.ci_pass_at_1 is not None and abs(c.ci_pass_at_1.difference) < c.mdd:
+        line += f"; the observed {pp(c.ci_pass_at_1.difference)} is below it"
+    return line + "."
+
+
 def _ks(c: RunComparison) -> list[int]:
     return sorted(set(c.pass_at_k["a"]) | set(c.pass_at_k["b"]))
 
@@ -68,6 +85,7 @@ def comparison_lines(c: RunComparison) -> list[str]:
     for name, ci in _cis(c):
         lines.append(f"{name} A − B: {_ci_span(ci)} (paired bootstrap, "
                      f"{ci.resamples} resamples, seed {ci.seed})")
+    lines.append(mdd_line(c))
     tiers = c.by_tier()
     if tiers:
         lines.append("By tier: " + "   ".join(
@@ -116,6 +134,7 @@ def compare_text(c: RunComparison, table: Table) -> str:
     for name, ci in _cis(c):
         out.append(f"{name} difference A - B: {_ci_span(ci)} (paired bootstrap "
                    f"over {ci.pairs} tasks, {ci.resamples} resamples, seed {ci.seed})")
+    out.append(mdd_line(c))
     if c.max_samples > 1:
         out.append("")
         ks = _ks(c)

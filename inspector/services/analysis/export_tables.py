@@ -7,8 +7,9 @@ JSON and percentages (50.0%) in Markdown and LaTeX; a missing value (None) is em
 null in JSON and a dash in Markdown and LaTeX. Rendering is deterministic.
 
 :func:`overview_tables` builds the tables of an :class:`~.overview.Overview` (Pass@1 by tier
-per run — the paper's table — by framework, by language, the failure categories, cost vs
-pass, the tasks); :func:`comparison_tables` those of a :class:`~.compare.RunComparison`.
+per run — the paper's table — Pass@1 and test pass with 95% intervals, Pass@1 by framework,
+by language, the failure categories, cost vs pass, the tasks); :func:`comparison_tables`
+those of a :class:`~.compare.RunComparison`.
 """
 
 from __future__ import annotations
@@ -22,6 +23,12 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from inspector.model.safe_text import sanitize
+from inspector.model.stats import (
+    CI_RESAMPLES,
+    DEFAULT_SEED,
+    pass_at_1_interval,
+    score_interval,
+)
 from inspector.model.taxonomy import Taxonomy
 from inspector.services.analysis.breakdown import GroupPass
 from inspector.services.analysis.compare import RunComparison
@@ -280,6 +287,39 @@ def category_table(b: Breakdown, taxonomy: Taxonomy, key: str) -> Table:
                  f"tab:categories-by-{slug}", tuple(columns), tuple(rows), tuple(notes))
 
 
+def headline_table(overview: Overview) -> Table:
+    """Each run's pass@1 and test pass with their 95% intervals (see :mod:`inspector.model.stats`:
+    Wilson for pass@1 when each task has one sample, else a bootstrap over tasks)."""
+    rows = []
+    for run in overview.runs:
+        tasks = run.by_task()
+        per_task = [(len(ss), sum(s.strict_pass for s in ss)) for ss in tasks.values()]
+        scores = [[s.test_ratio for s in ss if s.total > 0] for ss in tasks.values()]
+        p1 = sum(c / n for n, c in per_task) / len(per_task) if per_task else None
+        flat = [x for xs in scores for x in xs]
+        tp = sum(flat) / len(flat) if flat else None
+        p_ci, t_ci = pass_at_1_interval(per_task), score_interval(scores)
+        rows.append((run.run_id, run.agent, run.model, len(tasks), len(run.samples), p1,
+                     p_ci.low if p_ci else None, p_ci.high if p_ci else None,
+                     p_ci.method if p_ci else "", tp, t_ci.low if t_ci else None,
+                     t_ci.high if t_ci else None, t_ci.samples if t_ci else 0))
+    notes = ("pass@1: per task the share of its samples that passed every test, averaged over "
+             "the tasks; its 95% CI is the Wilson score interval when each task has one "
+             "sample, else a percentile bootstrap over tasks (each resampled task carries all "
+             f"its samples; {CI_RESAMPLES} resamples, seed {DEFAULT_SEED}).",
+             "test pass: the mean share of passed tests over the samples that counted tests "
+             "(the stock harness's avg_pass_at_1); its 95% CI: the same bootstrap over tasks.")
+    return Table("headline_figures", "Pass@1 and test pass per run, with 95% intervals.",
+                 "tab:headline-figures",
+                 (*_run_columns(), Column("tasks", "int"), Column("samples", "int"),
+                  Column("pass@1", "share"), Column("pass@1 CI low", "share"),
+                  Column("pass@1 CI high", "share"), Column("pass@1 CI method"),
+                  Column("test pass", "share"), Column("test pass CI low", "share"),
+                  Column("test pass CI high", "share"),
+                  Column("samples with tests", "int")),
+                 tuple(rows), notes)
+
+
 def cost_table(overview: Overview) -> Table:
     """Generation cost vs pass per run (dashes where not recorded)."""
     rows = tuple((c.run_id, c.samples, c.pass_at_1, c.recorded, c.with_cost, c.median_cost,
@@ -331,7 +371,7 @@ def tasks_table(overview: Overview) -> Table:
 
 def overview_tables(overview: Overview) -> list[Table]:
     """Every table of the overview, in the order the index lists them."""
-    out = [tier_table(overview),
+    out = [tier_table(overview), headline_table(overview),
            group_table(overview.passes.get("by_framework", []), "framework", "framework"),
            group_table(overview.passes.get("by_language", []), "language", "language")]
     cats = overview.categories
@@ -392,6 +432,10 @@ def comparison_stats_table(c: RunComparison) -> Table:
         rows += [(f"{name} difference A - B", ci.difference, ""),
                  (f"{name} difference {ci.level:.0%} CI low", ci.low, basis),
                  (f"{name} difference {ci.level:.0%} CI high", ci.high, basis)]
+    if c.mdd is not None:
+        rows.append(("pass@1 minimum detectable difference", c.mdd,
+                     f"alpha 0.05 two-sided, power 0.8, {len(c.pairs)} tasks; normal "
+                     f"approximation for two proportions at {c.mdd_rate or 0.0:.4f}"))
     if c.max_samples > 1:
         for side in ("a", "b"):
             for k, v in sorted(c.pass_at_k.get(side, {}).items()):

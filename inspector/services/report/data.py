@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from inspector.model.agreement import AgreementReport
+from inspector.model.shown_paths import PathScope
 from inspector.model.taxonomy import Taxonomy
 from inspector.model.verdict import Verdict
 from inspector.services.analysis.overview import CategoryTables
@@ -125,3 +126,5 @@ class ReportInput:
     corrected: Corrections | None = None
     """Figures with the tests labelled 'not-model' left out (docs/errata.md); None without
     labels."""
+    paths: PathScope = field(default_factory=PathScope)
+    """How the page shows absolute paths (the runs folder and the runs, relative)."""

@@ -17,6 +17,7 @@ from inspector.model.label_rollup import DEFAULT_VIEW, labelled_samples
 from inspector.model.results import SampleResult
 from inspector.model.run import Run
 from inspector.model.safe_text import sanitize
+from inspector.model.shown_paths import PathScope
 from inspector.model.verdict import verdict_of
 from inspector.services.report.caps import Caps
 from inspector.services.report.data import (
@@ -68,6 +69,29 @@ def _shown_folder(folder: Path, root: Path) -> str:
         return str(folder.resolve().relative_to(root.resolve()))
     except (ValueError, OSError):
         return str(folder)
+
+
+def _run_folder(run: Run) -> Path:
+    p = run.source.path
+    return p.parent if p.suffix == ".json" or p.name == "intermediate" else p
+
+
+def path_scope(runs: list[Run], root: Path | None = None) -> PathScope:
+    """How the page shows paths: under ``root`` relative to it (behind its name), a run's
+    folder (here, or as recorded where it was evaluated) from the folder's name, the rest
+    of this machine's (home, temp, working folder) by their last components."""
+    import tempfile
+
+    roots: list[tuple[str, str]] = []
+    if root is not None:
+        name = root.resolve().name or "."
+        roots += [(str(root.resolve()), name), (str(root.absolute()), name)]
+    folders = [_run_folder(r) for r in runs]
+    for f in folders:
+        roots += [(str(f.absolute()), f.name)]
+    machine = [str(Path.home()), tempfile.gettempdir(), str(Path.cwd())]
+    return PathScope.of(roots, {f.name for f in folders},
+                        machine + [str(Path(m).resolve()) for m in machine])
 
 
 def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
@@ -124,7 +148,7 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
     say("collecting failing samples")
     data = assemble(root.resolve().name or str(root), path, runs, caps=caps, health=health,
                     labels=labels, labelled=labelled, plots=plots, notes=notes,
-                    tier_source=overview.tier_source)
+                    tier_source=overview.tier_source, paths=path_scope(runs, root))
     if label_input is not None:
         from inspector.services.corrected import apply_errata
         from inspector.services.labels.errata import errata_from_labels
@@ -137,10 +161,12 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
 def assemble(title: str, path: str, runs: list[Run], *, caps: Caps | None = None,
              health: HealthReport | None = None, labels: Labels | None = None,
              labelled: Collection[str] = (), plots: list[Plot] | None = None,
-             notes: list[str] | None = None, tier_source: str = "") -> ReportInput:
+             notes: list[str] | None = None, tier_source: str = "",
+             paths: PathScope | None = None) -> ReportInput:
     """The report of ``runs`` with what was read beside them: metrics, the matrix and the
     failing samples' sections (their logs' tails are read here). ``labelled``: the sample
-    ids with a label."""
+    ids with a label; ``paths``: how absolute paths are shown (default: relative to the
+    runs' folders)."""
     from inspector.services.metrics import compute_run_metrics
     from inspector.services.report.details import order_failing, select_details
 
@@ -172,4 +198,4 @@ def assemble(title: str, path: str, runs: list[Run], *, caps: Caps | None = None
         title=sanitize(title), path=path, runs=columns, tasks=tasks, cells=cell_samples,
         health=health, labels=labels, plots=plots or [], details=details,
         failing_samples=len(firsts) + len(rest), caps=caps, notes=notes or [],
-        tier_source=tier_source)
+        tier_source=tier_source, paths=paths or path_scope(runs))

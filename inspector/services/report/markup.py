@@ -3,16 +3,34 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from inspector.model.percent import pct as pct  # a fraction as the CLI prints it
 from inspector.model.safe_text import sanitize
+from inspector.model.shown_paths import PathScope, shown_paths
+
+_NO_SCOPE = PathScope()
+_SCOPE: ContextVar[PathScope | None] = ContextVar("report_path_scope", default=None)
+
+
+@contextmanager
+def path_scope(scope: PathScope) -> Iterator[None]:
+    """While the page is rendered, :func:`esc` shows paths relative to ``scope``."""
+    token = _SCOPE.set(scope)
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
 
 
 def esc(text: object) -> str:
-    """``text`` as HTML text or a quoted attribute value: control, bidi and invisible
-    characters made visible (:func:`sanitize`), then ``& < > " '`` escaped."""
-    return html.escape(sanitize(str(text)), quote=True)
+    """``text`` as HTML text or a quoted attribute value: the machine's absolute paths taken
+    out (:func:`~inspector.model.shown_paths.shown_paths`, relative to the page's
+    :func:`path_scope`), control, bidi and invisible characters made visible
+    (:func:`sanitize`), then ``& < > " '`` escaped."""
+    return html.escape(sanitize(shown_paths(str(text), _SCOPE.get() or _NO_SCOPE)), quote=True)
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, cls: str = "",

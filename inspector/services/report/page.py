@@ -3,12 +3,15 @@
 No network at view time: the styles are inline, the figures are inline SVG, there is no
 script at all, and a Content-Security-Policy forbids loading anything. Every untrusted string
 (run ids, task names, test messages, tracebacks, log lines) goes through
-:func:`~.markup.esc`. The output is deterministic: no clock, stable ordering.
+:func:`~.markup.esc`, which also takes the evaluating machine's absolute paths out of it
+(relative to the input's ``paths`` scope, see :mod:`inspector.model.shown_paths`). The
+output is deterministic: no clock, stable ordering.
 """
 
 from __future__ import annotations
 
 from inspector import __version__
+from inspector.model.stats import NO_SCORED, figure_with_interval
 from inspector.model.verdict import Verdict
 from inspector.services.labels.export import Breakdown, percent
 from inspector.services.report.data import (
@@ -18,7 +21,7 @@ from inspector.services.report.data import (
     ReportInput,
     SampleDetail,
 )
-from inspector.services.report.markup import code, esc, note, pct, table
+from inspector.services.report.markup import code, esc, note, path_scope, pct, table
 
 GLYPH = {Verdict.PASSED: "✔", Verdict.TESTS_FAILED: "✘", Verdict.SUITE_NOT_RUN: "∅",
          Verdict.NOT_DEPLOYED: "⊘"}
@@ -114,6 +117,7 @@ def _summary(r: ReportInput) -> str:
                   "Pass@1 (strict)", "Pass@1 (stock)", "pass@k", "AC", "DSR",
                   "suites not run", "failing samples", "labelled"], rows, cls="summary",
                  numeric_from=6),
+           _intervals(r),
            note("Pass@1 (strict): a sample passes only if all its tests pass (the paper's "
                 "definition); Pass@1 (stock): the stock harness's avg_pass_at_1, the test "
                 "pass ratio. 'stock' runs are RepoGenesis reports: counts only, no per-test "
@@ -158,10 +162,26 @@ def _corrected(r: ReportInput) -> str:
                    "Pass@1 (stock)", "corrected", "tests left out"], rows, cls="summary",
                   numeric_from=2) +
             note(f"{c.entries} test(s) whose final label is 'not-model' (not a model failure) "
-                 f"left out of every run of their task.{dropped} Sample-level labels leave no "
-                 f"test out. {code('inspector labels errata')} exports them; "
+                 f"left out of every run of their task.{dropped} A sample-level label leaves "
+                 f"out only the tests grouped under it. "
+                 f"{code('inspector labels errata')} exports them; "
                  f"{code('inspector summary --errata FILE')} applies them to other runs." +
                  (" " + "; ".join(notes) if notes else "")))
+
+
+def _intervals(r: ReportInput) -> str:
+    """Each run's Pass@1 (strict) and Pass@1 (stock, the test pass ratio) with its 95%
+    interval."""
+    rows = [[str(i + 1), esc(m.run_id),
+             esc(figure_with_interval(m.pass_at_1, m.pass_at_1_ci)),
+             esc(figure_with_interval(m.test_pass_ratio, m.test_pass_ci, NO_SCORED))]
+            for i, m in enumerate(c.metrics for c in r.runs)]
+    return ('<h3 id="intervals">With 95% intervals</h3>\n'
+            + table(["#", "run", "Pass@1 (strict)", "Pass@1 (stock)"], rows, numeric=())
+            + note("Pass@1 (strict): the Wilson score interval when each task has one "
+                   "sample, else a percentile bootstrap over tasks (each resampled task "
+                   "carries all its samples); Pass@1 (stock): the same bootstrap over tasks. "
+                   "Seeded, so the same runs give the same intervals."))
 
 
 def _matrix(r: ReportInput) -> str:
@@ -377,6 +397,11 @@ def _n(count: int, noun: str) -> str:
 
 def render(r: ReportInput) -> str:
     """The whole page."""
+    with path_scope(r.paths):
+        return _render(r)
+
+
+def _render(r: ReportInput) -> str:
     samples = sum(c.metrics.samples for c in r.runs)
     head = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'

@@ -147,6 +147,9 @@ class RunsPane(LazyPane):
                      style=f"bold {colour(self.app, 'health-suspect')}")
         for note in r.notes:
             t.append(f"note: {sanitize(note)}\n", style="italic dim")
+        ci = _intervals(m)
+        if ci:
+            t.append(ci + "\n")
         t.append("Enter: this run's samples   s: sort   /: filter", style="dim")
         return t
 
@@ -256,6 +259,21 @@ class RunsPane(LazyPane):
         panel.show_progress(progress, self.clock(), alive)
         if progress.finished:
             self._stop_polling()
+
+
+def _intervals(m: dict) -> str:
+    """The run's 95% intervals in one line ("" for an index row from before they existed)."""
+    from inspector.model.stats import Interval
+
+    parts = []
+    for name, key in (("pass@1", "pass_at_1_ci"), ("test pass", "test_pass_ci")):
+        d = m.get(key)
+        if isinstance(d, dict):
+            try:
+                parts.append(f"{name} {Interval(**d).describe()}")
+            except TypeError:
+                continue
+    return "; ".join(parts)
 
 
 def driver_alive(host: str, pid: int) -> bool | None:
