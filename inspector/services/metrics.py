@@ -11,6 +11,10 @@
   ``avg_pass_at_1``, ``avg_api_coverage`` and ``deployment_success_rate``.
 * ``dsr_lenient`` and ``api_coverage_lenient``: what the stock harness would report for the same
   samples, where our figure is stricter (port really open; route really declared).
+* ``not_evaluable``: samples the infrastructure left without a verdict (an unreachable dependency
+  repository, a port held by another process, a harness exception, …) are in none of the
+  figures above, counted and listed apart; ``repogenesis_summary`` keeps the stock semantics
+  and counts every sample.
 * ``reported_summary`` and ``summary_warnings``: a stock report's own ``summary`` figures, and
   one warning per figure that disagrees with what its ``results`` give. The figures shown are
   always recomputed from the results; the report's own stay next to them.
@@ -62,6 +66,11 @@ class RunMetrics:
     differences: list[str] = field(default_factory=list)
     reported_summary: dict[str, float] = field(default_factory=dict)
     summary_warnings: list[str] = field(default_factory=list)
+    # samples the infrastructure left without a verdict: in no figure above (``samples`` is
+    # what the figures are over; ``samples_total`` counts these too)
+    samples_total: int = 0
+    not_evaluable: int = 0
+    not_evaluable_samples: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -73,8 +82,18 @@ def strict_passed(s: SampleResult) -> bool:
     return s.tests.all_passed and s.tests.status is not SuiteStatus.NOT_RUN
 
 
+def not_evaluable_rows(samples: list[SampleResult]) -> list[dict[str, Any]]:
+    """One record per sample the infrastructure left without a verdict (sample id, kind,
+    reason, inferred), in sample order."""
+    return [{"sample_id": s.sample_id, "kind": s.not_evaluable.kind,
+             "reason": s.not_evaluable.reason, "inferred": s.not_evaluable.inferred}
+            for s in sorted(samples, key=lambda s: (s.task, s.sample))
+            if s.not_evaluable is not None]
+
+
 def compute_run_metrics(run: Run) -> RunMetrics:
-    samples = list(run.samples)
+    # the figures are over the evaluable samples; the others are counted and listed apart
+    samples = [s for s in run.samples if s.not_evaluable is None]
     by_task: dict[str, list[SampleResult]] = defaultdict(list)
     for s in samples:
         by_task[s.task].append(s)
@@ -114,6 +133,9 @@ def compute_run_metrics(run: Run) -> RunMetrics:
         deployed=deployed,
         failing_tests=sum(len(s.failing_tests) for s in samples),
         has_test_cases=run.has_test_cases,
+        samples_total=len(run.samples),
+        not_evaluable=len(run.samples) - len(samples),
+        not_evaluable_samples=not_evaluable_rows(list(run.samples)),
     )
     if m.dsr_lenient is not None and m.dsr_lenient != m.dsr:
         m.differences.append(

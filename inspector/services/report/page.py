@@ -104,10 +104,14 @@ def _summary(r: ReportInput) -> str:
     for i, c in enumerate(r.runs):
         m = c.metrics
         k = ", ".join(f"@{k} {pct(v)}" for k, v in m.pass_at_k.items())
+        # no evaluable sample: no figure (a 0 % would blame the model)
+        fig = pct if m.samples else (lambda _: pct(None))
         rows.append([str(i + 1), esc(m.run_id), esc(m.agent), esc(m.model), esc(m.language),
                      "ours" if m.format != "repogenesis" else "stock", str(m.tasks),
-                     str(m.samples), pct(m.pass_at_1), pct(m.test_pass_ratio),
-                     esc(k) or "—", pct(m.api_coverage), pct(m.dsr), str(m.suites_not_run),
+                     str(m.samples) + (f" (+{m.not_evaluable} n/e)" if m.not_evaluable
+                                       else ""),
+                     fig(m.pass_at_1), fig(m.test_pass_ratio),
+                     esc(k) or "—", fig(m.api_coverage), fig(m.dsr), str(m.suites_not_run),
                      str(c.failing), str(c.labelled)])
     out = ['<h2 id="summary">Summary</h2>\n',
            table(["#", "run", "agent", "model", "lang", "format", "tasks", "samples",
@@ -119,6 +123,7 @@ def _summary(r: ReportInput) -> str:
                 "pass ratio. 'stock' runs are RepoGenesis reports: counts only, no per-test "
                 "results or logs; their DSR and AC are the stock harness's lenient figures. "
                 "Labelled: failing samples with at least one label.")]
+    out.append(_not_evaluable(r))
     diffs = [(m.run_id, d) for m in (c.metrics for c in r.runs) for d in m.differences
              if not d.startswith("Pass@1")]
     if diffs:
@@ -135,6 +140,24 @@ def _summary(r: ReportInput) -> str:
         out.append("<h3>Problems met while loading</h3><ul>" +
                    "".join(f"<li>{esc(n)}</li>" for n in r.notes) + "</ul>\n")
     return "".join(out)
+
+
+def _not_evaluable(r: ReportInput) -> str:
+    """The samples the infrastructure left without a verdict: counted and listed apart."""
+    rows = [[esc(row["sample_id"]), esc(row["kind"]),
+             "inferred" if row["inferred"] else "recorded", esc(row["reason"])]
+            for c in r.runs for row in c.metrics.not_evaluable_samples]
+    if not rows:
+        return ""
+    total = sum(c.metrics.samples_total for c in r.runs)
+    return (f'<h3 class="warn" id="not-evaluable">{len(rows):,} of {total:,} samples not '
+            "evaluable</h3>\n" + note(
+                "The infrastructure, not the model, left these without a verdict (n/e in the "
+                "table above): they are in no figure of the summary (samples, Pass@1, pass@k, "
+                "AC, DSR are over the others); the stock report.json's summary counts them, as "
+                "the stock harness would. 'inferred': read back from an older result's "
+                "messages; `inspector evaluate` on the same run evaluates them again.")
+            + table(["sample", "kind", "how known", "reason"], rows, numeric=()))
 
 
 def _matrix(r: ReportInput) -> str:
