@@ -180,6 +180,12 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
                     error = INFRA_PREFIX + failed.message
                     logs[Phase.TESTS].meta("not run: the deployment was stopped for an "
                                            "infrastructure reason, not the repo's")
+                elif failed is not None and failed.not_evaluable is not None:
+                    # the machine cannot deploy it (an unreachable dependency repository…):
+                    # the suite would fail for the same reason; no verdict either way
+                    logs[Phase.TESTS].meta(f"not run: not evaluable here "
+                                           f"({failed.not_evaluable.kind}), not the repo's "
+                                           "failure")
                 elif not job.cancel.is_set():
                     say("running tests")
                     tests_run = session.run_tests(logs[Phase.TESTS])
