@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome, Phase, PhaseStatus
-from inspector.model.results import NotEvaluable
 from inspector.model.runformat import load_run
 from inspector.model.tasks import load_tasks
 from inspector.services.deploy.backend import SampleJob
@@ -103,6 +102,7 @@ def test_unreachable_maven_repository_is_recorded_not_evaluable_and_resumed(
     it again like a missing result."""
     import json
 
+    from inspector.model.results import NotEvaluable
     from inspector.services.metrics import compute_run_metrics
 
     home = tmp_path / "home"
