@@ -51,6 +51,12 @@ def test_java_samples_without_a_maven_repository_are_not_evaluable(
     table_row = next(line for line in text.splitlines() if line.startswith(JAVA))
     assert "0 (+3 n/e)" in table_row and "0.0%" not in table_row  # no figure over nothing
 
+    # `failures` names them as not evaluable, never as a failed deployment of the model's
+    assert main(["failures", str(run), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["task"], r["outcome"], r["cause"]) for r in rows] == [
+        (t, "not_evaluable", "dependency_repository_unreachable") for t in SAMPLES]
+
     # one result now records that it has a verdict: it counts (and fails), the others not
     result = run / "samples" / "spark-dashboard-backend" / "0" / "result.json"
     doc = json.loads(result.read_text())
