@@ -108,8 +108,9 @@ def cmd_summary(args: argparse.Namespace) -> int:
                   "test pass", "AC", "DSR", "suites not run"], rows))
     not_evaluable = _not_evaluable_lines(metrics)
     if not_evaluable:
-        print("\nNot evaluable (the infrastructure, not the repo, left them without a verdict; "
-              "in no figure above — the stock report.json's summary still counts them):")
+        print("\nNot evaluable (n/e: the infrastructure, not the repo, left them without a "
+              "verdict; in no figure above — the stock report.json's summary still counts "
+              "them):")
         print("\n".join(not_evaluable))
     suites = _suites_not_run(found.runs)
     if suites:
