@@ -98,11 +98,14 @@ def cmd_summary(args: argparse.Namespace) -> int:
     rows = []
     for m in metrics:
         k = ", ".join(f"@{k} {_pct(v).strip()}" for k, v in m.pass_at_k.items())
+        # no evaluable sample: no figure (a 0 % would blame the model)
+        fig = _pct if m.samples else (lambda x: _pct(None))
         rows.append([
             m.run_id, m.agent, m.model, m.language, "ours" if m.format != "repogenesis"
-            else "stock", str(m.tasks), str(m.samples), _pct(m.pass_at_1) + (f" ({k})" if k
-                                                                              else ""),
-            _pct(m.test_pass_ratio), _pct(m.api_coverage), _pct(m.dsr),
+            else "stock", str(m.tasks), str(m.samples) + (f" (+{m.not_evaluable} n/e)"
+                                                          if m.not_evaluable else ""),
+            fig(m.pass_at_1) + (f" ({k})" if k else ""),
+            fig(m.test_pass_ratio), fig(m.api_coverage), fig(m.dsr),
             str(m.suites_not_run),
         ])
     print(_table(["run", "agent", "model", "lang", "format", "tasks", "samples", "pass@1",
@@ -112,9 +115,18 @@ def cmd_summary(args: argparse.Namespace) -> int:
     print("\nWith 95% intervals (pass@1: Wilson when each task has one sample, else a "
           "bootstrap over tasks; test pass: a bootstrap over tasks):")
     for m in metrics:
+        if not m.samples:
+            print(f"  {sanitize_field(m.run_id, 200)}: — (no evaluable sample)")
+            continue
         print(f"  {sanitize_field(m.run_id, 200)}: pass@1 "
               f"{figure_with_interval(m.pass_at_1, m.pass_at_1_ci)}; test pass "
               f"{figure_with_interval(m.test_pass_ratio, m.test_pass_ci, NO_SCORED)}")
+    not_evaluable = _not_evaluable_lines(metrics)
+    if not_evaluable:
+        print("\nNot evaluable (n/e: the infrastructure, not the repo, left them without a "
+              "verdict; in no figure above — the stock report.json's summary still counts "
+              "them):")
+        print("\n".join(not_evaluable))
     suites = _suites_not_run(found.runs)
     if suites:
         print("\nSuites that did not run (fully), with the first cause pytest printed:")
@@ -146,6 +158,24 @@ def cmd_summary(args: argparse.Namespace) -> int:
         print("WARNING: reports whose own summary disagrees with their results:")
         print("\n".join(warnings))
     return 0
+
+
+def _not_evaluable_lines(metrics: list) -> list[str]:
+    """Per run with not-evaluable samples: "3 of 67 samples not evaluable: …", then each."""
+    lines = []
+    for m in metrics:
+        if not m.not_evaluable:
+            continue
+        kinds: dict[str, int] = {}
+        for row in m.not_evaluable_samples:
+            kinds[row["kind"]] = kinds.get(row["kind"], 0) + 1
+        per = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+        lines.append(f"  {m.run_id}: {m.not_evaluable} of {m.samples_total} samples not "
+                     f"evaluable: {per}")
+        for row in m.not_evaluable_samples:
+            how = " (inferred from the result's messages)" if row["inferred"] else ""
+            lines.append(f"    {row['sample_id']}: {row['kind']}{how}: {row['reason']}")
+    return lines
 
 
 def _suites_not_run(runs: list) -> list[str]:
@@ -254,13 +284,18 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGINT, previous)
     m = compute_run_metrics(run)
-    print(f"{run.id}: {m.samples} samples, pass@1 {_pct(m.pass_at_1).strip()}, "
+    n_e = f" (+{m.not_evaluable} not evaluable)" if m.not_evaluable else ""
+    print(f"{run.id}: {m.samples} samples{n_e}, pass@1 {_pct(m.pass_at_1).strip()}, "
           f"test pass {_pct(m.test_pass_ratio).strip()}, AC {_pct(m.api_coverage).strip()}, "
           f"DSR {_pct(m.dsr).strip()} -> {plan.out}")
     for d in m.differences:
         print(f"  note: {d}")
     if evaluator.resumed:
         print(f"  resumed: {evaluator.resumed} sample(s) were already evaluated")
+    if m.not_evaluable:
+        print(f"inspector: {m.not_evaluable} sample(s) not evaluable (the infrastructure, not "
+              "the model; in no figure): `inspector summary` lists why; run the same command "
+              "again to evaluate them", file=sys.stderr)
     if evaluator.infra_failures:
         print(f"inspector: {evaluator.infra_failures} sample(s) failed for infrastructure "
               "reasons (not the model's); run the same command again to evaluate them",

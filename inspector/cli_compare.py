@@ -210,7 +210,8 @@ def runs_text(overview: Overview) -> str:
     from inspector.services.analysis.comparison_wording import cost_text
 
     passes, cats = overview.passes, overview.categories
-    out = [f"{len(overview.runs)} runs under {overview.root}", "",
+    note = overview.not_evaluable_note()
+    out = [f"{len(overview.runs)} runs under {overview.root}", *([note] if note else []), "",
            f"Pass@1 by difficulty tier ({overview.tier_source}):",
            tier_table(overview), "",
            "Pass@1 by framework (strict: all tests pass; stock: the test pass ratio):",

@@ -113,7 +113,8 @@ def print_section(found: tuple[Corrections, Source], metrics: list[RunMetrics],
     where = f"{'errata file' if src.kind == 'errata' else 'labels'} {shown(src.path)}{who}"
     if not c.entries:
         print(f"\nCorrected figures: no test has the final label 'not-model' in {where} "
-              "(sample-level labels leave no test out); the official figures stand.")
+              "(a sample-level label leaves out only the tests grouped under it); the official "
+              "figures stand.")
         return
     print("\nCorrected figures: the tests labelled 'not-model' (not a model failure) left out "
           "of every run of their task; the official figures above stand.")

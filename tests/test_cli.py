@@ -65,10 +65,11 @@ def test_summary_json_on_bundled_data_matches_hand_count(sample_runs: Path) -> N
                                             4)
     assert dash["dsr"] == 1.0
     assert dash["suites_not_run"] == 1  # WebPan
-    # dash's Java repos never install (no Maven repository reachable): nothing deploys or runs
+    # dash's Java repos never install (no Maven repository reachable): not evaluable, in no
+    # figure, counted and listed apart
     java = rows["repo_readme_1125_dash_m2-mini_Java"]
-    assert (java["language"], java["samples"], java["dsr"], java["suites_not_run"]) == \
-        ("java", 3, 0.0, 3)
+    assert (java["language"], java["samples"], java["samples_total"], java["not_evaluable"],
+            java["suites_not_run"]) == ("java", 0, 3, 3, 0)
 
 
 def test_summary_on_repogenesis_report_equals_its_own_summary(sample_runs: Path) -> None:

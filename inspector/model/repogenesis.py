@@ -22,10 +22,17 @@ from typing import Any
 from inspector.model.errors import LoadError, LoadIssue
 from inspector.model.ids import check_id, checked_name
 from inspector.model.jsonfields import Fields, read_json
+from inspector.model.not_evaluable import with_inference
 from inspector.model.outcomes import Phase
 from inspector.model.predictions import parse_predictions_name
 from inspector.model.repo_scope import REPO_REFUSED, RepoScope, run_scope
-from inspector.model.results import ApiCoverage, Deployment, SampleResult, TestSummary
+from inspector.model.results import (
+    ApiCoverage,
+    Deployment,
+    NotEvaluable,
+    SampleResult,
+    TestSummary,
+)
 from inspector.model.run import Run, RunSource
 from inspector.model.stock_flaws import java_counts_doubled, run_java_notes
 from inspector.model.task import Task
@@ -45,6 +52,9 @@ EXIT_CODES = {
     -3: "image build failed",
     -99: "harness exception",
 }
+
+_STOCK_NOT_EVALUABLE = {-2: "sandbox_unavailable", -99: "harness_exception"}
+"""Stock exit codes that say the infrastructure, not the repo, stopped the sample."""
 
 
 def _is_dir(path: Path) -> bool:
@@ -141,7 +151,7 @@ def parse_result(obj: Any, path: Path, field: str, run_id: str, default_lang: st
         issues.append(outside)
         notes.append(f"{REPO_REFUSED}{outside.message}")
         repo_path = None
-    return SampleResult(
+    result = SampleResult(
         run_id=run_id, task=name, sample=0, language=lang,
         deployment=Deployment(success=dsr_ok, message=dsr_msg,
                               failed_phase=_failed_phase(exit_code, dsr_ok, tests),
@@ -158,6 +168,12 @@ def parse_result(obj: Any, path: Path, field: str, run_id: str, default_lang: st
         error=f.text("error"),
         notes=tuple(notes),
     )
+    if exit_code is not None and exit_code in _STOCK_NOT_EVALUABLE and not result.error:
+        # the stock harness's own exit codes for its machinery failing
+        return replace(result, not_evaluable=NotEvaluable(
+            _STOCK_NOT_EVALUABLE[exit_code], f"exit code {exit_code}: {EXIT_CODES[exit_code]}",
+            inferred=True))
+    return with_inference(result)
 
 
 def _resolve_predictions(raw: str | None, base: Path) -> Path | None:

@@ -259,6 +259,26 @@ class Generation:
                 and self.output_tokens is None and self.cost_usd is None)
 
 
+NOT_EVALUABLE_KINDS = ("dependency_repository_unreachable", "sandbox_image_missing",
+                       "sandbox_unavailable", "isolation_unavailable", "toolchain_missing",
+                       "backend_unsupported", "port_held", "worker_lost", "harness_exception")
+"""Kinds of :class:`NotEvaluable`: why the machine, not the repo, left a sample without a
+verdict (see ``docs/run-format.md``, "Not evaluable")."""
+
+
+@dataclass(frozen=True, slots=True)
+class NotEvaluable:
+    """Why a sample has no verdict: the infrastructure stopped it, not the generated repo.
+
+    ``kind`` is one of :data:`NOT_EVALUABLE_KINDS` (readers show unknown kinds as they are);
+    ``reason`` the one-line account; ``inferred`` is True when the result did not record it
+    and a reader concluded it from the result's messages (older files)."""
+
+    kind: str
+    reason: str
+    inferred: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class SampleResult:
     """Everything known about one generated repository's evaluation."""
@@ -286,6 +306,8 @@ class SampleResult:
     tampering: tuple[TamperFinding, ...] | None = None
     # generation time, tokens and cost when the run records them (optional; None: not recorded)
     generation: Generation | None = None
+    # set when the infrastructure, not the repo, left it without a verdict: no figure counts it
+    not_evaluable: NotEvaluable | None = None
 
     @property
     def sample_id(self) -> str:

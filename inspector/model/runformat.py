@@ -27,16 +27,19 @@ from inspector.model.errors import LoadError, LoadIssue
 from inspector.model.files import read_regular
 from inspector.model.ids import check_id, checked_name
 from inspector.model.jsonfields import MAX_INT, Fields, read_json
+from inspector.model.not_evaluable import with_inference
 from inspector.model.outcomes import Outcome, Phase, PhaseStatus
 from inspector.model.realpaths import real_folder, resolve_below, within
 from inspector.model.repo_scope import REPO_REFUSED, RepoScope, run_scope
 from inspector.model.results import (
     CAUSE_KINDS,
+    NOT_EVALUABLE_KINDS,
     ApiCoverage,
     Deployment,
     EndpointCoverage,
     Evidence,
     Generation,
+    NotEvaluable,
     PhaseResult,
     SampleResult,
     SuiteCause,
@@ -167,6 +170,8 @@ def sample_to_json(s: SampleResult, sample_dir: Path, started_at: str | None = N
         out["tampering"] = [f.to_json() for f in s.tampering]
     if s.generation is not None and not s.generation.is_empty:
         out["generation"] = generation_to_json(s.generation)
+    # always written (null: evaluable) so readers infer a cause only for older files
+    out["not_evaluable"] = not_evaluable_to_json(s.not_evaluable)
     ac = s.api_coverage
     if ac is not None:
         out["api_coverage"] = {
@@ -197,6 +202,13 @@ def generation_to_json(g: Generation) -> dict[str, Any]:
     if g.cost_usd is not None:
         out["cost_usd"] = g.cost_usd
     return out
+
+
+def not_evaluable_to_json(n: NotEvaluable | None) -> dict[str, Any] | None:
+    """The ``not_evaluable`` object of ``result.json`` (None: the sample has a verdict)."""
+    if n is None:
+        return None
+    return {"kind": n.kind, "reason": n.reason, "inferred": n.inferred}
 
 
 def _endpoint_json(e: EndpointCoverage) -> dict[str, Any]:
@@ -524,7 +536,7 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
                 repo_path = None
         repo_digest = rf.text("digest")
     notes = tuple(str(n) for n in f.items("notes") if isinstance(n, str)) + refused
-    return SampleResult(
+    result = SampleResult(
         run_id=run_id, task=task, sample=sample,
         language=f.text("language", "python") or "python",
         deployment=deployment, tests=tests,
@@ -537,7 +549,28 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
         build_error=f.text("build_error"), error=f.text("error"), notes=notes,
         tampering=_tampering(f, path, issues),
         generation=_generation(f),
+        not_evaluable=_not_evaluable(f, path, issues),
     )
+    # files written before the field: the cause read back from the harness's messages
+    return result if "not_evaluable" in f.obj else with_inference(result)
+
+
+def _not_evaluable(f: Fields, path: Path, issues: list[LoadIssue]) -> NotEvaluable | None:
+    """The recorded cause of a sample without a verdict; a bad record is a warning and the
+    sample is read as evaluable."""
+    nf = f.sub("not_evaluable")
+    if nf is None:
+        return None
+    try:
+        kind = nf.text("kind", required=True) or ""
+        if kind not in NOT_EVALUABLE_KINDS:
+            issues.append(LoadIssue(path, "not_evaluable.kind", f"unknown kind {kind!r}",
+                                    "warning"))
+        return NotEvaluable(kind, nf.text("reason", "") or "",
+                            bool(nf.boolean("inferred", False)))
+    except LoadError as exc:
+        issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message, "warning"))
+        return None
 
 
 def _generation(f: Fields) -> Generation | None:

@@ -35,9 +35,9 @@ if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up 
     from inspector.model.results import SampleResult
     from inspector.model.run import Run
     from inspector.model.task import Task
-    from inspector.services.health import HealthReport
+    from inspector.services.health import HealthReport, NotEvaluableSample
 
-INDEX_VERSION = 11  # 11: run metrics with 95% intervals; 10: samples.gen_* (generation, cost)
+INDEX_VERSION = 12  # 12: metrics.not_evaluable*; 11: metrics' 95% intervals; 10: samples.gen_*
 MESSAGE_CHARS = 300
 _Row = tuple[Any, ...]  # one sqlite row: sqlite3 types its values as Any
 
@@ -490,7 +490,18 @@ class Catalog:
         tampering = tampering_check(
             TamperedSample(e.sample_id, e.run_id, e.task, e.tampering) for e in samples
             if e.has_cases or (e.agent, e.model, e.task, e.sample) not in detailed)
-        return replace(test_level, findings=tuple(findings), tampering=tampering)
+        return replace(test_level, findings=tuple(findings), tampering=tampering,
+                       not_evaluable=self._not_evaluable())
+
+    def _not_evaluable(self) -> tuple[NotEvaluableSample, ...]:
+        """Every indexed sample the infrastructure left without a verdict (from run metrics)."""
+        from inspector.services.health import NotEvaluableSample
+
+        return tuple(NotEvaluableSample(str(r.get("sample_id", "")), str(r.get("kind", "")),
+                                        str(r.get("reason", "")), bool(r.get("inferred")))
+                     for run in self.runs()
+                     for r in run.metrics.get("not_evaluable_samples") or ()
+                     if isinstance(r, dict))
 
     def counts(self) -> tuple[int, int, int]:
         """(runs, samples, tests) in the index."""

@@ -20,7 +20,8 @@ class FailureRow:
     sample_id: str
     test_id: str | None
     # failed | error | deploy_failed | suite_not_run | suite_incomplete | counts |
-    # tampering_attempt (findings reported on the sample; never part of its verdict)
+    # tampering_attempt (findings reported on the sample; never part of its verdict) |
+    # not_evaluable (the infrastructure left it without a verdict: no failure of the model)
     outcome: str
     message: str
     phase: str | None = None
@@ -105,5 +106,12 @@ def list_failures(runs: list[Run]) -> list[FailureRow]:
     out: list[FailureRow] = []
     for run in runs:
         for s in sorted(run.samples, key=lambda s: (s.task, s.sample)):
+            ne = s.not_evaluable
+            if ne is not None:  # no verdict: nothing here is the model's failure
+                out.append(FailureRow(
+                    s.run_id, s.task, s.sample, s.sample_id, None, "not_evaluable",
+                    _first_line(f"{ne.kind}{' (inferred)' if ne.inferred else ''}: "
+                                f"{ne.reason}"), cause=ne.kind))
+                continue
             out.extend(sample_failures(s, run.tasks.get(s.task)))
     return out

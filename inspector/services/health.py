@@ -124,6 +124,17 @@ class HealthFinding:
 
 
 @dataclass(frozen=True, slots=True)
+class NotEvaluableSample:
+    """A sample the infrastructure left without a verdict: neither the agent's failure nor
+    evidence about the benchmark; in no figure."""
+
+    sample_id: str
+    kind: str
+    reason: str
+    inferred: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class HealthReport:
     """Findings sorted by severity, plus what the analysis saw."""
 
@@ -134,6 +145,18 @@ class HealthReport:
     unmatched_tests: int = 0
     min_samples: int = 2
     tampering: tuple[TamperedSample, ...] = ()  # samples with tampering attempts
+    not_evaluable: tuple[NotEvaluableSample, ...] = ()  # no verdict: the infrastructure's
+
+    def not_evaluable_line(self) -> str:
+        """"3 samples not evaluable (dependency_repository_unreachable 3): …", or ''."""
+        if not self.not_evaluable:
+            return ""
+        kinds = Counter(n.kind for n in self.not_evaluable)
+        k = len(self.not_evaluable)
+        return (f"{k} sample{'s' if k != 1 else ''} not evaluable ("
+                + ", ".join(f"{kind} {c}" for kind, c in sorted(kinds.items()))
+                + "): the infrastructure, not the agent, left them without a verdict; in no "
+                "figure and never evidence of a benchmark defect")
 
     @property
     def deliberate_tampering(self) -> int:

@@ -14,6 +14,10 @@
 * ``pass_at_1_ci`` and ``test_pass_ci``: their 95 % intervals (Wilson for pass@1 when each
   task has one sample, else a bootstrap over tasks; see :mod:`inspector.model.stats`), from
   the same per-task counts and scored samples as the figures; None when there is nothing.
+* ``not_evaluable``: samples the infrastructure left without a verdict (an unreachable dependency
+  repository, a port held by another process, a harness exception, …) are in none of the
+  figures above, counted and listed apart; ``repogenesis_summary`` keeps the stock semantics
+  and counts every sample.
 * ``reported_summary`` and ``summary_warnings``: a stock report's own ``summary`` figures, and
   one warning per figure that disagrees with what its ``results`` give. The figures shown are
   always recomputed from the results; the report's own stay next to them.
@@ -68,6 +72,11 @@ class RunMetrics:
     summary_warnings: list[str] = field(default_factory=list)
     pass_at_1_ci: Interval | None = None
     test_pass_ci: Interval | None = None
+    # samples the infrastructure left without a verdict: in no figure above (``samples`` is
+    # what the figures are over; ``samples_total`` counts these too)
+    samples_total: int = 0
+    not_evaluable: int = 0
+    not_evaluable_samples: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -79,8 +88,18 @@ def strict_passed(s: SampleResult) -> bool:
     return s.tests.all_passed and s.tests.status is not SuiteStatus.NOT_RUN
 
 
+def not_evaluable_rows(samples: list[SampleResult]) -> list[dict[str, Any]]:
+    """One record per sample the infrastructure left without a verdict (sample id, kind,
+    reason, inferred), in sample order."""
+    return [{"sample_id": s.sample_id, "kind": s.not_evaluable.kind,
+             "reason": s.not_evaluable.reason, "inferred": s.not_evaluable.inferred}
+            for s in sorted(samples, key=lambda s: (s.task, s.sample))
+            if s.not_evaluable is not None]
+
+
 def compute_run_metrics(run: Run) -> RunMetrics:
-    samples = list(run.samples)
+    # the figures are over the evaluable samples; the others are counted and listed apart
+    samples = [s for s in run.samples if s.not_evaluable is None]
     by_task: dict[str, list[SampleResult]] = defaultdict(list)
     for s in samples:
         by_task[s.task].append(s)
@@ -126,6 +145,9 @@ def compute_run_metrics(run: Run) -> RunMetrics:
         has_test_cases=run.has_test_cases,
         pass_at_1_ci=pass_at_1_interval(list(per_task.values())),
         test_pass_ci=score_interval(list(scored_by_task.values())),
+        samples_total=len(run.samples),
+        not_evaluable=len(run.samples) - len(samples),
+        not_evaluable_samples=not_evaluable_rows(list(run.samples)),
     )
     if m.dsr_lenient is not None and m.dsr_lenient != m.dsr:
         m.differences.append(

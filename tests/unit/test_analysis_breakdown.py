@@ -44,9 +44,8 @@ def test_pass_at_1_by_framework_hand_counted(runs: list[RunOutcomes]) -> None:
     # Relay 1119: fastapi inventory 7/10, notes 5/10, unit-converter 0/8; flask all 0
     assert groups[(RELAY, "fastapi")].stock == pytest.approx((0.7 + 0.5 + 0) / 3)
     assert groups[(RELAY, "flask")].strict == 0.0
-    # the Java run's suites never counted a test: no stock figure rather than 0
-    java = groups[("repo_readme_1125_dash_m2-mini_Java", "javalin")]
-    assert java.stock is None and java.counted == 0
+    # the Java run's samples are not evaluable (no Maven repository reachable): no group
+    assert not any(run == "repo_readme_1125_dash_m2-mini_Java" for run, _ in groups)
 
 
 def test_pass_at_1_by_language_equals_the_run_metrics(runs: list[RunOutcomes],

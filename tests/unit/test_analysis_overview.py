@@ -63,14 +63,16 @@ def test_tiers_order_easiest_first_and_never_mix_scales() -> None:
 
 
 def test_bundled_overview_tiers_every_task_by_its_spec(bundled) -> None:  # type: ignore[no-untyped-def]
-    assert len(bundled.runs) == 10 and bundled.samples == 67
-    assert len(bundled.tasks) == 17
+    # dash Java's 3 samples are not evaluable (no Maven repository reachable): in no figure
+    assert len(bundled.runs) == 10 and bundled.samples == 64 and bundled.not_evaluable == 3
+    assert bundled.not_evaluable_note().startswith("3 of 67 samples not evaluable")
+    assert len(bundled.tasks) == 14
     # no reference implementation is bundled: each tier is the README's spec tier
     assert set(bundled.tiers.values()) == {"spec low", "spec medium", "spec high"}
     assert bundled.tiers["WebPan"] == "spec high"  # 707 words, 13 endpoints
     assert bundled.tiers["flask"] == "spec low"  # 221 words, 3 endpoints
     assert bundled.tier_names() == ["spec low", "spec medium", "spec high"]
-    assert "17 task(s) by spec complexity" in bundled.tier_source
+    assert "14 task(s) by spec complexity" in bundled.tier_source
     assert bundled.categories is not None and bundled.categories.labelled == 10
 
 
@@ -94,9 +96,8 @@ def test_task_rows_sort_and_filter(bundled) -> None:  # type: ignore[no-untyped-
     rows = task_rows(bundled)
     by_words = [r.task for r in sorted_rows(rows, "words", True)[:2]]
     assert by_words == ["WebPan", "synapse"]  # 707 and 632 words
-    java = [r.task for r in rows if r.matches("JAVA")]
-    assert java == ["javalin-task-manager", "spark-dashboard-backend",
-                    "springboot-chat-gateway"]
+    # the Java tasks' only samples are not evaluable: no row for a figure over nothing
+    assert [r.task for r in rows if r.matches("JAVA")] == []
     assert {r.task for r in rows if r.matches("flask spec low")} == {
         "flask", "Multilingual", "quote-board", "todo-service", "url-shortener"}
     flask = next(r for r in rows if r.task == "flask")
@@ -117,7 +118,7 @@ def test_plots_draw_what_they_say(bundled) -> None:  # type: ignore[no-untyped-d
     text, caption = _drawn(plots.draw_cost_vs_pass, bundled)
     assert "not recorded" in text and "cost_usd" in caption
     text, _ = _drawn(plots.draw_framework_pass, bundled)
-    assert "springboot" in text and "fastapi" in text
+    assert "fastapi" in text and "springboot" not in text  # Java: not evaluable
 
 
 def test_paired_plot_names_few_tasks_and_counts_wins() -> None:

@@ -157,7 +157,10 @@ class TestFirstRefresh:
             assert metrics["dsr"] == m.dsr, run_id
             assert metrics["api_coverage"] == m.api_coverage, run_id
             assert metrics["test_pass_ratio"] == m.test_pass_ratio, run_id
-            assert metrics["samples"] == m.samples == SAMPLES[run_id], run_id
+            assert metrics["samples"] == m.samples, run_id
+            # every sample counted: the figures' and the not-evaluable ones (dash Java's 3)
+            assert metrics["samples_total"] == m.samples_total == SAMPLES[run_id], run_id
+            assert metrics["not_evaluable"] == m.samples_total - m.samples, run_id
 
     def test_run_identity_and_status(self, shared: Catalog, sroot: Path):
         runs = by_id(shared)

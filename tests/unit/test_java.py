@@ -227,6 +227,18 @@ def test_build_problems_in_one_line(fixture: str, message: str) -> None:
     out = parse_maven_output((MAVEN / fixture).read_text())
     assert out.problem() == message
     assert out.counts is None
+    # offline or no repository reached: the infrastructure's problem (not evaluable)
+    assert out.repository_unreachable == ("compile-error" not in fixture)
+
+
+def test_a_repository_that_answers_not_found_is_the_repos_dependency_failure() -> None:
+    """A reachable repository said the artifact does not exist: the repo's failure, never
+    called an infrastructure problem (nor left out of the figures as not evaluable)."""
+    out = parse_maven_output((MAVEN / "maven-3.8-repository-not-found.log").read_text())
+    assert not out.repository_unreachable and not out.offline and not out.unreachable
+    assert out.problem() == ("Maven could not resolve org.apache.maven.plugins:"
+                             "maven-clean-plugin:3.3.2 (not found in the configured "
+                             "repositories)")
 
 
 # ---------------------------------------------------------------- stock double counting

@@ -114,6 +114,8 @@ def _index(overview: Overview | None, comparison: RunComparison | None,
     if overview is not None:
         out.append(f"Runs under `{_shown(str(overview.root))}`: {len(overview.runs)} runs, "
                    f"{overview.samples} samples. Tiers: {overview.tier_source}.")
+        if overview.not_evaluable:
+            out.append(f"{overview.not_evaluable_note()}.")
     if comparison is not None:
         out.append(f"Paired comparison: A = `{_shown(comparison.a.run_id)}`, "
                    f"B = `{_shown(comparison.b.run_id)}`, {len(comparison.pairs)} common "

@@ -56,7 +56,9 @@ class RunOutcomes:
     model: str
     language: str
     format: str
-    samples: tuple[SampleOutcome, ...]
+    samples: tuple[SampleOutcome, ...]  # the evaluable samples: the figures are over these
+    # ids of the samples the infrastructure left without a verdict: left out of every figure
+    not_evaluable: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -75,6 +77,8 @@ def from_run(run: Run, key: str | None = None) -> RunOutcomes:
     key = key or run.id
     samples = []
     for s in run.samples:
+        if s.not_evaluable is not None:
+            continue
         task = run.tasks.get(s.task)
         framework = s.framework or (task.framework if task is not None else "")
         samples.append(SampleOutcome(
@@ -83,7 +87,14 @@ def from_run(run: Run, key: str | None = None) -> RunOutcomes:
             strict_pass=strict_passed(s), passed=s.tests.passed, total=s.tests.total,
             generation=s.generation))
     return RunOutcomes(key, run.id, run.agent, run.model, run.language, run.source.format,
-                       tuple(samples))
+                       tuple(samples), tuple(s.sample_id for s in run.samples
+                                             if s.not_evaluable is not None))
+
+
+def not_evaluable_ids(run: RunEntry) -> tuple[str, ...]:
+    """The sample ids an indexed run's metrics list as not evaluable."""
+    rows = run.metrics.get("not_evaluable_samples") or ()
+    return tuple(str(r["sample_id"]) for r in rows if isinstance(r, dict) and "sample_id" in r)
 
 
 def entry_passed(e: SampleEntry) -> bool:
@@ -93,12 +104,14 @@ def entry_passed(e: SampleEntry) -> bool:
 
 def from_entries(run: RunEntry, samples: Iterable[SampleEntry]) -> RunOutcomes:
     """The outcomes of a run from the catalog's sample entries."""
+    skip = not_evaluable_ids(run)
     out = tuple(SampleOutcome(
         run_key=run.key, run_id=e.run_id, agent=e.agent, model=e.model, task=e.task,
         sample=e.sample, language=e.language or run.language, framework=e.framework,
         strict_pass=entry_passed(e), passed=e.passed, total=e.total, generation=e.generation)
-        for e in samples if e.run_key == run.key)
-    return RunOutcomes(run.key, run.run_id, run.agent, run.model, run.language, run.format, out)
+        for e in samples if e.run_key == run.key and e.sample_id not in skip)
+    return RunOutcomes(run.key, run.run_id, run.agent, run.model, run.language, run.format, out,
+                       skip)
 
 
 def from_outcome_rows(runs: list[RunEntry], rows: Iterable[tuple[Any, ...]]
@@ -106,11 +119,12 @@ def from_outcome_rows(runs: list[RunEntry], rows: Iterable[tuple[Any, ...]]
     """Every run's outcomes from :meth:`~inspector.services.catalog.Catalog.outcome_rows`
     (columns as :data:`~inspector.services.catalog.OUTCOME_COLUMNS`)."""
     info = {r.key: r for r in runs}
+    skip = {r.key: set(not_evaluable_ids(r)) for r in runs}
     per_run: dict[str, list[SampleOutcome]] = defaultdict(list)
     for (key, task, sample, language, framework, passed, total, coll,
          g_sec, g_in, g_out, g_cost) in rows:
         run = info.get(key)
-        if run is None:
+        if run is None or f"{run.run_id}/{task}/{sample}" in skip[key]:
             continue
         gen = None
         if g_sec is not None or g_in is not None or g_out is not None or g_cost is not None:
@@ -121,4 +135,4 @@ def from_outcome_rows(runs: list[RunEntry], rows: Iterable[tuple[Any, ...]]
             strict_pass=total > 0 and passed == total and not coll, passed=passed,
             total=total, generation=gen))
     return [RunOutcomes(r.key, r.run_id, r.agent, r.model, r.language, r.format,
-                        tuple(per_run.get(r.key, ()))) for r in runs]
+                        tuple(per_run.get(r.key, ())), not_evaluable_ids(r)) for r in runs]

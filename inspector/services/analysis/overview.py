@@ -112,7 +112,21 @@ class Overview:
 
     @property
     def samples(self) -> int:
+        """Evaluable samples: what every figure is over."""
         return sum(len(r.samples) for r in self.runs)
+
+    @property
+    def not_evaluable(self) -> int:
+        """Samples the infrastructure left without a verdict, left out of every figure."""
+        return sum(len(r.not_evaluable) for r in self.runs)
+
+    def not_evaluable_note(self) -> str:
+        """"3 of 67 samples not evaluable (left out of every figure)", or ''."""
+        n = self.not_evaluable
+        if not n:
+            return ""
+        return (f"{n} of {self.samples + n} samples not evaluable (the infrastructure, not the "
+                "model; left out of every figure: `inspector summary` lists why)")
 
     @property
     def tier_source(self) -> str:
@@ -156,7 +170,9 @@ class Overview:
             "root": str(self.root),
             "runs": [{"key": r.key, "run_id": r.run_id, "agent": r.agent, "model": r.model,
                       "language": r.language, "format": r.format,
-                      "tasks": len(r.by_task()), "samples": len(r.samples)} for r in self.runs],
+                      "tasks": len(r.by_task()), "samples": len(r.samples),
+                      "not_evaluable": list(r.not_evaluable)} for r in self.runs],
+            "not_evaluable": self.not_evaluable,
             "tiers": dict(sorted(self.tiers.items())),
             "tier_source": self.tier_source,
             "pass_at_1": {name: [g.to_json() for g in groups]

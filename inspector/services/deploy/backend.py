@@ -11,6 +11,7 @@ from typing import Protocol
 
 from inspector.model import Phase, PhaseStatus, Task, TestCase
 from inspector.model.pytest_output import EXIT_MEANINGS, rootdir_of
+from inspector.model.results import NotEvaluable
 from inspector.model.tampering import TamperFinding
 from inspector.services.harness.junit import parse_junit
 from inspector.services.harness.phase_log import PhaseLog, read_output
@@ -96,7 +97,10 @@ class PhaseOutcome:
     started_at: str | None = None
     duration_seconds: float | None = None
     lenient_ok: bool | None = None  # health only: what the stock harness would conclude
-    infrastructure: bool = False  # the machine stopped it (a port held by another process)
+    infrastructure: bool = False  # the machine stopped it for now: retried, or left to resume
+    # why the machine, not the repo, stopped it, where the backend knows (the sample gets no
+    # verdict and is counted apart; see model.results.NotEvaluable)
+    not_evaluable: NotEvaluable | None = None
 
 
 @dataclass

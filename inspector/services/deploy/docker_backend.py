@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.model import Phase, PhaseStatus
+from inspector.model.results import NotEvaluable
 from inspector.model.tampering import TamperFinding
 from inspector.services.deploy.backend import (
     HEALTH_PATHS,
@@ -245,7 +246,8 @@ class DockerSession:
                    "fetch dependencies); use --backend local, which runs Maven offline "
                    "against ~/.m2 — infrastructure problem, not the agent's")
             log.meta(msg)
-            return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, msg, None, False, started, 0)
+            return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, msg, None, False, started, 0,
+                                not_evaluable=NotEvaluable("backend_unsupported", msg))
         try:
             image = ensure_sample_image(client, self.job.repo, self.job.task.tests_dir, log,
                                         self.job.cancel, self.job.limits.install,
@@ -253,7 +255,8 @@ class DockerSession:
         except BaseImageMissing as exc:
             log.meta(str(exc))
             return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, str(exc), None, False,
-                                started, time.monotonic() - t0)
+                                started, time.monotonic() - t0,
+                                not_evaluable=NotEvaluable("sandbox_image_missing", str(exc)))
         if not image.ok:
             status = PhaseStatus.TIMEOUT if image.exit_code is None and not \
                 self.job.cancel.is_set() else PhaseStatus.FAILED
@@ -289,7 +292,8 @@ class DockerSession:
                    "agent's)")
             log.meta(msg)
             return PhaseOutcome(Phase.INSTALL, PhaseStatus.FAILED, msg, None, image.cached,
-                                started, time.monotonic() - t0, infrastructure=True)
+                                started, time.monotonic() - t0, infrastructure=True,
+                                not_evaluable=NotEvaluable("sandbox_unavailable", msg))
         assert self.container is not None  # created above, or ``problem`` says why not
         log.meta(f"sandbox {self.container.short_id} up from {image.tag} "
                  f"({time.monotonic() - t0:.1f}s); golden tests staged read-only in {GOLDEN}")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from inspector.model import Phase, PhaseStatus
 from inspector.model.requirement_sources import plain_requirement_problem
+from inspector.model.results import NotEvaluable
 from inspector.model.tampering import TamperFinding
 from inspector.services.deploy.backend import (
     HEALTH_PATHS,
@@ -310,7 +311,8 @@ class LocalSession:
                    "not started (infrastructure problem, not the agent's)")
             log.meta(msg)
             return PhaseOutcome(Phase.START, PhaseStatus.FAILED, msg, None, False, started, 0.0,
-                                lenient_ok=False, infrastructure=True)
+                                lenient_ok=False, infrastructure=True,
+                                not_evaluable=NotEvaluable("port_held", msg))
         found = self._start_command(port)
         if found is None:
             return no_entry_point(log, started)
@@ -374,7 +376,8 @@ class LocalSession:
                        "agent's)")
                 log.meta(msg)
                 return PhaseOutcome(Phase.START, PhaseStatus.FAILED, msg, None, False, started,
-                                    time.monotonic() - t0, lenient_ok=False)
+                                    time.monotonic() - t0, lenient_ok=False,
+                                    not_evaluable=NotEvaluable("isolation_unavailable", msg))
             if not alive and not service.alive():
                 msg = f"process exited with code {code} after {elapsed:.1f}s"
                 log.meta(msg)

@@ -49,6 +49,7 @@ def deploy(session: Session, logs: dict[Phase, PhaseLog],
     if hr.phase is Phase.START:
         st.status, st.message, st.exit_code = hr.status, hr.message, hr.exit_code
         st.infrastructure = hr.infrastructure
+        st.not_evaluable = hr.not_evaluable
         st.duration_seconds = (st.duration_seconds or 0) + (hr.duration_seconds or 0)
         hr = PhaseOutcome(Phase.HEALTH, PhaseStatus.FAILED, "service exited before its port "
                           "opened", None, False, hr.started_at, hr.duration_seconds)

@@ -32,8 +32,10 @@ from inspector.model import (
 )
 from inspector.model.errors import LoadError
 from inspector.model.ids import id_problem
+from inspector.model.not_evaluable import INFRA_ERROR_PREFIX
 from inspector.model.predictions import parse_predictions_name
 from inspector.model.pytest_output import exit_meaning, find_cause
+from inspector.model.results import NotEvaluable
 from inspector.model.runformat import load_run, rel
 from inspector.model.tasks import load_tasks
 from inspector.services.atomic import write_json_atomic
@@ -99,7 +101,7 @@ def job_key(job: SampleJob) -> str:
     return f"{job.task.name}/{job.sample}"
 
 
-INFRA_PREFIX = "infrastructure: "
+INFRA_PREFIX = INFRA_ERROR_PREFIX
 """How a :class:`SampleResult`'s ``error`` starts when the machine, not the repo, stopped the
 sample (see :func:`infrastructure_failed`)."""
 
@@ -157,6 +159,7 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
     # read before anything of the repo runs; reported, never part of the verdict
     found_in_repo = scan_repo(job.repo, task.tests_dir)
     phases: list[PhaseOutcome] = []
+    not_evaluable: NotEvaluable | None = None  # set where the harness knows the cause
     failed: PhaseOutcome | None = None
     lenient = False
     tests_run = None
@@ -177,6 +180,12 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
                     error = INFRA_PREFIX + failed.message
                     logs[Phase.TESTS].meta("not run: the deployment was stopped for an "
                                            "infrastructure reason, not the repo's")
+                elif failed is not None and failed.not_evaluable is not None:
+                    # the machine cannot deploy it (an unreachable dependency repository…):
+                    # the suite would fail for the same reason; no verdict either way
+                    logs[Phase.TESTS].meta(f"not run: not evaluable here "
+                                           f"({failed.not_evaluable.kind}), not the repo's "
+                                           "failure")
                 elif not job.cancel.is_set():
                     say("running tests")
                     tests_run = session.run_tests(logs[Phase.TESTS])
@@ -187,9 +196,12 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
     except Exception as exc:  # a harness problem, not the repo's
         error = f"{type(exc).__name__}: {exc}"
         logs[Phase.TESTS].meta("harness exception:\n" + traceback.format_exc())
+        not_evaluable = NotEvaluable("harness_exception", error)
     finally:
         for log in logs.values():
             log.close()
+    if not_evaluable is None:  # the first phase the machine, not the repo, stopped
+        not_evaluable = next((p.not_evaluable for p in phases if p.not_evaluable), None)
 
     cases, collection_errors = [], 0
     notes: list[str] = []
@@ -250,6 +262,7 @@ def evaluate_sample(backend: Backend, job: SampleJob, progress: ProgressFn | Non
         logs={ph: log.path for ph, log in logs.items()},
         repo_path=job.repo.resolve(), repo_digest=digest, error=error, notes=tuple(notes),
         tampering=ordered([*found_in_repo, *(tests_run.tampering if tests_run else ())]),
+        not_evaluable=not_evaluable,
     )
 
 
@@ -353,8 +366,9 @@ class Evaluator:
         if previous.id != run_id:
             raise EvaluationError(f"{out}: holds run {previous.id!r}, not {run_id!r}; pass "
                                   "--overwrite to replace it or choose another --out")
-        # a harness exception is the infrastructure's failure, not the repo's: evaluated again
-        return [s for s in previous.samples if not s.error]
+        # a sample the infrastructure left without a verdict (a harness exception, an
+        # unreachable dependency repository, …; recorded or inferred) is evaluated again
+        return [s for s in previous.samples if not s.error and s.not_evaluable is None]
 
     # -- scheduling ------------------------------------------------------------------------
     def _take(self, pending: list[SampleJob]) -> SampleJob | None:
@@ -416,7 +430,7 @@ class Evaluator:
         """Evaluate everything not yet evaluated and write the run folder; returns the loaded
         run. ``executor``: where samples run (default: this evaluator's threads). A run folder
         that already holds this run is resumed: only missing samples, and those the
-        infrastructure failed, are evaluated."""
+        infrastructure failed or left not evaluable, are evaluated."""
         tasks, jobs, run_id, agent, model, language, generation_date = self._prepare()
         kept = self._check_out(run_id)
         plan = self.plan

@@ -25,10 +25,11 @@ from typing import IO
 
 from inspector.model import Phase, PhaseStatus
 from inspector.model.java_tests import java_tests
+from inspector.model.results import NotEvaluable
 from inspector.services.deploy.backend import Limits, PhaseOutcome, SampleJob, TestRun
 from inspector.services.deploy.local import COPY_IGNORE, LocalBackend, LocalSession
 from inspector.services.harness import confine, line_buffer
-from inspector.services.harness.maven_log import INFRA, parse_maven_output
+from inspector.services.harness.maven_log import INFRA, MavenConsole, parse_maven_output
 from inspector.services.harness.phase_log import PhaseLog, now_iso
 from inspector.services.harness.surefire import SourceIndex, parse_surefire_reports
 from inspector.services.harness.venvs import run_logged
@@ -54,10 +55,24 @@ def java_limits(limits: Limits) -> Limits:
                    tests=JAVA_TESTS if limits.tests == d.tests else limits.tests)
 
 
+def maven_online() -> bool:
+    """Whether Maven may reach its repositories (the user opted in with ``ONLINE_ENV``)."""
+    return os.environ.get(ONLINE_ENV, "").strip().lower() in ("1", "true", "yes")
+
+
 def maven_args(*goals: str) -> list[str]:
     """``mvn`` with batch mode, no colours, offline unless the user opted in."""
-    online = os.environ.get(ONLINE_ENV, "").strip().lower() in ("1", "true", "yes")
-    return ["mvn", "-B", "-Dstyle.color=never", *([] if online else ["-o"]), *goals]
+    return ["mvn", "-B", "-Dstyle.color=never", *([] if maven_online() else ["-o"]), *goals]
+
+
+def unreachable_repository(console: MavenConsole, problem: str | None) -> NotEvaluable | None:
+    """Not evaluable when Maven could not resolve what the build needs without asking any
+    repository (we ran it offline) or reaching one; None when a repository answered (an
+    artifact that does not exist is the repo's failure) or nothing was unresolved."""
+    if not console.unresolved or not (console.repository_unreachable or not maven_online()):
+        return None
+    return NotEvaluable("dependency_repository_unreachable",
+                        problem or console.dependency_message() or "")
 
 
 def rewrite_pom_java17(pom: Path) -> bool:
@@ -153,8 +168,10 @@ class JavaSession(LocalSession):
         shutil.copytree(self.job.repo, self.workdir, symlinks=True, ignore=COPY_IGNORE)
         place_golden_tests(self.workdir, self.job.task.root, log)
         if shutil.which("mvn") is None:
-            return done(PhaseStatus.FAILED, f"Maven (mvn) is not installed on this machine "
-                        f"— {INFRA}")
+            out = done(PhaseStatus.FAILED, f"Maven (mvn) is not installed on this machine "
+                       f"— {INFRA}")
+            out.not_evaluable = NotEvaluable("toolchain_missing", out.message)
+            return out
         pom = self.workdir / "pom.xml"
         if not pom.is_file():
             return done(PhaseStatus.FAILED, "no pom.xml at the repo root: nothing to build")
@@ -168,8 +185,11 @@ class JavaSession(LocalSession):
             return done(PhaseStatus.FAILED if self._cancelled() else PhaseStatus.TIMEOUT,
                         "cancelled" if self._cancelled() else
                         f"mvn compile timed out after {self.job.limits.install:.0f}s")
-        problem = parse_maven_output(text).problem()
-        return done(PhaseStatus.FAILED, problem or f"mvn compile failed (exit {code})", code)
+        console = parse_maven_output(text)
+        problem = console.problem()
+        out = done(PhaseStatus.FAILED, problem or f"mvn compile failed (exit {code})", code)
+        out.not_evaluable = unreachable_repository(console, problem)
+        return out
 
     def _box(self) -> confine.Box:
         """Maven reads ``~/.m2``, which only the inspector's user can: the service keeps that
@@ -221,7 +241,9 @@ class JavaSession(LocalSession):
                 problem = f"{run} tests run: {fail} failures, {err} errors, {skip} skipped"
             msg = problem or f"mvn test failed (exit {code})"
         log.meta(msg)
-        outcome = PhaseOutcome(Phase.TESTS, status, msg, code, False, started, dur)
+        outcome = PhaseOutcome(Phase.TESTS, status, msg, code, False, started, dur,
+                               not_evaluable=unreachable_repository(console, msg)
+                               if status is PhaseStatus.FAILED and not cases else None)
         return TestRun(outcome, None, code, surefire_cases=cases)
 
 

@@ -105,6 +105,13 @@ class MavenConsole:
         run, failures, errors, skipped = (sum(r[i] for r in rows) for i in range(4))
         return run, failures, errors, skipped
 
+    @property
+    def repository_unreachable(self) -> bool:
+        """Maven could not resolve something without any repository being asked (offline) or
+        reached: the infrastructure's problem. A repository that answered that an artifact
+        does not exist is not this: that is the repo's dependency."""
+        return bool(self.unresolved) and (self.offline or self.unreachable)
+
     def dependency_message(self) -> str | None:
         """One line naming what Maven could not resolve, or None."""
         if not self.unresolved:
@@ -120,8 +127,8 @@ class MavenConsole:
             why = "no Maven repository reachable; offline"
         elif self.unreachable:
             why = "Maven repository unreachable from this machine"
-        else:
-            why = "not found in the configured repositories"
+        else:  # a repository answered: the artifact is not there (the repo's dependency)
+            return f"Maven could not resolve {what} (not found in the configured repositories)"
         return f"Maven could not resolve {what} ({why}) — {INFRA}"
 
     def compile_message(self) -> str | None:

@@ -174,7 +174,7 @@ def assemble(title: str, path: str, runs: list[Run], *, caps: Caps | None = None
     labelled = set(labelled)
     columns = []
     for run in runs:
-        failing = [s for s in run.samples if not s.passed]
+        failing = [s for s in run.samples if not s.passed and s.not_evaluable is None]
         columns.append(RunColumn(compute_run_metrics(run), len(failing),
                                  sum(s.sample_id in labelled for s in failing)))
 

@@ -107,10 +107,14 @@ def _summary(r: ReportInput) -> str:
     for i, c in enumerate(r.runs):
         m = c.metrics
         k = ", ".join(f"@{k} {pct(v)}" for k, v in m.pass_at_k.items())
+        # no evaluable sample: no figure (a 0 % would blame the model)
+        fig = pct if m.samples else (lambda _: pct(None))
         rows.append([str(i + 1), esc(m.run_id), esc(m.agent), esc(m.model), esc(m.language),
                      "ours" if m.format != "repogenesis" else "stock", str(m.tasks),
-                     str(m.samples), pct(m.pass_at_1), pct(m.test_pass_ratio),
-                     esc(k) or "—", pct(m.api_coverage), pct(m.dsr), str(m.suites_not_run),
+                     str(m.samples) + (f" (+{m.not_evaluable} n/e)" if m.not_evaluable
+                                       else ""),
+                     fig(m.pass_at_1), fig(m.test_pass_ratio),
+                     esc(k) or "—", fig(m.api_coverage), fig(m.dsr), str(m.suites_not_run),
                      str(c.failing), str(c.labelled)])
     out = ['<h2 id="summary">Summary</h2>\n',
            table(["#", "run", "agent", "model", "lang", "format", "tasks", "samples",
@@ -123,6 +127,7 @@ def _summary(r: ReportInput) -> str:
                 "pass ratio. 'stock' runs are RepoGenesis reports: counts only, no per-test "
                 "results or logs; their DSR and AC are the stock harness's lenient figures. "
                 "Labelled: failing samples with at least one label.")]
+    out.append(_not_evaluable(r))
     diffs = [(m.run_id, d) for m in (c.metrics for c in r.runs) for d in m.differences
              if not d.startswith("Pass@1")]
     if diffs:
@@ -173,8 +178,9 @@ def _intervals(r: ReportInput) -> str:
     """Each run's Pass@1 (strict) and Pass@1 (stock, the test pass ratio) with its 95%
     interval."""
     rows = [[str(i + 1), esc(m.run_id),
-             esc(figure_with_interval(m.pass_at_1, m.pass_at_1_ci)),
-             esc(figure_with_interval(m.test_pass_ratio, m.test_pass_ci, NO_SCORED))]
+             esc(figure_with_interval(m.pass_at_1, m.pass_at_1_ci)) if m.samples else "—",
+             esc(figure_with_interval(m.test_pass_ratio, m.test_pass_ci, NO_SCORED))
+             if m.samples else "— (no evaluable sample)"]
             for i, m in enumerate(c.metrics for c in r.runs)]
     return ('<h3 id="intervals">With 95% intervals</h3>\n'
             + table(["#", "run", "Pass@1 (strict)", "Pass@1 (stock)"], rows, numeric=())
@@ -182,6 +188,24 @@ def _intervals(r: ReportInput) -> str:
                    "sample, else a percentile bootstrap over tasks (each resampled task "
                    "carries all its samples); Pass@1 (stock): the same bootstrap over tasks. "
                    "Seeded, so the same runs give the same intervals."))
+
+
+def _not_evaluable(r: ReportInput) -> str:
+    """The samples the infrastructure left without a verdict: counted and listed apart."""
+    rows = [[esc(row["sample_id"]), esc(row["kind"]),
+             "inferred" if row["inferred"] else "recorded", esc(row["reason"])]
+            for c in r.runs for row in c.metrics.not_evaluable_samples]
+    if not rows:
+        return ""
+    total = sum(c.metrics.samples_total for c in r.runs)
+    return (f'<h3 class="warn" id="not-evaluable">{len(rows):,} of {total:,} samples not '
+            "evaluable</h3>\n" + note(
+                "The infrastructure, not the model, left these without a verdict (n/e in the "
+                "table above): they are in no figure of the summary (samples, Pass@1, pass@k, "
+                "AC, DSR are over the others); the stock report.json's summary counts them, as "
+                "the stock harness would. 'inferred': read back from an older result's "
+                "messages; `inspector evaluate` on the same run evaluates them again.")
+            + table(["sample", "kind", "how known", "reason"], rows, numeric=()))
 
 
 def _matrix(r: ReportInput) -> str:

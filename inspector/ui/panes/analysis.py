@@ -209,8 +209,10 @@ class AnalysisPane(LazyPane):
         n = 0 if cats is None else cats.labelled
         labelled = f", {n} labelled {cats.unit if n != 1 else cats.unit.removesuffix('s')}" \
             if cats is not None and n else ""
+        note = ov.not_evaluable_note()
         self._status(f"{len(ov.runs)} runs, {ov.samples} samples, {len(ov.tasks)} tasks"
-                     f"{labelled}. Tiers: {ov.tier_source}. (r: analyse again)")
+                     f"{labelled}. Tiers: {ov.tier_source}."
+                     f"{' ' + note + '.' if note else ''} (r: analyse again)")
         from inspector.ui.analysis import plots
 
         for pid, painter in zip(PLOT_IDS, (plots.draw_tier_pass, plots.draw_category_mix,

@@ -108,6 +108,8 @@ class HealthPane(LazyPane):
                 "deliberate first): kept out of the golden test runs, verdicts unaffected.",
                 style=f"bold {colour(self.app, 'outcome-error')}"
                 if report.deliberate_tampering else "bold")
+        if report.not_evaluable:
+            summary.append(f"\n{report.not_evaluable_line()}.")
         self.query_one("#health-summary", Static).update(summary)
         self._moved()
 

@@ -142,6 +142,16 @@ class RunsPane(LazyPane):
                  + f"  DSR {pct(m.get('dsr'))}"
                  + (f" (stock {pct(dsr_stock)})" if dsr_stock is not None else "")
                  + f"  suites not run {m.get('suites_not_run', 0)}  {extra}\n")
+        n_e = m.get("not_evaluable") or 0
+        if n_e:
+            kinds: dict[str, int] = {}
+            for row in m.get("not_evaluable_samples") or ():
+                kinds[str(row.get("kind"))] = kinds.get(str(row.get("kind")), 0) + 1
+            per = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+            t.append(sanitize(f"{n_e} of {m.get('samples_total', n_e)} samples not evaluable "
+                              f"({per}): the infrastructure, not the agent; in no figure "
+                              "above (`inspector summary` lists why)\n"),
+                     style=f"bold {colour(self.app, 'health-suspect')}")
         for warning in m.get("summary_warnings") or ():
             t.append(f"⚠ {sanitize(warning)}\n",
                      style=f"bold {colour(self.app, 'health-suspect')}")

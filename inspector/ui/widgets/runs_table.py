@@ -77,10 +77,14 @@ class RunsTable(DataTable):
     def _cells(self, r: RunEntry) -> list[Any]:
         m = r.metrics
         status = "" if r.status in (None, "complete") else f" ({r.status})"
+        n_e = m.get("not_evaluable") or 0
+        # no evaluable sample: no figure (a 0 % would blame the model)
+        fig = pct if m.get("samples", 0) or not n_e else (lambda _: pct(None))
         return [plain(r.run_id + status), plain(r.agent), plain(r.model), plain(r.language),
                 plain(r.short_format),
-                str(m.get("samples", 0)), pct(m.get("pass_at_1")), pct(m.get("test_pass_ratio")),
-                pct(m.get("api_coverage")), pct(m.get("dsr")), str(m.get("suites_not_run", 0)),
+                str(m.get("samples", 0)) + (f" +{n_e} n/e" if n_e else ""),
+                fig(m.get("pass_at_1")), fig(m.get("test_pass_ratio")),
+                fig(m.get("api_coverage")), fig(m.get("dsr")), str(m.get("suites_not_run", 0)),
                 str(self.unlabelled(r))]
 
     def current(self) -> RunEntry | None:

@@ -1,0 +1,69 @@
+"""Samples the infrastructure left without a verdict: counted and listed apart, in no figure."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from inspector.cli import main
+
+JAVA = "repo_readme_1125_dash_m2-mini_Java"
+SAMPLES = ("javalin-task-manager", "spark-dashboard-backend", "springboot-chat-gateway")
+
+
+def _summary(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(["summary", *args]) == 0
+    return capsys.readouterr().out
+
+
+def _copy(sample_runs: Path, dest: Path) -> Path:
+    """The bundled Java run with its predictions and tasks (relative paths kept)."""
+    for part in (f"runs/{JAVA}", f"predictions/{JAVA}", "tasks"):
+        shutil.copytree(sample_runs / part, dest / part)
+    return dest / "runs" / JAVA
+
+
+def test_java_samples_without_a_maven_repository_are_not_evaluable(
+        tmp_path: Path, sample_runs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The bundled Java samples failed because no Maven repository was reachable. Their
+    results predate the field: the cause is inferred from the harness's own message, marked
+    so, and none of the three counts in a figure; a result recording that it *has* a verdict
+    (``not_evaluable: null``) counts again."""
+    run = _copy(sample_runs, tmp_path)
+    (row,) = json.loads(_summary(capsys, str(run), "--json"))
+    assert (row["samples"], row["samples_total"], row["not_evaluable"], row["tasks"]) == \
+        (0, 3, 3, 0)
+    assert (row["dsr"], row["deployed"], row["suites_not_run"]) == (0.0, 0, 0)
+    listed = row["not_evaluable_samples"]
+    assert [r["sample_id"] for r in listed] == [f"{JAVA}/{t}/0" for t in SAMPLES]
+    assert {r["kind"] for r in listed} == {"dependency_repository_unreachable"}
+    assert all(r["inferred"] for r in listed)
+    assert listed[1]["reason"].startswith("Maven could not resolve com.sparkjava:spark-core")
+
+    text = _summary(capsys, str(run))
+    assert f"{JAVA}: 3 of 3 samples not evaluable: dependency_repository_unreachable 3" \
+        in text
+    assert (f"{JAVA}/javalin-task-manager/0: dependency_repository_unreachable (inferred from "
+            "the result's messages): Maven could not resolve io.javalin") in text
+    table_row = next(line for line in text.splitlines() if line.startswith(JAVA))
+    assert "0 (+3 n/e)" in table_row and "0.0%" not in table_row  # no figure over nothing
+
+    # `failures` names them as not evaluable, never as a failed deployment of the model's
+    assert main(["failures", str(run), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["task"], r["outcome"], r["cause"]) for r in rows] == [
+        (t, "not_evaluable", "dependency_repository_unreachable") for t in SAMPLES]
+
+    # one result now records that it has a verdict: it counts (and fails), the others not
+    result = run / "samples" / "spark-dashboard-backend" / "0" / "result.json"
+    doc = json.loads(result.read_text())
+    doc["not_evaluable"] = None
+    result.write_text(json.dumps(doc))
+    (row,) = json.loads(_summary(capsys, str(run), "--json"))
+    assert (row["samples"], row["samples_total"], row["not_evaluable"]) == (1, 3, 2)
+    assert (row["pass_at_1"], row["dsr"], row["suites_not_run"]) == (0.0, 0.0, 1)
+    assert f"{JAVA}/spark-dashboard-backend/0" not in \
+        [r["sample_id"] for r in row["not_evaluable_samples"]]
