@@ -15,7 +15,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector import __version__, paths
+from inspector import __version__, cli_unreadable, paths
 from inspector.cli_errors import CliError, cli_settings
 from inspector.cli_output import print_json, protect_terminal, terminal_safe
 
@@ -90,19 +90,27 @@ def cmd_summary(args: argparse.Namespace) -> int:
                                 "attempts": [x.to_json() for x in t]}
             out.append(doc)
         print_json(json.dumps(out, indent=2))
-        return 0
+        return cli_unreadable.exit_code(found.runs)
     rows = []
     for m in metrics:
         k = ", ".join(f"@{k} {_pct(v).strip()}" for k, v in m.pass_at_k.items())
-        rows.append([
+        row = [
             m.run_id, m.agent, m.model, m.language, "ours" if m.format != "repogenesis"
             else "stock", str(m.tasks), str(m.samples), _pct(m.pass_at_1) + (f" ({k})" if k
                                                                               else ""),
             _pct(m.test_pass_ratio), _pct(m.api_coverage), _pct(m.dsr),
             str(m.suites_not_run),
-        ])
+        ]
+        if m.unreadable:  # the samples figures are over, of all; no figures without any
+            row[6] = f"{m.samples} of {m.samples + m.unreadable}" if m.samples else "unreadable"
+            row[7:11] = row[7:11] if m.samples else ["—"] * 4
+        rows.append(row)
     print(_table(["run", "agent", "model", "lang", "format", "tasks", "samples", "pass@1",
                   "test pass", "AC", "DSR", "suites not run"], rows))
+    unreadable = cli_unreadable.summary_lines(metrics)
+    if unreadable:
+        print("\nUnreadable files (their samples are not in the figures):")
+        print("\n".join(unreadable))
     suites = _suites_not_run(found.runs)
     if suites:
         print("\nSuites that did not run (fully), with the first cause pytest printed:")
@@ -133,7 +141,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
     if warnings:
         print("WARNING: reports whose own summary disagrees with their results:")
         print("\n".join(warnings))
-    return 0
+    return cli_unreadable.exit_code(found.runs)
 
 
 def _suites_not_run(runs: list) -> list[str]:
@@ -166,13 +174,18 @@ def cmd_failures(args: argparse.Namespace) -> int:
     rows = list_failures(found.runs)
     if args.json:
         print_json(json.dumps([r.to_json() for r in rows], indent=2))
-        return 0
+        return cli_unreadable.exit_code(found.runs)
     if not rows:
         print("no failures")
         return 0
     print(_table(["run", "task", "#", "test", "outcome", "message"], [
-        [r.run_id, r.task, str(r.sample), r.test_id or "-", r.outcome, r.message[:100]]
-        for r in rows]))
+        [r.run_id, r.task, "-" if r.sample is None else str(r.sample), r.test_id or "-",
+         r.outcome, r.message[:100]]
+        for r in rows if r.outcome != "unreadable"]))
+    unreadable = [r for r in rows if r.outcome == "unreadable"]
+    if unreadable:  # whole lines: a reason is never cut
+        print("\nUnreadable files (their samples have no verdict and are in no figure):")
+        print("\n".join(f"  {r.run_id}: {r.file}: {r.message}" for r in unreadable))
     tampered = [r for r in rows if r.tampering]
     if tampered:
         from inspector.services.tamper.findings import finding_line
@@ -183,7 +196,7 @@ def cmd_failures(args: argparse.Namespace) -> int:
                   f"{' (deliberate)' if r.deliberate else ''}")
             for f in r.tampering:
                 print(f"    {finding_line(f)}")
-    return 0
+    return cli_unreadable.exit_code(found.runs)
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:

@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up 
     from inspector.model.task import Task
     from inspector.services.health import HealthReport
 
-INDEX_VERSION = 10  # 10: samples.gen_* (generation time, tokens, cost)
+INDEX_VERSION = 11  # 10: samples.gen_* (generation time, tokens, cost); 11: runs.metrics.unreadable
 MESSAGE_CHARS = 300
 _Row = tuple[Any, ...]  # one sqlite row: sqlite3 types its values as Any
 

@@ -62,6 +62,10 @@ class RunMetrics:
     differences: list[str] = field(default_factory=list)
     reported_summary: dict[str, float] = field(default_factory=dict)
     summary_warnings: list[str] = field(default_factory=list)
+    # samples whose files could not be read (figures are over the ``samples`` read): see
+    # model/unreadable.py; each {kind, task, sample, file (relative to the run), reason}
+    unreadable: int = 0
+    unreadable_samples: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -132,6 +136,8 @@ def compute_run_metrics(run: Run) -> RunMetrics:
             f"'avg_pass_at_1' is the test pass ratio {m.test_pass_ratio:.2%} over samples that "
             "ran tests")
     m.differences.extend(n for n in run.notes if n.startswith(JAVA_DOUBLED))
+    m.unreadable = len(run.unreadable)
+    m.unreadable_samples = [u.to_json(run.source.path.parent) for u in run.unreadable]
     return m
 
 

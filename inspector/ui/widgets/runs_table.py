@@ -77,9 +77,14 @@ class RunsTable(DataTable):
     def _cells(self, r: RunEntry) -> list[Any]:
         m = r.metrics
         status = "" if r.status in (None, "complete") else f" ({r.status})"
+        bad = m.get("unreadable", 0)  # samples whose files could not be read: never hidden
+        if bad:
+            status += " (unreadable)" if not m.get("samples") else f" ({bad} unreadable)"
+        samples = f"{m.get('samples', 0)} of {m.get('samples', 0) + bad}" if bad else \
+            str(m.get("samples", 0))
         return [plain(r.run_id + status), plain(r.agent), plain(r.model), plain(r.language),
                 plain(r.short_format),
-                str(m.get("samples", 0)), pct(m.get("pass_at_1")), pct(m.get("test_pass_ratio")),
+                samples, pct(m.get("pass_at_1")), pct(m.get("test_pass_ratio")),
                 pct(m.get("api_coverage")), pct(m.get("dsr")), str(m.get("suites_not_run", 0)),
                 str(self.unlabelled(r))]
 
