@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import main
-from inspector.cli_errors import EXIT_UNREADABLE
 
 from .conftest import FORGE, SAMPLE_RUNS, cli
 
@@ -76,7 +75,7 @@ def test_a_corrupt_result_is_an_unreadable_sample_counted_listed_and_exit_3(
     result = _result(forge, "todo-service")
     corrupt(result)
     code, out, err = _run(capsys, "summary", str(forge), "--json")
-    assert code == EXIT_UNREADABLE == 3
+    assert code == 3  # EXIT_UNREADABLE
     [run] = json.loads(out)
     assert (run["samples"], run["unreadable"]) == (5, 1)
     assert run["unreadable_samples"] == [{
@@ -179,3 +178,19 @@ def test_in_a_real_process_the_reason_line_is_whole(forge: Path) -> None:
     line = next(ln for ln in done.stderr.splitlines() if str(result) in ln)
     assert line == (f"inspector: error: {result}: truncated JSON: the file ends at line 10 "
                     "inside a string that starts at line 10 column 17")
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    (b'{"a": "x\ty"}', "invalid JSON at line 1 column 9: Invalid control character"),
+    (b'{"a": 1', "truncated JSON: the file ends at line 1 column 8 (expecting ',' delimiter)"),
+    (b'{"a": 1,\n "b": "ab', "truncated JSON: the file ends at line 2 inside a string that "
+                             "starts at line 2 column 7"),
+    (b'{"a": 1} x', "invalid JSON at line 1 column 10: Extra data"),
+])
+def test_a_json_reason_is_a_whole_sentence(forge: Path, capsys: pytest.CaptureFixture[str],
+                                           content: bytes, reason: str) -> None:
+    """The decoder's words that end in "at" (its position follows) are never left hanging."""
+    _result(forge, "notes-api").write_bytes(content)
+    code, out, _ = _run(capsys, "summary", str(forge), "--json")
+    assert code == 3
+    assert json.loads(out)[0]["unreadable_samples"][0]["reason"] == reason
