@@ -205,7 +205,12 @@ def runs_text(overview: Overview) -> str:
     from inspector.services.analysis.comparison_wording import cost_text
 
     passes, cats = overview.passes, overview.categories
-    out = [f"{len(overview.runs)} runs under {overview.root}", "",
+    from inspector.model.unreadable import unreadable_line
+
+    out = [f"{len(overview.runs)} runs under {overview.root}"]
+    out += [f"Unreadable in {r.run_id} (not in any figure): {unreadable_line(u)}"
+            for r in overview.runs for u in r.unreadable]
+    out += ["",
            f"Pass@1 by difficulty tier ({overview.tier_source}):",
            tier_table(overview), "",
            "Pass@1 by framework (strict: all tests pass; stock: the test pass ratio):",

@@ -13,7 +13,7 @@ import pytest
 
 from inspector.cli import main
 
-from .conftest import FORGE, SAMPLE_RUNS, cli
+from .conftest import FORGE, RELAY, SAMPLE_RUNS, cli
 
 STOCK_ID = "repo_readme_1119_relay_open_coder-7b_Python@relay"
 
@@ -194,3 +194,24 @@ def test_a_json_reason_is_a_whole_sentence(forge: Path, capsys: pytest.CaptureFi
     code, out, _ = _run(capsys, "summary", str(forge), "--json")
     assert code == 3
     assert json.loads(out)[0]["unreadable_samples"][0]["reason"] == reason
+
+
+def test_compare_and_analyze_json_carry_the_unreadable_samples(
+        forge: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Read through the catalog index: the field is there too, and the text names the file."""
+    shutil.copytree(SAMPLE_RUNS / "runs" / RELAY, forge.parent / RELAY)
+    _replace(_result(forge, "todo-service"), "[]")
+    entry = {"kind": "sample", "task": "todo-service", "sample": 0,
+             "file": "samples/todo-service/0/result.json",
+             "reason": "expected an object, got a list"}
+    code, out, _ = _run(capsys, "compare", FORGE, RELAY, "--root", str(forge.parent), "--json")
+    doc = json.loads(out)
+    assert code == 0
+    assert (doc["a"]["samples"], doc["a"]["unreadable"], doc["b"]["unreadable"]) == (5, 1, 0)
+    assert doc["a"]["unreadable_samples"] == [entry]
+    code, out, _ = _run(capsys, "analyze", str(forge.parent), "--runs", "--json")
+    runs = {r["run_id"]: r for r in json.loads(out)["runs"]}
+    assert (runs[FORGE]["unreadable_samples"], runs[RELAY]["unreadable"]) == ([entry], 0)
+    code, out, _ = _run(capsys, "analyze", str(forge.parent), "--runs")
+    assert (f"Unreadable in {FORGE} (not in any figure): samples/todo-service/0/result.json: "
+            "expected an object, got a list") in out

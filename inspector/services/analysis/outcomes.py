@@ -57,6 +57,8 @@ class RunOutcomes:
     language: str
     format: str
     samples: tuple[SampleOutcome, ...]
+    # files of the run that could not be read (RunMetrics.unreadable_samples): not in samples
+    unreadable: tuple[dict[str, Any], ...] = ()
 
     @property
     def label(self) -> str:
@@ -83,7 +85,8 @@ def from_run(run: Run, key: str | None = None) -> RunOutcomes:
             strict_pass=strict_passed(s), passed=s.tests.passed, total=s.tests.total,
             generation=s.generation))
     return RunOutcomes(key, run.id, run.agent, run.model, run.language, run.source.format,
-                       tuple(samples))
+                       tuple(samples),
+                       tuple(u.to_json(run.source.path.parent) for u in run.unreadable))
 
 
 def entry_passed(e: SampleEntry) -> bool:
@@ -98,7 +101,8 @@ def from_entries(run: RunEntry, samples: Iterable[SampleEntry]) -> RunOutcomes:
         sample=e.sample, language=e.language or run.language, framework=e.framework,
         strict_pass=entry_passed(e), passed=e.passed, total=e.total, generation=e.generation)
         for e in samples if e.run_key == run.key)
-    return RunOutcomes(run.key, run.run_id, run.agent, run.model, run.language, run.format, out)
+    return RunOutcomes(run.key, run.run_id, run.agent, run.model, run.language, run.format, out,
+                       tuple(run.metrics.get("unreadable_samples") or ()))
 
 
 def from_outcome_rows(runs: list[RunEntry], rows: Iterable[tuple[Any, ...]]
@@ -121,4 +125,5 @@ def from_outcome_rows(runs: list[RunEntry], rows: Iterable[tuple[Any, ...]]
             strict_pass=total > 0 and passed == total and not coll, passed=passed,
             total=total, generation=gen))
     return [RunOutcomes(r.key, r.run_id, r.agent, r.model, r.language, r.format,
-                        tuple(per_run.get(r.key, ()))) for r in runs]
+                        tuple(per_run.get(r.key, ())),
+                        tuple(r.metrics.get("unreadable_samples") or ())) for r in runs]

@@ -144,7 +144,9 @@ class Overview:
             "root": str(self.root),
             "runs": [{"key": r.key, "run_id": r.run_id, "agent": r.agent, "model": r.model,
                       "language": r.language, "format": r.format,
-                      "tasks": len(r.by_task()), "samples": len(r.samples)} for r in self.runs],
+                      "tasks": len(r.by_task()), "samples": len(r.samples),
+                      "unreadable": len(r.unreadable),
+                      "unreadable_samples": list(r.unreadable)} for r in self.runs],
             "tiers": dict(sorted(self.tiers.items())),
             "tier_source": self.tier_source,
             "pass_at_1": {name: [g.to_json() for g in groups]
