@@ -68,9 +68,11 @@ def one_line(text: str) -> str:
 
 
 def run_id_for(folder: Path, fallback: str = "unreadable-run") -> str:
-    """A run id for a run whose file could not be read: its folder's name when that is a
-    valid id."""
-    name = folder.name
+    """A run id for a run whose file could not be read: its folder's name, with what an id
+    may not hold (path separators, control characters, a leading '.', '..') made '_'."""
+    name = "".join("_" if c in "/\\" or ord(c) < 32 or ord(c) == 127 else c
+                   for c in folder.name).replace("..", "__")
+    name = "_" + name[1:] if name.startswith(".") else name
     return name if id_problem(name) is None else fallback
 
 

@@ -215,3 +215,16 @@ def test_compare_and_analyze_json_carry_the_unreadable_samples(
     code, out, _ = _run(capsys, "analyze", str(forge.parent), "--runs")
     assert (f"Unreadable in {FORGE} (not in any figure): samples/todo-service/0/result.json: "
             "expected an object, got a list") in out
+
+
+def test_the_report_says_over_how_many_samples_and_lists_the_file(
+        forge: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _replace(_result(forge, "todo-service"), "[]")
+    page = tmp_path / "report.html"
+    code, _, _ = _run(capsys, "report", str(forge), "--html", str(page), "--quiet")
+    html = page.read_text("utf-8")
+    assert code == 0
+    assert "<td>5 of 6</td>" in html or ">5 of 6<" in html
+    assert "Unreadable files: not in any figure (1)" in html
+    assert (f"<li>{FORGE}: samples/todo-service/0/result.json: expected an object, got a "
+            "list</li>") in html
