@@ -70,6 +70,8 @@ class RunMetrics:
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["pass_at_k"] = {str(k): v for k, v in self.pass_at_k.items()}
+        if self.unreadable and not self.samples:  # a run never read has no figures, not 0 %
+            d.update(dict.fromkeys(("pass_at_1", "test_pass_ratio", "api_coverage", "dsr")))
         return d
 
 

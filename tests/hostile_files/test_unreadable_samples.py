@@ -128,6 +128,7 @@ def test_a_broken_run_json_is_an_unreadable_run_not_left_out(
     assert code == 3
     [run] = json.loads(out)
     assert (run["run_id"], run["samples"], run["unreadable"]) == (FORGE, 0, 1)
+    assert (run["pass_at_1"], run["test_pass_ratio"], run["dsr"]) == (None, None, None)
     [entry] = run["unreadable_samples"]
     assert (entry["kind"], entry["file"]) == ("run", "run.json")
     assert entry["reason"].startswith("truncated JSON: the file ends at line ")
