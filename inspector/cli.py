@@ -15,7 +15,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector import __version__, paths
+from inspector import __version__, cli_unreadable, paths
 from inspector.cli_errors import CliError, cli_settings
 from inspector.cli_output import print_json, protect_terminal, terminal_safe
 
@@ -94,20 +94,25 @@ def cmd_summary(args: argparse.Namespace) -> int:
                                 "attempts": [x.to_json() for x in t]}
             out.append(doc)
         print_json(json.dumps(out, indent=2))
-        return 0
+        return cli_unreadable.exit_code(found.runs)
     rows = []
     for m in metrics:
         k = ", ".join(f"@{k} {_pct(v).strip()}" for k, v in m.pass_at_k.items())
         # no evaluable sample: no figure (a 0 % would blame the model)
         fig = _pct if m.samples else (lambda x: _pct(None))
-        rows.append([
+        row = [
             m.run_id, m.agent, m.model, m.language, "ours" if m.format != "repogenesis"
             else "stock", str(m.tasks), str(m.samples) + (f" (+{m.not_evaluable} n/e)"
                                                           if m.not_evaluable else ""),
             fig(m.pass_at_1) + (f" ({k})" if k else ""),
             fig(m.test_pass_ratio), fig(m.api_coverage), fig(m.dsr),
             str(m.suites_not_run),
-        ])
+        ]
+        if m.unreadable:  # the samples figures are over, of all; no figures without any
+            row[6] = (f"{m.samples} of {m.samples_total + m.unreadable}" if m.samples_total
+                      else "unreadable") + (f" (+{m.not_evaluable} n/e)" if m.not_evaluable
+                                            else "")
+        rows.append(row)
     print(_table(["run", "agent", "model", "lang", "format", "tasks", "samples", "pass@1",
                   "test pass", "AC", "DSR", "suites not run"], rows))
     if corrected is not None:
@@ -127,6 +132,10 @@ def cmd_summary(args: argparse.Namespace) -> int:
               "verdict; in no figure above — the stock report.json's summary still counts "
               "them):")
         print("\n".join(not_evaluable))
+    unreadable = cli_unreadable.summary_lines(metrics)
+    if unreadable:
+        print("\nUnreadable files (their samples are not in the figures):")
+        print("\n".join(unreadable))
     suites = _suites_not_run(found.runs)
     if suites:
         print("\nSuites that did not run (fully), with the first cause pytest printed:")
@@ -157,7 +166,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
     if warnings:
         print("WARNING: reports whose own summary disagrees with their results:")
         print("\n".join(warnings))
-    return 0
+    return cli_unreadable.exit_code(found.runs)
 
 
 def _not_evaluable_lines(metrics: list) -> list[str]:
@@ -208,13 +217,18 @@ def cmd_failures(args: argparse.Namespace) -> int:
     rows = list_failures(found.runs)
     if args.json:
         print_json(json.dumps([r.to_json() for r in rows], indent=2))
-        return 0
+        return cli_unreadable.exit_code(found.runs)
     if not rows:
         print("no failures")
         return 0
     print(_table(["run", "task", "#", "test", "outcome", "message"], [
-        [r.run_id, r.task, str(r.sample), r.test_id or "-", r.outcome, r.message[:100]]
-        for r in rows]))
+        [r.run_id, r.task, "-" if r.sample is None else str(r.sample), r.test_id or "-",
+         r.outcome, r.message[:100]]
+        for r in rows if r.outcome != "unreadable"]))
+    unreadable = [r for r in rows if r.outcome == "unreadable"]
+    if unreadable:  # whole lines: a reason is never cut
+        print("\nUnreadable files (their samples have no verdict and are in no figure):")
+        print("\n".join(f"  {r.run_id}: {r.file}: {r.message}" for r in unreadable))
     tampered = [r for r in rows if r.tampering]
     if tampered:
         from inspector.services.tamper.findings import finding_line
@@ -225,7 +239,7 @@ def cmd_failures(args: argparse.Namespace) -> int:
                   f"{' (deliberate)' if r.deliberate else ''}")
             for f in r.tampering:
                 print(f"    {finding_line(f)}")
-    return 0
+    return cli_unreadable.exit_code(found.runs)
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:

@@ -210,8 +210,13 @@ def runs_text(overview: Overview) -> str:
     from inspector.services.analysis.comparison_wording import cost_text
 
     passes, cats = overview.passes, overview.categories
+    from inspector.model.unreadable import unreadable_line
+
     note = overview.not_evaluable_note()
-    out = [f"{len(overview.runs)} runs under {overview.root}", *([note] if note else []), "",
+    out = [f"{len(overview.runs)} runs under {overview.root}", *([note] if note else [])]
+    out += [f"Unreadable in {r.run_id} (not in any figure): {unreadable_line(u)}"
+            for r in overview.runs for u in r.unreadable]
+    out += ["",
            f"Pass@1 by difficulty tier ({overview.tier_source}):",
            tier_table(overview), "",
            "Pass@1 by framework (strict: all tests pass; stock: the test pass ratio):",

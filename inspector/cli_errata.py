@@ -50,9 +50,13 @@ def _load_labels(folder: Path) -> tuple[Any, str] | None:
 
     store = LabelStore(folder)
     loaded = store.load()
-    for problem in loaded.problems:
-        print(f"inspector: warning: {problem} (its labels are not in the corrected figures)",
-              file=sys.stderr)
+    import os
+
+    # a folder this user cannot enter: the runs' discovery has said so already (one message)
+    if os.access(folder, os.R_OK | os.X_OK):
+        for problem in loaded.problems:
+            print(f"inspector: warning: {problem} (its labels are not in the corrected "
+                  "figures)", file=sys.stderr)
     if not loaded.labels.files and loaded.labels.adjudication is None:
         return None
     try:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 EXIT_ERROR = 1
 EXIT_MISSING = 2  # a path the user named does not exist
 EXIT_NOT_DEPLOYED = 2  # nothing could be deployed
+EXIT_UNREADABLE = 3  # summary/failures: figures printed, but a sample's files could not be read
 
 
 def _why_missing(path: Path) -> str:

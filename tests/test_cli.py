@@ -184,9 +184,11 @@ def test_malformed_report_is_reported_and_other_runs_still_load(tmp_path: Path,
     bad.mkdir()
     (bad / "report.json").write_text('{"metadata": {}, "results": [ {"repo_name": 3')
     proc = run_cli("summary", str(tmp_path), "--json")
-    assert proc.returncode == 0
-    assert len(json.loads(proc.stdout)) == 1
-    assert "report.json" in proc.stderr and "invalid JSON" in proc.stderr
+    assert proc.returncode == 3  # the broken report is an unreadable run (docs/unreadable.md)
+    runs = json.loads(proc.stdout)
+    assert [(r["run_id"], r["unreadable"]) for r in runs] == [
+        ("bad", 1), ("repo_readme_1119_relay_open_coder-7b_Python@good", 0)]
+    assert "report.json" in proc.stderr and "truncated JSON" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 

@@ -38,7 +38,7 @@ def _finding_lines(out: str) -> list[str]:
 def test_failures_shows_a_crafted_finding_on_one_visible_line(root: Path,
                                                              tmp_path: Path) -> None:
     code, received, _ = on_terminal("failures", str(root), env=_env(tmp_path))
-    assert code == 0, received[-2000:]
+    assert code == 3, received[-2000:]  # the fixture's two broken run.json: unreadable runs
     leaked = [r for r in RAW if r in received]
     assert not leaked, f"raw {leaked!r} reached the terminal"
     shown = _finding_lines(received.decode("utf-8", "replace").replace("\r\n", "\n"))
@@ -48,7 +48,7 @@ def test_failures_shows_a_crafted_finding_on_one_visible_line(root: Path,
                         "line"), shown
     piped = subprocess.run([sys.executable, "-m", "inspector", "failures", str(root)],
                            capture_output=True, text=True, env=_env(tmp_path), timeout=120)
-    assert piped.returncode == 0, piped.stderr
+    assert piped.returncode == 3, piped.stderr
     assert "\x1b" not in piped.stdout and "\x07" not in piped.stdout
     piped_lines = _finding_lines(piped.stdout)  # the run id is data there: piped as it is
     assert len(piped_lines) == 2 and piped_lines[1] == shown[1], piped_lines
@@ -63,7 +63,7 @@ def test_failures_shows_a_crafted_finding_on_one_visible_line(root: Path,
 def test_summary_names_a_crafted_kind_on_its_sample_line(root: Path, tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "inspector", "summary", str(root)],
                           capture_output=True, text=True, env=_env(tmp_path), timeout=120)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 3, done.stderr  # the fixture's broken run.json: unreadable
     block = done.stdout[done.stdout.index("Tampering attempts:"):].splitlines()
     assert block[1].endswith("deliberate (pytest_plugin␛]0;OWNED␇␛]52;c;cHduZWQ=␇␊  "
                              "forged/sample/0: all clear)"), block[:3]

@@ -17,6 +17,7 @@ from inspector.model.readme import extract_endpoints, extract_port
 from inspector.model.run import Run
 from inspector.model.task import Task
 from inspector.model.tasks import load_tasks
+from inspector.model.unreadable import unreadable_run
 
 MAX_DEPTH = 5
 _SKIP_DIRS = SKIP_DIRS | {"predictions", "samples", "repo", "tasks"}
@@ -202,8 +203,8 @@ def load_location(loc: RunLocation, tasks: dict[str, Task] | None = None,
         load = lambda: _one(repogenesis.load_report(loc.path, tasks, opened))  # noqa: E731
     try:
         return load()
-    except LoadError as exc:
-        return [], [exc.issue]
+    except LoadError as exc:  # the run's own file: listed as an unreadable run, not left out
+        return [_unreadable_run(loc, exc.issue)], [exc.issue]
     except (OSError, RecursionError, MemoryError) as exc:  # pragma: no cover - defensive
         return [], [LoadIssue(loc.path, "", f"cannot read: {exc}")]
 
@@ -231,6 +232,15 @@ def discover_runs(path: Path, tasks_root: Path | None = None) -> Discovery:
     found.runs.sort(key=lambda r: r.id)
     found.issues.extend(duplicate_id_issues(located.root, (r.id for r in found.runs)))
     return found
+
+
+def _unreadable_run(loc: RunLocation, issue: LoadIssue) -> Run:
+    if loc.kind == "run":
+        return unreadable_run(issue, loc.path, "genesis-inspector")
+    if loc.kind == "repogenesis":
+        return unreadable_run(issue, loc.path, repogenesis.FORMAT)
+    m = repogenesis.REPORT_RE.match(loc.path.name)
+    return unreadable_run(issue, loc.path.parent, repogenesis.FORMAT, m.group(1) if m else None)
 
 
 def _one(result: tuple[Run, list[LoadIssue]]) -> tuple[list[Run], list[LoadIssue]]:

@@ -41,12 +41,31 @@ def parse_json_bytes(path: Path, data: bytes) -> Any:
         value = json.loads(text)
         return normalize_tree(value) if json_may_hold_surrogates(text) else value
     except json.JSONDecodeError as exc:
-        raise LoadError(path, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")\
-            from None
+        raise LoadError(path, json_error_reason(exc, text)) from None
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
         raise LoadError(path, f"invalid JSON: {str(exc).split(':')[0]}") from None
     except RecursionError:
         raise LoadError(path, "JSON nested too deeply") from None
+
+
+def json_error_reason(exc: json.JSONDecodeError, text: str) -> str:
+    """What is wrong with a JSON document, as a whole sentence: a file that ends before the
+    document does is ``truncated``; the decoder's own words that end in "at" (they expect
+    the position after them) get the position inside the sentence."""
+    msg = exc.msg
+    for tail in (" starting at", " at"):
+        if msg.endswith(tail):
+            msg = msg[: -len(tail)]
+            break
+    if exc.msg.startswith("Unterminated string"):  # the decoder reached the end inside it
+        end = text.rstrip()
+        line = end.count("\n") + 1
+        return (f"truncated JSON: the file ends at line {line} inside a string that starts at "
+                f"line {exc.lineno} column {exc.colno}")
+    if exc.pos >= len(text.rstrip()):
+        return (f"truncated JSON: the file ends at line {exc.lineno} column {exc.colno} "
+                f"({msg[:1].lower()}{msg[1:]})")
+    return f"invalid JSON at line {exc.lineno} column {exc.colno}: {msg}"
 
 
 class Fields:

@@ -36,6 +36,7 @@ from inspector.model.results import (
 from inspector.model.run import Run, RunSource
 from inspector.model.stock_flaws import java_counts_doubled, run_java_notes
 from inspector.model.task import Task
+from inspector.model.unreadable import UnreadableSample, unreadable_run
 
 FORMAT = "repogenesis"
 REPORT_RE = re.compile(r"^report(?:_(\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}))?\.json$")
@@ -242,6 +243,7 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None, opened: Path |
         predictions = None
     results = top.items("results", required=True)
     samples: list[SampleResult] = []
+    unreadable: list[UnreadableSample] = []
     seen: set[str] = set()
     for i, item in enumerate(results):
         try:
@@ -249,6 +251,7 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None, opened: Path |
                              tasks, predictions, scope)
         except LoadError as exc:
             issues.append(exc.issue)
+            unreadable.append(UnreadableSample.of(exc.issue, _named_task(item), 0))
             continue
         if s.task in seen:
             issues.append(LoadIssue(path, f"results[{i}].repo_name",
@@ -273,8 +276,15 @@ def load_report(path: Path, tasks: dict[str, Task] | None = None, opened: Path |
         tasks={k: v for k, v in (tasks or {}).items() if k in seen},
         notes=(COUNTS_ONLY_NOTE, *run_java_notes(samples, tasks or {})),
         reported_summary=reported,
+        unreadable=tuple(unreadable),
     )
     return run, issues
+
+
+def _named_task(item: Any) -> str:
+    """The ``repo_name`` a result entry gives, when it gives a usable one ('' else)."""
+    name = item.get("repo_name") if isinstance(item, dict) else None
+    return name if isinstance(name, str) and name.strip() and len(name) <= 200 else ""
 
 
 def load_intermediate(folder: Path, tasks: dict[str, Task] | None = None,
@@ -287,6 +297,7 @@ def load_intermediate(folder: Path, tasks: dict[str, Task] | None = None,
                      folder, "", "run id")
     parsed = parse_predictions_name(out_dir.name)
     samples: list[SampleResult] = []
+    unreadable: list[UnreadableSample] = []
     for file in sorted(folder.glob("*.json")):
         try:
             data = read_json(file)
@@ -294,6 +305,7 @@ def load_intermediate(folder: Path, tasks: dict[str, Task] | None = None,
                                         issues, tasks))
         except LoadError as exc:
             issues.append(exc.issue)
+            unreadable.append(UnreadableSample.of(exc.issue, file.stem, 0))
     run = Run(
         id=ident, agent=parsed.agent or "unknown", model=parsed.model or "unknown",
         language=_samples_language(samples),
@@ -302,6 +314,7 @@ def load_intermediate(folder: Path, tasks: dict[str, Task] | None = None,
         tasks={k: v for k, v in (tasks or {}).items() if any(s.task == k for s in samples)},
         notes=(COUNTS_ONLY_NOTE, "loaded from intermediate results: no report was written",
                *run_java_notes(samples, tasks or {})),
+        unreadable=tuple(unreadable),
     )
     return run, issues
 
@@ -330,6 +343,7 @@ def load_output_dir(out: Path, tasks: dict[str, Task] | None = None,
     runs: list[Run] = []
     issues: list[LoadIssue] = []
     stamps: set[str | None] = set()
+    broken: list[tuple[str | None, LoadIssue]] = []  # reports that could not be read
     for file in sorted(out.iterdir()):
         m = REPORT_RE.match(file.name)
         if not m or _is_dir(file):  # a FIFO, device or symlink loop is named by the loader
@@ -338,11 +352,13 @@ def load_output_dir(out: Path, tasks: dict[str, Task] | None = None,
             run, found = load_report(file, tasks, opened)
         except LoadError as exc:
             issues.append(exc.issue)
+            broken.append((m.group(1), exc.issue))
             continue
         stamps.add(m.group(1))
         runs.append(run)
         issues.extend(found)
     inter = out / "intermediate"
+    covered: set[str | None] = set()
     if _is_dir(inter):
         folders = []
         try:
@@ -363,4 +379,9 @@ def load_output_dir(out: Path, tasks: dict[str, Task] | None = None,
                 continue
             runs.append(run)
             issues.extend(found)
+            covered.add(None if folder == inter else folder.name)
+    # a report that could not be read is an unreadable run, unless its per-repo results
+    # (the intermediate folder of its stamp) were loaded in its place
+    runs.extend(unreadable_run(issue, out, FORMAT, stamp)
+                for stamp, issue in broken if stamp not in covered)
     return runs, issues

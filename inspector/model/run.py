@@ -7,6 +7,7 @@ from pathlib import Path
 
 from inspector.model.results import SampleResult
 from inspector.model.task import Task
+from inspector.model.unreadable import RUN, UnreadableSample
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +36,8 @@ class Run:
     status: str | None = None  # our format: running / complete / cancelled
     # A stock report's own ``summary`` figures (key, value), as written; () for our format.
     reported_summary: tuple[tuple[str, float], ...] = ()
+    # samples (or this run's own file) that could not be read: counted, never dropped
+    unreadable: tuple[UnreadableSample, ...] = ()
 
     @property
     def task_names(self) -> list[str]:
@@ -42,6 +45,11 @@ class Run:
 
     def samples_for(self, task: str) -> list[SampleResult]:
         return sorted((s for s in self.samples if s.task == task), key=lambda s: s.sample)
+
+    @property
+    def file_unreadable(self) -> bool:
+        """Whether the run's own file (``run.json``, a report) could not be read."""
+        return any(u.kind == RUN for u in self.unreadable)
 
     @property
     def has_test_cases(self) -> bool:

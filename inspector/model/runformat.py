@@ -50,6 +50,7 @@ from inspector.model.run import Run, RunSource
 from inspector.model.tampering import TamperFinding
 from inspector.model.task import Endpoint, Task
 from inspector.model.testids import id_repairer
+from inspector.model.unreadable import UnreadableSample
 
 FORMAT_NAME = "genesis-inspector-run"
 FORMAT_VERSION = 1
@@ -637,8 +638,10 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
     run_real: str | None = None  # the run folder as Path.resolve() gives it
     run_base = real_folder(run_dir)
     samples: list[SampleResult] = []
+    unreadable: list[UnreadableSample] = []
     seen: set[tuple[str, int]] = set()
     for i, raw in enumerate(top.items("samples", required=True)):
+        duplicate = False
         try:
             sf = Fields(raw, path, f"samples[{i}]", issues)
             rel_path = sf.text("path", required=True) or ""
@@ -672,11 +675,14 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
                                         "using run.json's", "warning"))
                 s = replace(s, run_id=run_id)
             if (s.task, s.sample) in seen:
+                duplicate = True  # read already: not unreadable, a second copy left out
                 raise LoadError(result_path, f"duplicate sample {s.task}#{s.sample}", "sample")
             seen.add((s.task, s.sample))
             samples.append(s)
         except LoadError as exc:
             issues.append(exc.issue)
+            if not duplicate:
+                unreadable.append(UnreadableSample.of(exc.issue, *_listed(raw)))
     src = top.sub("source")
     harness = top.sub("harness")
     return Run(
@@ -692,5 +698,16 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
         samples=tuple(samples),
         tasks=tasks,
         status=top.text("status"),
+        unreadable=tuple(unreadable),
     ), issues
+
+
+def _listed(raw: Any) -> tuple[str, int | None]:
+    """The task and sample number a ``run.json`` sample index entry names ('', None when it
+    does not say)."""
+    if not isinstance(raw, dict):
+        return "", None
+    task, n = raw.get("task"), raw.get("sample")
+    return (task if isinstance(task, str) else "",
+            n if isinstance(n, int) and not isinstance(n, bool) else None)
 

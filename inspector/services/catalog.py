@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up 
     from inspector.model.task import Task
     from inspector.services.health import HealthReport, NotEvaluableSample
 
-INDEX_VERSION = 12  # 12: metrics.not_evaluable*; 11: metrics' 95% intervals; 10: samples.gen_*
+INDEX_VERSION = 13  # 13: metrics.unreadable*; 12: metrics.not_evaluable*; 11: 95% intervals
 MESSAGE_CHARS = 300
 _Row = tuple[Any, ...]  # one sqlite row: sqlite3 types its values as Any
 

@@ -72,8 +72,9 @@ def load_one(loc: RunLocation, tasks: dict[str, Task], root: Path) -> Rows:
         runs, issues = load_location(loc, tasks if loc.kind != "run" else None, root)
         return [run_rows(loc, run) for run in runs], issues
     except Exception as exc:  # noqa: BLE001 - reported, naming the location
-        return [], [LoadIssue(loc.path, "", f"not indexed: {type(exc).__name__}: "
-                                            f"{str(exc)[:300]}", "error")]
+        why = " ".join(str(exc).split())  # one line, whole: a reason is never cut
+        return [], [LoadIssue(loc.path, "", f"not indexed: {type(exc).__name__}: {why}",
+                              "error")]
 
 
 def jobs_for(todo: list[tuple[RunLocation, str]]) -> int:

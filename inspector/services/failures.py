@@ -16,12 +16,13 @@ from inspector.services.tamper.findings import finding_line, sample_tampering
 class FailureRow:
     run_id: str
     task: str
-    sample: int
+    sample: int | None  # None only on an unreadable row whose file did not say
     sample_id: str
     test_id: str | None
     # failed | error | deploy_failed | suite_not_run | suite_incomplete | counts |
     # tampering_attempt (findings reported on the sample; never part of its verdict) |
     # not_evaluable (the infrastructure left it without a verdict: no failure of the model)
+    # unreadable (its file could not be read: ``file`` and the whole reason; no verdict)
     outcome: str
     message: str
     phase: str | None = None
@@ -114,4 +115,17 @@ def list_failures(runs: list[Run]) -> list[FailureRow]:
                                 f"{ne.reason}"), cause=ne.kind))
                 continue
             out.extend(sample_failures(s, run.tasks.get(s.task)))
+        out.extend(unreadable_rows(run))
     return out
+
+
+def unreadable_rows(run: Run) -> list[FailureRow]:
+    """One ``unreadable`` row per sample (or run file) of ``run`` that could not be read:
+    the file (relative to the run's folder) and the whole reason, never cut."""
+    base = run.source.path.parent
+    rows = []
+    for u in run.unreadable:
+        sample_id = "/".join(str(p) for p in (run.id, u.task, u.sample) if p not in ("", None))
+        rows.append(FailureRow(run.id, u.task, u.sample, sample_id, None, "unreadable",
+                               u.reason, file=u.shown_file(base)))
+    return rows

@@ -77,10 +77,17 @@ class RunMetrics:
     samples_total: int = 0
     not_evaluable: int = 0
     not_evaluable_samples: list[dict[str, Any]] = field(default_factory=list)
+    # samples whose files could not be read (figures are over the ``samples`` read): see
+    # model/unreadable.py; each {kind, task, sample, file (relative to the run), reason}
+    unreadable: int = 0
+    unreadable_samples: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["pass_at_k"] = {str(k): v for k, v in self.pass_at_k.items()}
+        if not self.samples and (self.unreadable or self.not_evaluable):
+            # nothing read, or nothing evaluable: no figures, not 0 % (that would blame the model)
+            d.update(dict.fromkeys(("pass_at_1", "test_pass_ratio", "api_coverage", "dsr")))
         return d
 
 
@@ -166,6 +173,8 @@ def compute_run_metrics(run: Run) -> RunMetrics:
             f"'avg_pass_at_1' is the test pass ratio {m.test_pass_ratio:.2%} over samples that "
             "ran tests")
     m.differences.extend(n for n in run.notes if n.startswith(JAVA_DOUBLED))
+    m.unreadable = len(run.unreadable)
+    m.unreadable_samples = [u.to_json(run.source.path.parent) for u in run.unreadable]
     return m
 
 

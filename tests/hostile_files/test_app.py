@@ -211,3 +211,39 @@ async def test_l_replays_around_a_task_id_holding_a_slash(corpus: Path) -> None:
         await settle(app, pilot)
         assert isinstance(app.screen, ReplayScreen)
         assert "quote-board" in app.screen.deploy_log.title
+
+
+# ------------------------------------------------------------------ unreadable samples
+
+async def test_a_run_with_an_unreadable_sample_shows_a_banner_and_a_row(corpus: Path) -> None:
+    """Issue 28: the run is not "complete" with one sample fewer; it says 5 of 6, names the
+    file with the whole reason, and the samples list has a row for it."""
+    result = corpus / "runs" / FORGE / "samples" / "todo-service" / "0" / "result.json"
+    result.write_bytes(result.read_bytes()[:300])
+    app = _app(corpus, corpus / "labels")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        main = app.main_screen
+        entry = next(r for r in main.runs if r.run_id == FORGE)
+        pane = main.query_one("#runs-pane")
+        pane.table.select_key(entry.key)  # type: ignore[attr-defined]
+        await settle(app, pilot)
+        cells = [str(c) for c in pane.table.get_row_at(pane.table.cursor_row)]  # type: ignore[attr-defined]
+        assert f"{FORGE} (1 unreadable)" in cells and "5 of 6" in cells
+        detail = str(main.query_one("#run-detail", Static).render())
+        reason = ("truncated JSON: the file ends at line 10 inside a string that starts at "
+                  "line 10 column 17")
+        assert "⚠ 1 unreadable file(s): figures are over 5 of 6 samples; 1 unreadable" in detail
+        assert f"samples/todo-service/0/result.json: {reason}" in detail
+        await pilot.press("enter")  # this run's samples
+        await settle(app, pilot)
+        table = main.query_one("#samples-table")
+        assert table.row_count == 6  # type: ignore[attr-defined]
+        [row] = table.unreadable  # type: ignore[attr-defined]
+        assert (row.task, row.sample) == ("todo-service", 0)
+        table.move_cursor(row=5)  # type: ignore[attr-defined]
+        await settle(app, pilot)
+        preview = str(main.query_one("#sample-preview", Static).render())
+        assert f"samples/todo-service/0/result.json: {reason}" in " ".join(preview.split())
+        assert f"5 of 11 samples + 1 unreadable in {FORGE}" in str(
+            main.query_one("#samples-count", Static).render())

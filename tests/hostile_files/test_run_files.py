@@ -81,7 +81,13 @@ def test_an_unreadable_sample_folder_is_a_problem_of_that_sample_only(corpus: Pa
     _no_traceback(done)
     assert (f"inspector: error: {sample / '0' / 'result.json'}: cannot read: Permission denied"
             in done.stderr)
-    assert json.loads(done.stdout)[0]["samples"] == 5  # the other five load
+    [run] = json.loads(done.stdout)
+    assert run["samples"] == 5  # the other five load
+    # ... and the sixth is counted and named as unreadable, never dropped: exit 3
+    assert run["unreadable_samples"] == [{
+        "kind": "sample", "task": "todo-service", "sample": 0,
+        "file": "samples/todo-service/0/result.json", "reason": "cannot read: Permission denied"}]
+    assert done.returncode == 3
 
 
 # ------------------------------------------------------------------ repo paths
@@ -180,9 +186,11 @@ def test_an_invalid_run_id_in_run_json_is_a_load_problem_of_the_run(corpus: Path
     run_json = corpus / "runs" / FORGE / "run.json"
     _edit(run_json, run_id=".x/..")
     found = discover_runs(corpus)
-    assert [r.id for r in found.runs] == [RELAY]
-    assert [str(i) for i in found.errors] == [
-        f"{run_json}: field 'run_id': not a valid run id: '.x/..' contains a path separator"]
+    why = f"{run_json}: field 'run_id': not a valid run id: '.x/..' contains a path separator"
+    # listed as an unreadable run under its folder's name, with no samples: never left out
+    assert [(r.id, len(r.samples), [u.line() for u in r.unreadable]) for r in found.runs] == [
+        (FORGE, 0, [why]), (RELAY, 6, [])]
+    assert [str(i) for i in found.errors] == [why]
 
 
 def test_replay_of_a_task_named_with_a_slash_says_why_instead_of_crashing(corpus: Path

@@ -318,7 +318,11 @@ async def test_bad_files_are_reported_and_good_runs_still_show(make_app, tmp_pat
     app = make_app(root)
     async with app.run_test(size=(180, 45)) as pilot:
         await settle(app, pilot)
-        assert app.screen.query_one(RunsTable).row_count == 1
+        table = app.screen.query_one(RunsTable)
+        # the broken run is listed as unreadable (issue 28), the good one with its figures
+        assert sorted(r.run_id for r in table.shown) == ["broken", FORGE]
+        broken = next(r for r in table.shown if r.run_id == "broken")
+        assert broken.metrics["unreadable"] == 1 and broken.metrics["samples"] == 0
         problems = str(app.screen.query_one("#problems", Static).render())
         assert "broken/run.json" in problems
 

@@ -307,8 +307,12 @@ class TestIncrementalRefresh:
         good = run_json.read_text()
         run_json.write_text("{ not json")
         cat.refresh()
-        assert [r.run_id for r in cat.runs()] == [r for r in RUN_IDS if r != RELAY]
-        assert cat.counts()[:2] == (N - 1, FULL_COUNTS[1] - 6)
+        # listed as an unreadable run (issue 28): no samples, its run.json named
+        assert [r.run_id for r in cat.runs()] == RUN_IDS
+        relay = by_id(cat)[RELAY]
+        assert (relay.metrics["samples"], relay.metrics["unreadable"]) == (0, 1)
+        assert relay.metrics["unreadable_samples"][0]["file"] == "run.json"
+        assert cat.counts()[:2] == (N, FULL_COUNTS[1] - 6)
         issues = cat.issues()
         assert [(i.path, i.severity) for i in issues] == [(run_json, "error")]
         assert "invalid JSON" in issues[0].message
@@ -320,11 +324,11 @@ class TestIncrementalRefresh:
         assert cat.counts() == FULL_COUNTS
         assert cat.issues() == []
 
-    def test_a_run_that_breaks_later_disappears_with_an_issue(self, built: Catalog,
-                                                              root: Path):
+    def test_a_run_that_breaks_later_loses_its_samples_with_an_issue(self, built: Catalog,
+                                                                     root: Path):
         (run_dir(root, FORGE) / "run.json").write_text("[]")
         built.refresh()
-        assert FORGE not in by_id(built)
+        assert by_id(built)[FORGE].metrics["unreadable"] == 1  # listed as unreadable
         assert built.find_sample(f"{FORGE}/todo-service/0") is None
         assert any(i.path == run_dir(root, FORGE) / "run.json" for i in built.issues())
 

@@ -185,7 +185,7 @@ class TestFixtures:
         return found
 
     def test_good_runs_of_both_formats_load(self, found):
-        assert [r.id for r in found.runs] == [
+        assert [r.id for r in found.runs if not r.file_unreadable] == [
             "ours_duplicate",
             "ours_missing_result",
             "ours_outside",
@@ -196,6 +196,9 @@ class TestFixtures:
             "repo_readme_1212_deepcode_gpt-5-mini_Java",
             "stamped@2026-02-27_09-00-00",
         ]
+        # the runs whose own file cannot be read are listed as unreadable, never left out
+        assert [r.id for r in found.runs if r.file_unreadable] == [
+            "invalid_json", "ours_v2", "results_not_list"]
         assert found.tasks == {}
 
     def test_bad_files_are_errors_naming_file_and_field(self, found):
@@ -292,7 +295,8 @@ class TestWalk:
         (tmp_path / "worse").mkdir()
         (tmp_path / "worse" / "report_2026-01-01_00-00-00.json").write_text("")
         found = discover_runs(tmp_path)
-        assert [r.id for r in found.runs] == ["good"]
+        assert [(r.id, r.file_unreadable) for r in found.runs] == [
+            ("bad", True), ("good", False), ("worse@2026-01-01_00-00-00", True)]
         assert sorted(str(i) for i in found.errors) == [
             f"{tmp_path / 'bad' / 'run.json'}: not UTF-8 (byte 0)",
             f"{tmp_path / 'worse' / 'report_2026-01-01_00-00-00.json'}: file is empty",

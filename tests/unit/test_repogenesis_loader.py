@@ -513,16 +513,18 @@ class TestMalformed:
             load_report(path)
         assert str(exc.value) == f"{path}: field 'results': expected a list, got an object"
         found = discover_runs(path.parent)
-        assert found.runs == []
+        # listed as an unreadable run (never left out), naming the file and the reason
+        assert [(r.samples, [u.line() for u in r.unreadable]) for r in found.runs] == [
+            ((), [str(exc.value)])]
         assert [str(i) for i in found.issues] == [str(exc.value)]
 
     def test_invalid_json(self):
         path = FIXTURES / "invalid_json" / "report.json"
         found = discover_runs(path.parent)
-        assert found.runs == []
-        assert [str(i) for i in found.issues] == [
-            f"{path}: invalid JSON at line 5 column 1: "
-            "Expecting property name enclosed in double quotes"]
+        why = (f"{path}: truncated JSON: the file ends at line 5 column 1 "
+               "(expecting property name enclosed in double quotes)")
+        assert [[u.line() for u in r.unreadable] for r in found.runs] == [[why]]
+        assert [str(i) for i in found.issues] == [why]
 
     @pytest.mark.parametrize(("content", "message"), [
         (b"", "file is empty"),
@@ -542,7 +544,9 @@ class TestMalformed:
         out.mkdir()
         (out / "report.json").write_bytes(content)
         found = discover_runs(out)
-        assert found.runs == []
+        [run] = found.runs  # an unreadable run: no samples, the report named as unreadable
+        assert run.samples == () and run.file_unreadable
+        assert [u.line() for u in run.unreadable] == [str(found.issues[0])]
         assert len(found.issues) == 1
         assert str(found.issues[0]).startswith(f"{out / 'report.json'}: ")
         assert message in str(found.issues[0])
@@ -558,7 +562,8 @@ class TestMalformed:
         (tmp_path / "bad").mkdir()
         (tmp_path / "bad" / "report.json").write_text("{")
         found = discover_runs(tmp_path)
-        assert [r.id for r in found.runs] == ["good"]
+        assert [(r.id, r.file_unreadable) for r in found.runs] == [("bad", True),
+                                                                   ("good", False)]
         assert len(found.errors) == 1 and "bad" in str(found.errors[0])
 
     def test_bad_intermediate_file_does_not_hide_others(self, tmp_path):

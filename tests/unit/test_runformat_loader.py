@@ -268,7 +268,8 @@ class TestLoadRun:
             f"{path}: field 'format_version': written by a newer Genesis Inspector (format "
             "version 2, this one reads up to 1); upgrade genesis-inspector")
         found = discover_runs(path.parent)
-        assert found.runs == []
+        assert [(r.id, r.samples, [u.line() for u in r.unreadable]) for r in found.runs] == [
+            ("ours_v2", (), [str(exc.value)])]
         assert [str(i) for i in found.errors] == [str(exc.value)]
 
     def test_result_json_newer_version_skips_that_sample(self, tmp_path):

@@ -194,6 +194,8 @@ class RunComparison:
             return {"key": r.key, "run_id": r.run_id, "agent": r.agent, "model": r.model,
                     "language": r.language, "tasks": len(r.by_task()),
                     "samples": len(r.samples),
+                    "unreadable": len(r.unreadable),
+                    "unreadable_samples": list(r.unreadable),
                     "pass_at_k": {str(k): round(v, 4)
                                   for k, v in self.pass_at_k.get(side, {}).items()},
                     "pass_hat_k": {str(k): round(v, 4)

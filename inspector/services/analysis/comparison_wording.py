@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 
 from inspector.model.percent import pct, pp
 from inspector.model.stats import BootstrapCI
+from inspector.model.unreadable import unreadable_line
 from inspector.services.analysis.compare import MDD_ALPHA, MDD_POWER, RunComparison, Tally
 from inspector.services.analysis.cost import CostSummary
 
@@ -105,6 +106,9 @@ def compare_text(c: RunComparison, table: Table) -> str:
            f"B: {c.b.run_id}  ({c.b.label}; {len(c.b.by_task())} tasks, "
            f"{len(c.b.samples)} samples)",
            f"Common tasks: {len(c.pairs)}"]
+    for side, r in (("A", c.a), ("B", c.b)):  # never dropped silently (docs/unreadable.md)
+        out += [f"Unreadable in {side} (not in any figure): {unreadable_line(u)}"
+                for u in r.unreadable]
     if c.only_a:
         out.append(f"Only in A (left out of the paired figures): {', '.join(c.only_a)}")
     if c.only_b:

@@ -59,6 +59,8 @@ class RunOutcomes:
     samples: tuple[SampleOutcome, ...]  # the evaluable samples: the figures are over these
     # ids of the samples the infrastructure left without a verdict: left out of every figure
     not_evaluable: tuple[str, ...] = ()
+    # files of the run that could not be read (RunMetrics.unreadable_samples): not in samples
+    unreadable: tuple[dict[str, Any], ...] = ()
 
     @property
     def label(self) -> str:
@@ -88,7 +90,8 @@ def from_run(run: Run, key: str | None = None) -> RunOutcomes:
             generation=s.generation))
     return RunOutcomes(key, run.id, run.agent, run.model, run.language, run.source.format,
                        tuple(samples), tuple(s.sample_id for s in run.samples
-                                             if s.not_evaluable is not None))
+                                             if s.not_evaluable is not None),
+                       tuple(u.to_json(run.source.path.parent) for u in run.unreadable))
 
 
 def not_evaluable_ids(run: RunEntry) -> tuple[str, ...]:
@@ -111,7 +114,7 @@ def from_entries(run: RunEntry, samples: Iterable[SampleEntry]) -> RunOutcomes:
         strict_pass=entry_passed(e), passed=e.passed, total=e.total, generation=e.generation)
         for e in samples if e.run_key == run.key and e.sample_id not in skip)
     return RunOutcomes(run.key, run.run_id, run.agent, run.model, run.language, run.format, out,
-                       skip)
+                       skip, tuple(run.metrics.get("unreadable_samples") or ()))
 
 
 def from_outcome_rows(runs: list[RunEntry], rows: Iterable[tuple[Any, ...]]
@@ -135,4 +138,5 @@ def from_outcome_rows(runs: list[RunEntry], rows: Iterable[tuple[Any, ...]]
             strict_pass=total > 0 and passed == total and not coll, passed=passed,
             total=total, generation=gen))
     return [RunOutcomes(r.key, r.run_id, r.agent, r.model, r.language, r.format,
-                        tuple(per_run.get(r.key, ())), not_evaluable_ids(r)) for r in runs]
+                        tuple(per_run.get(r.key, ())), not_evaluable_ids(r),
+                        tuple(r.metrics.get("unreadable_samples") or ())) for r in runs]

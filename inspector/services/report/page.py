@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from inspector import __version__
 from inspector.model.stats import NO_SCORED, figure_with_interval
+from inspector.model.unreadable import unreadable_line
 from inspector.model.verdict import Verdict
 from inspector.services.labels.export import Breakdown, percent
 from inspector.services.report.data import (
@@ -109,13 +110,17 @@ def _summary(r: ReportInput) -> str:
         k = ", ".join(f"@{k} {pct(v)}" for k, v in m.pass_at_k.items())
         # no evaluable sample: no figure (a 0 % would blame the model)
         fig = pct if m.samples else (lambda _: pct(None))
-        rows.append([str(i + 1), esc(m.run_id), esc(m.agent), esc(m.model), esc(m.language),
-                     "ours" if m.format != "repogenesis" else "stock", str(m.tasks),
-                     str(m.samples) + (f" (+{m.not_evaluable} n/e)" if m.not_evaluable
-                                       else ""),
-                     fig(m.pass_at_1), fig(m.test_pass_ratio),
-                     esc(k) or "—", fig(m.api_coverage), fig(m.dsr), str(m.suites_not_run),
-                     str(c.failing), str(c.labelled)])
+        row = [str(i + 1), esc(m.run_id), esc(m.agent), esc(m.model), esc(m.language),
+               "ours" if m.format != "repogenesis" else "stock", str(m.tasks),
+               str(m.samples) + (f" (+{m.not_evaluable} n/e)" if m.not_evaluable else ""),
+               fig(m.pass_at_1), fig(m.test_pass_ratio),
+               esc(k) or "—", fig(m.api_coverage), fig(m.dsr), str(m.suites_not_run),
+               str(c.failing), str(c.labelled)]
+        if m.unreadable:  # docs/unreadable.md: over how many samples; none for a lost run
+            row[7] = (f"{m.samples} of {m.samples_total + m.unreadable}" if m.samples_total
+                      else "unreadable") + (f" (+{m.not_evaluable} n/e)" if m.not_evaluable
+                                            else "")
+        rows.append(row)
     out = ['<h2 id="summary">Summary</h2>\n',
            table(["#", "run", "agent", "model", "lang", "format", "tasks", "samples",
                   "Pass@1 (strict)", "Pass@1 (stock)", "pass@k", "AC", "DSR",
@@ -135,6 +140,11 @@ def _summary(r: ReportInput) -> str:
                    f"harness's ({len(diffs)} notes)</summary><ul>" +
                    "".join(f"<li>{esc(run)}: {esc(d)}</li>" for run, d in diffs) +
                    "</ul></details>\n")
+    bad = [(c.metrics.run_id, u) for c in r.runs for u in c.metrics.unreadable_samples]
+    if bad:
+        out.append(f'<h3 class="warn">Unreadable files: not in any figure ({len(bad)})</h3><ul>'
+                   + "".join(f"<li>{esc(run)}: {esc(unreadable_line(u))}</li>"
+                             for run, u in bad) + "</ul>\n")
     warns = [(c.metrics.run_id, w) for c in r.runs for w in c.metrics.summary_warnings]
     if warns:
         out.append('<h3 class="warn">Reports whose own summary disagrees with their results'

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Input, Static
 from inspector.model.entries import RunEntry
 from inspector.model.errors import LoadError
 from inspector.model.progress import RunProgress, load_progress
+from inspector.model.unreadable import figures_basis, unreadable_line
 from inspector.services.catalog import Catalog
 from inspector.ui.focus import focus_now
 from inspector.ui.messages import ShowRunSamples
@@ -29,6 +30,19 @@ from inspector.ui.widgets.run_progress import RunProgressPanel
 from inspector.ui.widgets.runs_table import RunsTable
 
 POLL_SECONDS = 1.0
+
+
+def unreadable_banner(t: Text, m: dict, style: str) -> None:
+    """Append the banner of a run some of whose files could not be read: over how many
+    samples its figures are, and each file with its whole reason."""
+    bad = m.get("unreadable_samples") or []
+    if not bad:
+        return
+    basis = figures_basis(m.get("samples", 0), bad)
+    t.append(f"⚠ {len(bad)} unreadable file(s): figures are {basis}\n"
+             if not basis.startswith("no figures") else f"⚠ {basis}\n", style=f"bold {style}")
+    for u in bad:
+        t.append(f"  {sanitize(unreadable_line(u))}\n", style=style)
 
 
 class RunsPane(LazyPane):
@@ -130,6 +144,7 @@ class RunsPane(LazyPane):
         source = self.display_path(r.source_path)
         t.append(sanitize(f"source: {source}{' · ' + r.harness if r.harness else ''}\n"),
                  style="dim")
+        unreadable_banner(t, m, colour(self.app, "health-suspect"))
         pk = m.get("pass_at_k") or {}
         extra = "  ".join(f"pass@{k} {pct(v)}" for k, v in sorted(pk.items(),
                                                                    key=lambda kv: int(kv[0]))

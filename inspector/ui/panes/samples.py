@@ -14,12 +14,13 @@ from textual.widgets import Input, Select, Static
 
 from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.filters import LabelState, SampleFilter, facet_values
+from inspector.model.unreadable import unreadable_line
 from inspector.model.verdict import Verdict
 from inspector.ui.focus import focus_now
 from inspector.ui.messages import OpenSample
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import plain, sanitize
-from inspector.ui.widgets.samples_table import SamplesTable
+from inspector.ui.widgets.samples_table import SamplesTable, UnreadableRow
 
 OUTCOME_CHOICES = [("failing (any)", "failing"), ("passed", Verdict.PASSED.value),
                    ("tests failed", Verdict.TESTS_FAILED.value),
@@ -116,15 +117,38 @@ class SamplesPane(LazyPane):
         table = self.table
         table.suspect_tasks = self.suspect_tasks
         shown = self.filter.apply(self.samples, self.label_state)
-        table.set_samples(shown)
+        unreadable = self._unreadable_rows()
+        table.set_samples(shown, unreadable)
         scope = ""
         if self.filter.run_key:
             run = next((r for r in self.runs if r.key == self.filter.run_key), None)
             scope = f" in {run.run_id}" if run else ""
+        bad = f" + {len(unreadable)} unreadable" if unreadable else ""
         self.query_one("#samples-count", Static).update(plain(
-            f"{len(shown)} of {len(self.samples)} samples{scope} · {self.filter.describe()}"
+            f"{len(shown)} of {len(self.samples)} samples{bad}{scope} · "
+            f"{self.filter.describe()}"
             f"{' · a: all runs' if self.filter.run_key else ''} · x: clear filters"))
         self._highlighted()
+
+    def _unreadable_rows(self) -> list[UnreadableRow]:
+        """The unreadable samples of the runs in scope, unless the filter asks for something
+        they cannot be (an outcome other than failing, a language, a label, …)."""
+        f = self.filter
+        if f.verdict not in ("", "failing") or f.label or f.language or f.framework \
+                or f.phase:
+            return []
+        words = f.text.lower().split()
+        rows = []
+        for r in self.runs:
+            if f.run_key and r.key != f.run_key:
+                continue
+            for u in r.metrics.get("unreadable_samples") or ():
+                row = UnreadableRow(r.run_id, u.get("task") or "", u.get("sample"),
+                                    unreadable_line(u))
+                text = f"{row.run_id} {row.task} {row.line}".lower()
+                if all(w in text for w in words if not w.startswith(("-", "/"))):
+                    rows.append(row)
+        return rows
 
     def main_widget(self) -> Widget | None:
         return self.table
@@ -183,6 +207,11 @@ class SamplesPane(LazyPane):
     def _highlighted(self) -> None:
         e = self.table.current()
         box = self.query_one("#sample-preview", Static)
+        u = self.table.current_unreadable()
+        if u is not None:  # the whole reason, never cut
+            box.update(Text.assemble((sanitize(f"{u.run_id} · unreadable sample\n"), "bold"),
+                                     sanitize(u.line)))
+            return
         if e is None:
             box.update("No sample matches the filter." if self.samples else "")
             return

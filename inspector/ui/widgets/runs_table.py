@@ -78,11 +78,17 @@ class RunsTable(DataTable):
         m = r.metrics
         status = "" if r.status in (None, "complete") else f" ({r.status})"
         n_e = m.get("not_evaluable") or 0
+        bad = m.get("unreadable", 0)  # samples whose files could not be read: never hidden
+        if bad:
+            status += " (unreadable)" if not m.get("samples_total", m.get("samples")) \
+                else f" ({bad} unreadable)"
+        n = m.get("samples", 0)
+        total = m.get("samples_total", n) + bad
+        samples = (f"{n} of {total}" if bad else str(n)) + (f" +{n_e} n/e" if n_e else "")
         # no evaluable sample: no figure (a 0 % would blame the model)
-        fig = pct if m.get("samples", 0) or not n_e else (lambda _: pct(None))
+        fig = pct if n or not (n_e or bad) else (lambda _: pct(None))
         return [plain(r.run_id + status), plain(r.agent), plain(r.model), plain(r.language),
-                plain(r.short_format),
-                str(m.get("samples", 0)) + (f" +{n_e} n/e" if n_e else ""),
+                plain(r.short_format), samples,
                 fig(m.get("pass_at_1")), fig(m.get("test_pass_ratio")),
                 fig(m.get("api_coverage")), fig(m.get("dsr")), str(m.get("suites_not_run", 0)),
                 str(self.unlabelled(r))]

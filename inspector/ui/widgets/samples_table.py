@@ -46,6 +46,17 @@ COLUMNS = [("run", RUN_WIDTH), ("task", None), ("#", None), ("outcome", None), (
 """(label, fixed width or None for the widest cell)."""
 
 
+@dataclass(frozen=True, slots=True)
+class UnreadableRow:
+    """A sample whose files could not be read: listed after the samples, never opened.
+    ``line`` is ``<file>: <reason>``, whole (the preview shows it uncut)."""
+
+    run_id: str
+    task: str
+    sample: int | None
+    line: str
+
+
 def _width(text: str) -> int:
     """Cells a one-row cell takes (DataTable measures the widest line)."""
     if "\n" in text or "\r" in text:
@@ -100,6 +111,7 @@ class SamplesTable(ScrollView, can_focus=True):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.shown: list[SampleEntry] = []
+        self.unreadable: list[UnreadableRow] = []  # rows after ``shown``
         self.suspect_tasks: set[str] = set()
         self.widths = [w or cell_len(label) for label, w in COLUMNS]
         self.labels = [Text.from_markup(label) for label, _ in COLUMNS]
@@ -114,13 +126,16 @@ class SamplesTable(ScrollView, can_focus=True):
 
     @property
     def row_count(self) -> int:
-        return len(self.shown)
+        return len(self.shown) + len(self.unreadable)
 
-    def set_samples(self, entries: list[SampleEntry]) -> None:
-        """Show ``entries`` failures first; the highlighted sample stays highlighted."""
+    def set_samples(self, entries: list[SampleEntry],
+                    unreadable: list[UnreadableRow] | None = None) -> None:
+        """Show ``entries`` failures first, then the ``unreadable`` samples; the highlighted
+        sample stays highlighted."""
         keep = self.current()
         entries = sorted(entries, key=lambda e: (_ORDER[e.verdict], e.task, e.run_id, e.sample))
         self.shown = entries
+        self.unreadable = list(unreadable or ())
         self._generation += 1
         self._cells.clear()
         self._lines.clear()
@@ -151,8 +166,12 @@ class SamplesTable(ScrollView, can_focus=True):
             for i, w in enumerate(cols, 1):
                 if w > widths[i]:
                     widths[i] = w
+        for u in self.unreadable:
+            cols = (_width(plain(u.task).plain), 1, len("unreadable"), 1,
+                    _width(plain(u.line[:MESSAGE_CHARS]).plain))
+            widths[1:] = [max(w, c) for w, c in zip(widths[1:], cols, strict=True)]
         self.widths = widths
-        self.virtual_size = Size(self._table_width(), len(entries) + 1)
+        self.virtual_size = Size(self._table_width(), self.row_count + 1)
         self.scroll_to(0, 0, animate=False, immediate=True)
         self.hover_row = 0
         row = 0
@@ -167,6 +186,11 @@ class SamplesTable(ScrollView, can_focus=True):
         if 0 <= self.cursor_row < len(self.shown):
             return self.shown[self.cursor_row]
         return None
+
+    def current_unreadable(self) -> UnreadableRow | None:
+        """The highlighted unreadable sample, when the cursor is on one."""
+        index = self.cursor_row - len(self.shown)
+        return self.unreadable[index] if 0 <= index < len(self.unreadable) else None
 
     def select(self, sample_key: int) -> bool:
         for i, e in enumerate(self.shown):
@@ -185,6 +209,14 @@ class SamplesTable(ScrollView, can_focus=True):
 
     def _row_cells(self, index: int) -> list[Any]:
         cells = self._cells.get(index)
+        if cells is None and index >= len(self.shown):
+            u = self.unreadable[index - len(self.shown)]
+            raw = [plain(_short(u.run_id, RUN_WIDTH)), plain(u.task or "—"),
+                   "—" if u.sample is None else str(u.sample),
+                   Text("unreadable", style=f"bold {colour(self.app, 'health-suspect')}"), "—",
+                   plain(u.line[:MESSAGE_CHARS], no_wrap=True)]
+            cells = [default_cell_formatter(c, wrap=False, height=1) for c in raw]
+            self._cells[index] = cells
         if cells is None:
             e = self.shown[index]
             task = plain(e.task)
@@ -203,11 +235,11 @@ class SamplesTable(ScrollView, can_focus=True):
     # ------------------------------------------------------------------ cursor
 
     def validate_cursor_row(self, row: int) -> int:
-        return max(0, min(row, len(self.shown) - 1))
+        return max(0, min(row, self.row_count - 1))
 
     def watch_cursor_row(self, old: int, new: int) -> None:
         self.refresh()
-        if self.shown:
+        if self.row_count:
             self.post_message(self.RowHighlighted(self, new))
 
     def _body_height(self) -> int:
@@ -234,7 +266,7 @@ class SamplesTable(ScrollView, can_focus=True):
     def action_page_down(self) -> None:
         self._set_hover(False)
         height = self._body_height()
-        rows = min(height + 1, len(self.shown) - self.cursor_row)
+        rows = min(height + 1, self.row_count - self.cursor_row)
         self.scroll_relative(y=height, animate=False, force=True)
         self.move_cursor(row=self.cursor_row + rows - 1, scroll=False)
 
@@ -251,7 +283,7 @@ class SamplesTable(ScrollView, can_focus=True):
 
     def action_scroll_bottom(self) -> None:
         self._set_hover(False)
-        self.move_cursor(row=len(self.shown) - 1)
+        self.move_cursor(row=self.row_count - 1)
 
     def action_scroll_home(self) -> None:
         self._set_hover(False)
@@ -263,7 +295,7 @@ class SamplesTable(ScrollView, can_focus=True):
 
     def action_select_cursor(self) -> None:
         self._set_hover(False)
-        if self.shown:
+        if self.current() is not None:  # an unreadable row has nothing to open
             self.post_message(self.RowSelected(self, self.cursor_row))
 
     # ------------------------------------------------------------------ mouse
@@ -359,7 +391,7 @@ class SamplesTable(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         index = -1 if y == 0 else y - 1 + scroll_y
         base = self.rich_style
-        if index >= len(self.shown):
+        if index >= self.row_count:
             return Strip.blank(width, base)
         key = (index, index == self.cursor_row, index == self.hover_row and self._show_hover,
                scroll_x, width, base, self._generation, self.get_pseudo_class_state())
