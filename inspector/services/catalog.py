@@ -447,9 +447,14 @@ class Catalog:
         return [_run_entry(r) for r in rows]
 
     def run(self, key: str) -> RunEntry | None:
+        """The run ``key`` (a stock twin's too), with its own ``twins``."""
         with self._lock:
             r = self._db.execute("SELECT * FROM runs WHERE key=?", (key,)).fetchone()
-        return _run_entry(r) if r else None
+            twins = self._db.execute("SELECT key, source_path FROM runs WHERE twin_of=? "
+                                     "ORDER BY run_id, key", (key,)).fetchall()
+        if not r:
+            return None
+        return replace(_run_entry(r), twins=tuple((k, Path(p)) for k, p in twins))
 
     def samples(self, run_keys: Iterable[str] | None = None) -> list[SampleEntry]:
         """Samples of the given runs (all when None), by run, task, sample number."""
