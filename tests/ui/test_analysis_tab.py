@@ -41,7 +41,7 @@ async def test_analysis_tab_plots_tasks_and_comparison(make_app) -> None:  # typ
         pane = app.screen.query_one(AnalysisPane)
         assert pane.overview is not None
         summary = _text(app, "#analysis-summary")
-        assert "10 runs, 67 samples, 17 tasks, 10 labelled failures." in summary
+        assert "6 runs, 39 samples, 17 tasks, 10 labelled failures." in summary
         assert "17 task(s) by spec complexity" in summary  # no reference implementation here
 
         # the plots: tiers on the x axis, runs in the legend, cost said to be unrecorded
