@@ -87,9 +87,12 @@ def cmd_summary(args: argparse.Namespace) -> int:
     corrected = cli_errata.corrections(args, found.runs)
     if args.json:
         out = []
-        for m, t in zip(metrics, tampering, strict=True):
+        for run, m, t in zip(found.runs, metrics, tampering, strict=True):
             doc = m.to_json()
             doc["corrected"] = cli_errata.json_block(corrected, m.run_id)
+            doc["twins"] = [{"format": tw.run.source.format, "path": str(tw.run.source.path),
+                             "run_id": tw.run.id, "linked_by": tw.how}
+                            for tw in found.twins_of(run)]
             doc["tampering"] = {"samples": len(t), "deliberate": sum(x.deliberate for x in t),
                                 "attempts": [x.to_json() for x in t]}
             out.append(doc)
@@ -115,6 +118,10 @@ def cmd_summary(args: argparse.Namespace) -> int:
         rows.append(row)
     print(_table(["run", "agent", "model", "lang", "format", "tasks", "samples", "pass@1",
                   "test pass", "AC", "DSR", "suites not run"], rows))
+    for run in found.runs:
+        for tw in found.twins_of(run):
+            print(f"  {run.id}: also in the stock layout at {_shown(tw.run.source.path)} "
+                  f"({tw.run.id}; linked by {tw.how})")
     if corrected is not None:
         cli_errata.print_section(corrected, metrics, _table, _shown)
     print("\nWith 95% intervals (pass@1: Wilson when each task has one sample, else a "
@@ -214,7 +221,12 @@ def cmd_failures(args: argparse.Namespace) -> int:
     from inspector.services.failures import list_failures
 
     found = _discover(args.path)
-    rows = list_failures(found.runs)
+    runs = found.named(args.run)
+    if args.run is not None and len(runs) != 1:
+        raise CliError(f"--run {args.run}: fits {len(runs)} runs under {found.root}"
+                       + (f" ({', '.join(r.id for r in runs[:8])}); give more of the id"
+                          if runs else f" (`inspector summary {found.root}` lists them)"))
+    rows = list_failures(runs)
     if args.json:
         print_json(json.dumps([r.to_json() for r in rows], indent=2))
         return cli_unreadable.exit_code(found.runs)
@@ -377,6 +389,8 @@ def build_parser() -> argparse.ArgumentParser:
             from inspector.cli_errata import add_options
 
             add_options(sp)  # corrected figures: --labels / --errata (docs/errata.md)
+        if name == "failures":
+            sp.add_argument("--run", help="only this run: its id (exact, else a part of it)")
     app = sub.add_parser("app", help="open the inspector (same as `inspector [PATH]`)")
     app.add_argument("path", nargs="?")
     app.add_argument("--theme", help="colour theme (default: the saved choice, else "

@@ -187,12 +187,12 @@ def cmd_analyze_runs(args: argparse.Namespace) -> int:
 def _pair_in(overview: Overview, names: list[str], args: argparse.Namespace
              ) -> RunComparison:
     """``--compare RUN_A RUN_B`` among the overview's runs (ids, or a unique part of one)."""
+    from inspector.model.ids import select_by_id
     from inspector.services.analysis.compare import compare_runs
 
     picked = []
     for name in names:
-        exact = [r for r in overview.runs if r.run_id == name]
-        near = exact or [r for r in overview.runs if name in r.run_id]
+        near = select_by_id(name, overview.runs, lambda r: r.run_id)
         if len(near) != 1:
             found = "no run" if not near else \
                 f"{len(near)} runs ({', '.join(r.run_id for r in near[:8])})"

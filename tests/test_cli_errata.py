@@ -175,7 +175,8 @@ def _valid_doc() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    (b'{"format": "genesis-inspector.errata", "vers', "not an errata file: truncated JSON: the file ends"),
+    (b'{"format": "genesis-inspector.errata", "vers',
+     "not an errata file: truncated JSON: the file ends"),
     (b"", "file is empty"),
     (json.dumps({**_valid_doc(), "format": "genesis-inspector.labels"}).encode(),
      "not an errata file (format must be 'genesis-inspector.errata'"),

@@ -77,8 +77,8 @@ def test_compare_export_json_still_prints_json(env: dict[str, str], tmp_path: Pa
 @pytest.mark.parametrize(("args", "message"), [
     (["analyze", "--runs", "--compare", ATLAS, DASH], "--compare goes with --export DIR"),
     (["analyze", "--tasks", "--export", "DIR"], "--export and --compare go with --runs"),
-    (["analyze", "--runs", "--export", "DIR", "--compare", "1125_atlas", DASH],
-     "--compare 1125_atlas: fits 2 runs"),
+    (["analyze", "--runs", "--export", "DIR", "--compare", "1125_dash", ATLAS],
+     "--compare 1125_dash: fits 2 runs"),
     (["analyze", "--runs", "--export", "DIR", "--compare", DASH, DASH], "name the same run"),
 ])
 def test_bad_export_options_are_one_clear_line(env: dict[str, str], tmp_path: Path,

@@ -8,10 +8,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspector.model import repogenesis, runformat
+from inspector.model import repogenesis, runformat, twins
 from inspector.model.errors import LoadError, LoadIssue
 from inspector.model.files import read_regular
 from inspector.model.generated_repo import SKIP_DIRS
+from inspector.model.ids import select_by_id
 from inspector.model.jsonfields import read_json
 from inspector.model.readme import extract_endpoints, extract_port
 from inspector.model.run import Run
@@ -34,10 +35,43 @@ class Discovery:
     issues: list[LoadIssue] = field(default_factory=list)
     tasks: dict[str, Task] = field(default_factory=dict)
     tasks_found: TasksFound | None = None
+    # stock-layout copies of runs in ``runs`` (model/twins.py): the same evaluations, kept
+    # out of ``runs`` so nothing counts them twice
+    twins: list[Twin] = field(default_factory=list)
 
     @property
     def errors(self) -> list[LoadIssue]:
         return [i for i in self.issues if i.severity == "error"]
+
+    @property
+    def all_runs(self) -> list[Run]:
+        """``runs`` and their stock twins: what a run id or sample id may name."""
+        return sorted([*self.runs, *(t.run for t in self.twins)], key=lambda r: r.id)
+
+    def named(self, spec: str | None) -> list[Run]:
+        """The runs ``spec`` names (:func:`~inspector.model.ids.select_by_id`; None: every
+        run of ``runs``). A stock twin is named by its own id; when a part of an id fits a
+        run and its twin, the run stands for both."""
+        if spec is None:
+            return list(self.runs)
+        picked = select_by_id(spec, self.all_runs, lambda r: r.id)
+        chosen = {id(r) for r in picked}
+        return [r for r in picked
+                if not any(t.run is r and id(t.of) in chosen for t in self.twins)]
+
+    def twins_of(self, run: Run) -> list[Twin]:
+        """The stock-layout copies of ``run``."""
+        return [t for t in self.twins if t.of is run]
+
+
+@dataclass(frozen=True, slots=True)
+class Twin:
+    """``run`` (stock layout) is run ``of`` in another format; ``how`` it was linked:
+    ``recorded`` (run.json names it) or ``content`` (see :mod:`inspector.model.twins`)."""
+
+    run: Run
+    of: Run
+    how: str
 
 
 MAX_UP = 3
@@ -231,6 +265,7 @@ def discover_runs(path: Path, tasks_root: Path | None = None) -> Discovery:
         found.issues.extend(issues)
     found.runs.sort(key=lambda r: r.id)
     found.issues.extend(duplicate_id_issues(located.root, (r.id for r in found.runs)))
+    _split_twins(found)
     return found
 
 
@@ -241,6 +276,27 @@ def _unreadable_run(loc: RunLocation, issue: LoadIssue) -> Run:
         return unreadable_run(issue, loc.path, repogenesis.FORMAT)
     m = repogenesis.REPORT_RE.match(loc.path.name)
     return unreadable_run(issue, loc.path.parent, repogenesis.FORMAT, m.group(1) if m else None)
+
+
+def _split_twins(found: Discovery) -> None:
+    """Move the stock-layout twins of runs of ours from ``runs`` to ``twins``."""
+    if not any(r.source.format == twins.STOCK for r in found.runs):
+        return
+    by_key = {str(i): r for i, r in enumerate(found.runs)}
+    links, mismatches = twins.pair(
+        twins.Candidate(k, r.source.format == twins.STOCK, twins.content_key(r),
+                        r.source.path, () if r.source.format == twins.STOCK
+                        else twins.recorded_twins(r.source.path), r.id)
+        for k, r in by_key.items())
+    for link in links:
+        found.twins.append(Twin(by_key[link.twin], by_key[link.of], link.how))
+    gone = {id(t.run) for t in found.twins}
+    found.runs = [r for r in found.runs if id(r) not in gone]
+    for m in mismatches:
+        found.issues.append(LoadIssue(
+            by_key[m.of].source.path, twins.TWINS_FIELD,
+            f"records {m.path} as its stock-layout copy, but that report's results differ; "
+            "shown as a run of its own", "warning"))
 
 
 def _one(result: tuple[Run, list[LoadIssue]]) -> tuple[list[Run], list[LoadIssue]]:

@@ -33,6 +33,12 @@ class RunEntry:
     notes: tuple[str, ...] = ()
     status: str | None = None  # our format: running / complete / cancelled
     failures: int = 0  # failing samples
+    # Stock twins (model/twins.py): the key of the run this one is in another format (a
+    # twin, left out of lists and counts), how it was linked; and a run's own twins as
+    # (key, source path)
+    twin_of: str | None = None
+    twin_how: str = ""
+    twins: tuple[tuple[str, Path], ...] = ()
 
     @property
     def short_format(self) -> str:

@@ -8,10 +8,14 @@ An invalid one makes the run or sample a load problem; the rest of the code may 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 from inspector.model.errors import LoadError, LoadIssue
 from inspector.model.safe_text import sanitize_field
+
+T = TypeVar("T")
 
 
 def id_problem(value: str) -> str | None:
@@ -48,3 +52,13 @@ def checked_name(value: str, path: Path, field: str, issues: list[LoadIssue]) ->
     issues.append(LoadIssue(path, field, "holds a NUL character; shown as "
                             f"{sanitize_field(shown, 200)!r}", "warning"))
     return shown
+
+
+def select_by_id(spec: str, items: Iterable[T], id_of: Callable[[T], str]) -> list[T]:
+    """The items run id ``spec`` names: every item whose id is exactly ``spec`` when there is
+    one, else every item whose id contains it. The one rule of every command taking a run id
+    (``rerun``/``request``/``replay``/``sandbox`` ``--run``, ``compare``, ``analyze
+    --compare``): an exact id always selects its run, even where another id starts with it."""
+    pool = list(items)
+    exact = [x for x in pool if id_of(x) == spec]
+    return exact or [x for x in pool if spec in id_of(x)]

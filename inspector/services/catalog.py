@@ -4,7 +4,13 @@ The app lists from the index, so a corpus of 10,000 samples and 300,000 tests op
 moment after a one-off build; a sample's full result is read from its own files when opened.
 The index lives in the cache folder (``paths.cache_root()/index``), one database per root, and
 is refreshed incrementally: a run location is reloaded only when one of its JSON files changed
-(size or mtime), appeared or vanished. It is a cache: deleting it loses nothing.
+(size or mtime), appeared or vanished, or a file of one of its samples' generated repos did
+(:mod:`inspector.services.catalog_sig`). It is a cache: deleting it loses nothing.
+
+A stock-layout run that is a run of ours in another format (:mod:`inspector.model.twins`) is
+kept (``runs.twin_of``) but left out of :meth:`Catalog.runs`, :meth:`Catalog.samples`,
+:meth:`Catalog.outcome_rows`, the tests and the counts, as discovery leaves it out of
+``Discovery.runs``: one evaluation, one run.
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up 
     from inspector.model.task import Task
     from inspector.services.health import HealthReport, NotEvaluableSample
 
-INDEX_VERSION = 13  # 13: metrics.unreadable*; 12: metrics.not_evaluable*; 11: 95% intervals
+INDEX_VERSION = 14  # 14: runs.content/twin_*, repo trees in signatures; 13: unreadable
 MESSAGE_CHARS = 300
 _Row = tuple[Any, ...]  # one sqlite row: sqlite3 types its values as Any
 
@@ -56,7 +62,8 @@ CREATE TABLE IF NOT EXISTS locations (
 CREATE TABLE IF NOT EXISTS runs (
     key TEXT PRIMARY KEY, location TEXT, run_id TEXT, agent TEXT, model TEXT, language TEXT,
     format TEXT, date TEXT, source_path TEXT, harness TEXT, metrics TEXT, notes TEXT,
-    status TEXT, failures INTEGER);
+    status TEXT, failures INTEGER, content TEXT, twin_paths TEXT, twin_of TEXT,
+    twin_how TEXT);
 CREATE TABLE IF NOT EXISTS samples (
     id INTEGER PRIMARY KEY, run_key TEXT, run_id TEXT, agent TEXT, model TEXT,
     sample_id TEXT, task TEXT, sample INTEGER, language TEXT, framework TEXT, verdict TEXT,
@@ -197,6 +204,7 @@ class Catalog:
         self._located_issues: list[LoadIssue] = []
         self._run_cache: dict[str, tuple[str, list[Run]]] = {}
         self._unstored: dict[Path, LoadIssue] = {}  # locations whose path SQLite cannot hold
+        self._twin_issues: list[LoadIssue] | None = None  # None: twins not linked yet
 
     # ------------------------------------------------------------------ database
 
@@ -260,6 +268,11 @@ class Catalog:
         with self._lock:
             known = {Path(p): sig for p, sig in
                      self._db.execute("SELECT path, signature FROM locations")}
+            repos: dict[Path, list[str]] = defaultdict(list)
+            for loc_path, repo in self._db.execute(
+                    "SELECT r.location, s.repo_path FROM samples s JOIN runs r "
+                    "ON r.key = s.run_key WHERE s.repo_path IS NOT NULL"):
+                repos[Path(loc_path)].append(repo)
         wanted = {loc.path: loc for loc in located.locations}
         self._unstored = {p: i for p, i in self._unstored.items() if p in wanted}
         for gone in sorted(set(known) - set(wanted)):
@@ -268,7 +281,7 @@ class Catalog:
         todo: list[tuple[RunLocation, str]] = []
         for loc in located.locations:
             sig = _signature(loc)
-            if known.get(loc.path) != sig:
+            if known.get(loc.path) != _with_repos(sig, repos.get(loc.path, ())):
                 todo.append((loc, sig))
             else:
                 report.unchanged += 1
@@ -277,11 +290,15 @@ class Catalog:
                 load_rows(todo, tasks, self.root, cancelled)):
             if progress is not None:
                 progress(i, len(todo), str(loc.path))
-            self._store_rows(loc, sig, rows, issues)
+            # the files' part as read before loading (a change meanwhile reloads next time)
+            trees = [sample[0][23] for _, samples in rows for sample in samples if sample[0][23]]
+            self._store_rows(loc, _with_repos(sig, trees), rows, issues)
             self._run_cache.pop(str(loc.path), None)
             report.reloaded.append(loc.path)
         if len(report.reloaded) < len(todo):
             report.cancelled = True
+        if report.changed or self._twin_issues is None:
+            self._link_twins()
         if progress is not None and todo:
             progress(len(todo), len(todo), "done")
         report.seconds = time.perf_counter() - started
@@ -351,7 +368,37 @@ class Catalog:
                 raise
 
     def _run(self, row: _Row, _tests: list[_Row]) -> None:
-        self._db.execute("INSERT OR REPLACE INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row)
+        self._db.execute(f"INSERT OR REPLACE INTO runs VALUES ({','.join('?' * len(row))})",
+                         row)
+
+    def _link_twins(self) -> None:
+        """Mark every stock run that is a run of ours in another format (``twin_of``)."""
+        from inspector.model.twins import STOCK, Candidate, pair
+
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT key, format, content, source_path, twin_paths, run_id FROM runs"
+            ).fetchall()
+        links, mismatches = pair(
+            Candidate(key, fmt == STOCK, content, Path(source),
+                      tuple(Path(p) for p in json.loads(recorded or "[]")), run_id)
+            for key, fmt, content, source, recorded, run_id in rows)
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("UPDATE runs SET twin_of=NULL, twin_how=NULL")
+                db.executemany("UPDATE runs SET twin_of=?, twin_how=? WHERE key=?",
+                               ((lk.of, lk.how, lk.twin) for lk in links))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        sources = {key: Path(source) for key, _, _, source, _, _ in rows}
+        self._twin_issues = [
+            LoadIssue(sources[m.of], "twins", f"records {m.path} as its stock-layout copy, "
+                      "but that report's results differ; shown as a run of its own",
+                      "warning") for m in mismatches]
 
     def _sample(self, row: _Row, tests: list[_Row]) -> None:
         cur = self._db.execute("INSERT INTO samples VALUES (NULL" + ",?" * len(row) + ")", row)
@@ -381,15 +428,33 @@ class Catalog:
     # ------------------------------------------------------------------ queries
 
     def runs(self) -> list[RunEntry]:
-        """Every run, sorted by run id."""
+        """Every run, sorted by run id; a stock twin of a run is not one of them (it is in
+        that run's ``twins``, and in :meth:`twin_runs`)."""
         with self._lock:
             rows = self._db.execute("SELECT * FROM runs ORDER BY run_id, key").fetchall()
+        twins: dict[str, list[tuple[str, Path]]] = defaultdict(list)
+        for r in rows:
+            if r[16]:
+                twins[r[16]].append((r[0], Path(r[8])))
+        return [replace(e, twins=tuple(twins.get(e.key, ())))
+                for e in map(_run_entry, rows) if e.twin_of is None]
+
+    def twin_runs(self) -> list[RunEntry]:
+        """The stock-layout twins :meth:`runs` leaves out (``twin_of`` names their run)."""
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM runs WHERE twin_of IS NOT NULL "
+                                    "ORDER BY run_id, key").fetchall()
         return [_run_entry(r) for r in rows]
 
     def run(self, key: str) -> RunEntry | None:
+        """The run ``key`` (a stock twin's too), with its own ``twins``."""
         with self._lock:
             r = self._db.execute("SELECT * FROM runs WHERE key=?", (key,)).fetchone()
-        return _run_entry(r) if r else None
+            twins = self._db.execute("SELECT key, source_path FROM runs WHERE twin_of=? "
+                                     "ORDER BY run_id, key", (key,)).fetchall()
+        if not r:
+            return None
+        return replace(_run_entry(r), twins=tuple((k, Path(p)) for k, p in twins))
 
     def samples(self, run_keys: Iterable[str] | None = None) -> list[SampleEntry]:
         """Samples of the given runs (all when None), by run, task, sample number."""
@@ -399,6 +464,8 @@ class Catalog:
             keys = tuple(run_keys)
             sql += f" WHERE run_key IN ({','.join('?' * len(keys))})"
             args = keys
+        else:
+            sql += f" WHERE {_NOT_TWIN}"
         sql += " ORDER BY run_id, run_key, task, sample"
         with self._lock:
             rows = self._db.execute(sql, args).fetchall()
@@ -413,6 +480,8 @@ class Catalog:
         if run_keys is not None:
             args = tuple(run_keys)
             sql += f" WHERE run_key IN ({','.join('?' * len(args))})"
+        else:
+            sql += f" WHERE {_NOT_TWIN}"
         sql += " ORDER BY run_key, task, sample"
         with self._lock:
             return self._db.execute(sql, args).fetchall()
@@ -443,7 +512,7 @@ class Catalog:
         try:
             cur = db.execute(
                 "SELECT s.task, s.run_id, s.sample_id, t.test_id, t.outcome, t.message "
-                "FROM tests t JOIN samples s ON s.id = t.sample")
+                f"FROM tests t JOIN samples s ON s.id = t.sample WHERE {_NOT_TWIN}")
             while rows := cur.fetchmany(5000):
                 yield from rows
         finally:
@@ -507,8 +576,10 @@ class Catalog:
         """(runs, samples, tests) in the index."""
         with self._lock:
             runs, samples, tests = self._db.execute(
-                "SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM samples), "
-                "(SELECT COUNT(*) FROM tests)").fetchone()
+                "SELECT (SELECT COUNT(*) FROM runs WHERE twin_of IS NULL), "
+                f"(SELECT COUNT(*) FROM samples WHERE {_NOT_TWIN}), "
+                "(SELECT COUNT(*) FROM tests WHERE sample IN "
+                f"(SELECT id FROM samples WHERE {_NOT_TWIN}))").fetchone()
             return runs, samples, tests
 
     def issues(self) -> list[LoadIssue]:
@@ -517,6 +588,7 @@ class Catalog:
 
         out = list(self._located_issues)
         out.extend(self._unstored.values())
+        out.extend(self._twin_issues or ())
         with self._lock:
             for (raw,) in self._db.execute("SELECT issues FROM locations ORDER BY path"):
                 out.extend(_issue_from_json(d) for d in json.loads(raw))
@@ -595,6 +667,17 @@ class Catalog:
         return runs
 
 
+_NOT_TWIN = "run_key NOT IN (SELECT key FROM runs WHERE twin_of IS NOT NULL)"
+"""SQL: a sample (or test's sample) of a run that is not another run's stock twin."""
+
+
+def _with_repos(files_signature: str, repos: Iterable[str]) -> str:
+    """A location's signature: its JSON files' and its samples' repo trees'."""
+    from inspector.services.catalog_sig import repo_tree_signature
+
+    return f"{files_signature}:{repo_tree_signature(repos)}"
+
+
 _UNSTORABLE_PATH = ("its path is not valid UTF-8 (a byte no encoding maps); rename it to "
                     "index it")
 _UNSTORABLE_TEXT = ("a name or path in it is not valid UTF-8 (a byte no encoding maps); "
@@ -625,6 +708,7 @@ RunRows = tuple["_Row", list[tuple["_Row", list["_Row"]]]]
 
 def run_rows(loc: RunLocation, run: Run) -> RunRows:
     """The index rows of ``run`` (metrics, verdicts, tampering scan included)."""
+    from inspector.model.twins import STOCK, content_key, recorded_twins
     from inspector.services.metrics import compute_run_metrics
     from inspector.services.tamper.findings import sample_tampering
 
@@ -657,7 +741,10 @@ def run_rows(loc: RunLocation, run: Run) -> RunRows:
         samples.append((sample_row, tests))
     run_row = (key, str(loc.path), run.id, run.agent, run.model, run.language,
                run.source.format, run.date, str(run.source.path), run.source.harness,
-               json.dumps(asdict(metrics)), json.dumps(list(run.notes)), run.status, failures)
+               json.dumps(asdict(metrics)), json.dumps(list(run.notes)), run.status, failures,
+               content_key(run), json.dumps([str(p) for p in (
+                   () if run.source.format == STOCK else recorded_twins(run.source.path))]),
+               None, None)
     return run_row, samples
 
 
@@ -677,7 +764,7 @@ def _run_entry(r: _Row) -> RunEntry:
     return RunEntry(key=r[0], location=Path(r[1]), run_id=r[2], agent=r[3], model=r[4],
                     language=r[5], format=r[6], date=r[7], source_path=Path(r[8]),
                     harness=r[9], metrics=json.loads(r[10]), notes=tuple(json.loads(r[11])),
-                    status=r[12], failures=r[13])
+                    status=r[12], failures=r[13], twin_of=r[16], twin_how=r[17] or "")
 
 
 def _sample_entry(r: _Row) -> SampleEntry:

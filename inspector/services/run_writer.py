@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from inspector import __version__
-from inspector.model import Phase, PhaseStatus, SampleResult, Task
+from inspector.model import Phase, SampleResult, Task
+from inspector.model.jsonfields import read_json
 from inspector.model.runformat import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -17,6 +18,13 @@ from inspector.model.runformat import (
     rel,
     sample_to_json,
     task_to_json,
+)
+from inspector.model.twins import (
+    STOCK,
+    TWINS_FIELD,
+    stock_api_counts,
+    stock_dsr_success,
+    stock_exit_code,
 )
 from inspector.services.atomic import write_json_atomic
 from inspector.services.metrics import repogenesis_summary
@@ -74,6 +82,14 @@ def write_run_json(run_dir: Path, *, run_id: str, agent: str, model: str, langua
     write_json_atomic(run_dir / RUN_FILE, doc)
 
 
+def record_twins(run_dir: Path, reports: list[Path]) -> None:
+    """Record in ``run.json`` that ``reports`` hold this evaluation in the stock layout
+    (``"twins": [{"format": "repogenesis", "path": <relative>}]``, see model/twins.py)."""
+    doc = read_json(run_dir / RUN_FILE)
+    doc[TWINS_FIELD] = [{"format": STOCK, "path": rel(p, run_dir)} for p in reports]
+    write_json_atomic(run_dir / RUN_FILE, doc)
+
+
 # ------------------------------------------------------------------ RepoGenesis-compatible
 
 def stock_dsr_message(s: SampleResult, startup_timeout: float) -> str:
@@ -87,18 +103,6 @@ def stock_dsr_message(s: SampleResult, startup_timeout: float) -> str:
     return f"Service failed to start within {startup_timeout:.0f}s"
 
 
-def stock_exit_code(s: SampleResult) -> int:
-    """-99 harness exception, -1 a phase timed out, else 0 ("container ran to the end")."""
-    if s.error:
-        return -99
-    if s.build_error:
-        return -3
-    if any(p.status is PhaseStatus.TIMEOUT and p.phase in (Phase.INSTALL, Phase.TESTS)
-           for p in s.deployment.phases):
-        return -1
-    return 0
-
-
 def stock_result(s: SampleResult, startup_timeout: float = 15.0) -> dict[str, Any]:
     """One per-repo result exactly as the stock harness lays it out (its lenient semantics)."""
     t = s.tests
@@ -109,8 +113,7 @@ def stock_result(s: SampleResult, startup_timeout: float = 15.0) -> dict[str, An
         "framework": s.framework or "any",
         "exit_code": stock_exit_code(s),
         "dsr": {
-            "success": bool(s.deployment.lenient_success if s.deployment.lenient_success
-                            is not None else s.deployment.success),
+            "success": stock_dsr_success(s),
             "message": stock_dsr_message(s, startup_timeout),
         },
         "pass_at_1": {
@@ -118,13 +121,12 @@ def stock_result(s: SampleResult, startup_timeout: float = 15.0) -> dict[str, An
             "total": t.total, "score": t.score,
         },
     }
-    ac = s.api_coverage
-    if ac is not None:
-        impl = ac.lenient_implemented_apis if ac.lenient_implemented_apis is not None \
-            else ac.implemented_apis
+    api = stock_api_counts(s)
+    if api is not None:
+        total_apis, impl = api
         out["api_coverage"] = {
-            "total_apis": ac.total_apis, "implemented_apis": impl,
-            "score": round(impl / ac.total_apis, 4) if ac.total_apis else 0.0,
+            "total_apis": total_apis, "implemented_apis": impl,
+            "score": round(impl / total_apis, 4) if total_apis else 0.0,
         }
     if s.elapsed_seconds is not None:
         out["elapsed_seconds"] = round(s.elapsed_seconds, 2)

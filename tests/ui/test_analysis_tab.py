@@ -40,11 +40,11 @@ async def test_analysis_tab_plots_tasks_and_comparison(make_app) -> None:  # typ
         pane = app.screen.query_one(AnalysisPane)
         assert pane.overview is not None
         summary = _text(app, "#analysis-summary")
-        # the bundled labels rolled up per sample: 10 labelled items of 9 samples (notes-api
-        # has a sample-level and a test label), each sample counted once; dash Java's 3
-        # samples are not evaluable (no Maven repository): in no figure, said so
-        assert "10 runs, 64 samples, 14 tasks, 9 labelled samples." in summary
-        assert "3 of 67 samples not evaluable" in summary
+        # six runs: the four stock copies are twins of four of them; the bundled labels
+        # rolled up per sample: 9 labelled samples; dash Java's 3 samples are not evaluable
+        # (no Maven repository): in no figure, said so
+        assert "6 runs, 36 samples, 14 tasks, 9 labelled samples." in summary
+        assert "3 of 39 samples not evaluable" in summary
         assert "14 task(s) by spec complexity" in summary  # no reference implementation here
 
         # the plots: tiers on the x axis, runs in the legend, cost said to be unrecorded

@@ -42,13 +42,14 @@ async def test_runs_overview_lists_every_run_with_its_metrics(make_app,
     async with app.run_test(size=(180, 45)) as pilot:
         await settle(app, pilot)
         table = app.screen.query_one(RunsTable)
-        assert table.row_count == 10
-        rows = {r[0]: r for r in (_row(table, i) for i in range(10))}
+        assert table.row_count == 6
+        rows = {r[0]: r for r in (_row(table, i) for i in range(6))}
         stock = {_stock_id(sample_runs, folder, run) for folder, run in
                  (("forge", FORGE), ("relay", RELAY), ("atlas", ATLAS), ("dash", DASH))}
         ours = {p.name for p in (sample_runs / "runs").iterdir() if (p / "run.json").is_file()}
-        assert set(rows) == ours | stock and len(ours) == 6
-        assert {rows[s][4] for s in stock} == {"stock"}
+        # the stock copies are the same evaluations: twins of four runs, not rows of their own
+        assert set(rows) == ours and len(ours) == 6
+        assert {r.run_id for r in app.catalog.twin_runs()} == stock
         assert {rows[r][4] for r in ours} == {"ours"}
         assert rows[f"{DASH[:-len('Python')]}Java"][1:4] == ["Dash", "m2-mini", "java"]
         forge = rows[FORGE]
@@ -86,14 +87,14 @@ async def test_runs_sort_and_filter(make_app) -> None:
         table.focus()
         for _ in range(6):  # run, agent, model, lang, format, samples -> pass@1
             await pilot.press("s")
-        rising = [0.0] * 3 + [0.375] * 3 + [0.5] * 4
+        rising = [0.0] * 2 + [0.375] * 2 + [0.5] * 2
         assert [r.metrics["pass_at_1"] for r in table.shown] == rising
         await pilot.press("S")
         assert [r.metrics["pass_at_1"] for r in table.shown] == rising[::-1]
         await pilot.press("slash")
         assert isinstance(app.focused, Input)
         await pilot.press(*"relay")
-        assert table.row_count == 3 and all(r.agent == "Relay" for r in table.shown)
+        assert table.row_count == 2 and all(r.agent == "Relay" for r in table.shown)
 
 
 async def test_enter_on_a_run_lists_its_samples_failures_first(make_app) -> None:
@@ -113,9 +114,9 @@ async def test_enter_on_a_run_lists_its_samples_failures_first(make_app) -> None
         assert verdicts == sorted(verdicts, key=[Verdict.NOT_DEPLOYED, Verdict.SUITE_NOT_RUN,
                                                  Verdict.TESTS_FAILED, Verdict.PASSED].index)
         count = str(app.screen.query_one("#samples-count", Static).render())
-        assert count.startswith("6 of 67 samples in " + RELAY)
+        assert count.startswith("6 of 39 samples in " + RELAY)
         await pilot.press("a")  # all runs
-        assert samples.row_count == 67
+        assert samples.row_count == 39
 
 
 async def test_sample_filters_outcome_phase_framework_and_text(make_app) -> None:
@@ -126,10 +127,10 @@ async def test_sample_filters_outcome_phase_framework_and_text(make_app) -> None
         await settle(app, pilot)
         screen = app.screen
         samples = screen.query_one(SamplesTable)
-        assert samples.row_count == 67
+        assert samples.row_count == 39
         screen.query_one("#f-verdict", Select).value = Verdict.NOT_DEPLOYED.value
         await pilot.pause()
-        assert samples.row_count == 11
+        assert samples.row_count == 8
         assert all(e.verdict is Verdict.NOT_DEPLOYED for e in samples.shown)
         screen.query_one("#f-phase", Select).value = "start"
         await pilot.pause()
@@ -138,7 +139,7 @@ async def test_sample_filters_outcome_phase_framework_and_text(make_app) -> None
         assert all(e.failed_phase == "start" for e in samples.shown)
         await pilot.press("x")
         await pilot.pause()
-        assert samples.row_count == 67
+        assert samples.row_count == 39
         screen.query_one("#f-framework", Select).value = "fastapi"
         await pilot.pause()
         assert {e.task for e in samples.shown} == {"notes-api", "inventory-api", "unit-converter",
@@ -151,7 +152,7 @@ async def test_sample_filters_outcome_phase_framework_and_text(make_app) -> None
         await pilot.press("x")
         screen.query_one("#f-label", Select).value = "unlabelled"
         await pilot.pause()
-        assert samples.row_count == 44  # every failure, none labelled yet
+        assert samples.row_count == 26  # every failure, none labelled yet
 
 
 async def test_matrix_shows_each_task_across_runs_and_opens_a_cell(make_app,
@@ -165,7 +166,7 @@ async def test_matrix_shows_each_task_across_runs_and_opens_a_cell(make_app,
         evaluated = {p.name for p in (sample_runs / "runs").glob("*/samples/*")}
         assert matrix.tasks == sorted(evaluated) and len(evaluated) == 17
         assert {"quote-board", "todo-service", "WebPan", "javalin-task-manager"} <= evaluated
-        assert len(matrix.runs) == 10
+        assert len(matrix.runs) == 6  # the stock copies are twins, not more columns
         col = {r.run_id: i + 1 for i, r in enumerate(matrix.runs)}
         row = matrix.tasks.index("todo-service")
         assert str(matrix.get_cell_at((row, col[FORGE]))) == "✘ 9/12"

@@ -54,8 +54,13 @@ TASKS = ["inventory-api", "notes-api", "quote-board", "todo-service", "unit-conv
 # test rows exist only for our format; hand count of tests.cases in the result.json files:
 # forge 53 and relay 53 (10+10+5+12+8+8), atlas 115 (33+13+31+22+2+2+7+5), dash Java 0 (no
 # suite ran), dash 144 and relay-real 144 (33+42+31+22 skipped+2+2+7+5)
-FULL_COUNTS = (10, 67, 509)  # runs, samples, tests of the bundled data
-N = FULL_COUNTS[0]  # run locations: one folder per run
+# runs, samples, tests of the bundled data as counted: the four stock copies are the same
+# evaluations as four runs of ours (model/twins.py), kept in the index but never counted
+FULL_COUNTS = (6, 39, 509)
+N = 10  # run locations: one folder per run (six of ours, four stock copies)
+COUNTED_IDS = sorted(OUR_RUNS)
+# without RELAY's folder, its stock copy (met alone) is a run of its own
+WITHOUT_RELAY = sorted([r for r in OUR_RUNS if r != RELAY] + [f"{RELAY}@relay"])
 PARTS = ("runs", "repogenesis", "tasks", "predictions")
 
 
@@ -128,7 +133,8 @@ def result_json(root: Path, run: str, task: str, n: int = 0) -> Path:
 
 
 def by_id(c: Catalog):
-    return {r.run_id: r for r in c.runs()}
+    """Every indexed run, stock twins included."""
+    return {r.run_id: r for r in [*c.runs(), *c.twin_runs()]}
 
 
 # ----------------------------------------------------------------------------- first build
@@ -138,7 +144,7 @@ class TestFirstRefresh:
         assert cat.is_empty
         report = cat.refresh()
         assert cat.counts() == FULL_COUNTS
-        assert [r.run_id for r in cat.runs()] == RUN_IDS
+        assert [r.run_id for r in cat.runs()] == COUNTED_IDS
         assert sorted(report.reloaded) == sorted(
             [root / "repogenesis" / f for f in STOCK_FOLDERS]
             + [run_dir(root, r) for r in OUR_RUNS])
@@ -148,7 +154,7 @@ class TestFirstRefresh:
 
     def test_run_metrics_equal_the_loaded_model(self, shared: Catalog, sroot: Path):
         disc = discover_runs(sroot)
-        expected = {r.id: compute_run_metrics(r) for r in disc.runs}
+        expected = {r.id: compute_run_metrics(r) for r in disc.all_runs}
         got = by_id(shared)
         assert set(got) == set(expected)
         for run_id, m in expected.items():
@@ -173,7 +179,7 @@ class TestFirstRefresh:
         assert (stock.agent, stock.short_format, stock.status) == ("Relay", "stock", None)
         assert stock.location == sroot / "repogenesis" / "relay"
         # failures = non-passing samples, as the model's verdicts say
-        disc = {r.id: r for r in discover_runs(sroot).runs}
+        disc = {r.id: r for r in discover_runs(sroot).all_runs}
         for run_id, entry in runs.items():
             assert entry.failures == sum(verdict_of(s).is_failure
                                          for s in disc[run_id].samples)
@@ -181,7 +187,7 @@ class TestFirstRefresh:
     def test_sample_rows_match_the_loaded_model(self, shared: Catalog, sroot: Path):
         model = {s.sample_id: s for r in discover_runs(sroot).runs for s in r.samples}
         entries = shared.samples()
-        assert len(entries) == FULL_COUNTS[1] == sum(SAMPLES.values())
+        assert len(entries) == FULL_COUNTS[1] == sum(SAMPLES[r] for r in OUR_RUNS)
         assert {e.sample_id for e in entries} == set(model)
         for e in entries:
             s = model[e.sample_id]
@@ -274,7 +280,8 @@ class TestIncrementalRefresh:
         assert report.removed == [run_dir(root, RELAY)]
         assert report.reloaded == [] and report.unchanged == N - 1
         assert RELAY not in by_id(built)
-        assert built.counts() == (N - 1, FULL_COUNTS[1] - 6, FULL_COUNTS[2] - relay_tests)
+        # RELAY's stock copy, alone now, counts as a run of its own (6 samples, no tests)
+        assert built.counts() == (6, FULL_COUNTS[1], FULL_COUNTS[2] - relay_tests)
         assert built.samples([relay.key]) == []
         assert all(built.tests(e.key) == [] for e in relay_samples)
         assert built.find_sample(f"{RELAY}/todo-service/0") is None
@@ -291,13 +298,14 @@ class TestIncrementalRefresh:
         c = Catalog(root, db_path=db_path)
         try:
             c.refresh()
-            assert c.counts()[:2] == (N - 1, FULL_COUNTS[1] - 6)
+            assert c.counts()[:2] == FULL_COUNTS[:2]  # RELAY's stock copy stands in for it
+            assert [r.run_id for r in c.runs()] == WITHOUT_RELAY
             shutil.copytree(sample_runs / "runs" / RELAY, run_dir(root, RELAY))
             report = c.refresh()
             assert report.reloaded == [run_dir(root, RELAY)]
             assert report.unchanged == N - 1
             assert c.counts() == FULL_COUNTS
-            assert [r.run_id for r in c.runs()] == RUN_IDS
+            assert [r.run_id for r in c.runs()] == COUNTED_IDS
         finally:
             c.close()
 
@@ -307,12 +315,13 @@ class TestIncrementalRefresh:
         good = run_json.read_text()
         run_json.write_text("{ not json")
         cat.refresh()
-        # listed as an unreadable run (issue 28): no samples, its run.json named
-        assert [r.run_id for r in cat.runs()] == RUN_IDS
+        # listed as an unreadable run (issue 28): no samples, its run.json named; its stock
+        # copy, met without a readable twin, is a run of its own
+        assert [r.run_id for r in cat.runs()] == sorted(OUR_RUNS + [f"{RELAY}@relay"])
         relay = by_id(cat)[RELAY]
         assert (relay.metrics["samples"], relay.metrics["unreadable"]) == (0, 1)
         assert relay.metrics["unreadable_samples"][0]["file"] == "run.json"
-        assert cat.counts()[:2] == (N, FULL_COUNTS[1] - 6)
+        assert cat.counts()[:2] == (7, FULL_COUNTS[1])
         issues = cat.issues()
         assert [(i.path, i.severity) for i in issues] == [(run_json, "error")]
         assert "invalid JSON" in issues[0].message
@@ -346,7 +355,7 @@ class TestQueries:
     @pytest.mark.parametrize("run_id", RUN_IDS)
     def test_load_sample_equals_the_loaded_model(self, shared: Catalog, sroot: Path,
                                                  run_id: str):
-        model = {s.sample_id: s for r in discover_runs(sroot).runs for s in r.samples}
+        model = {s.sample_id: s for r in discover_runs(sroot).all_runs for s in r.samples}
         run = by_id(shared)[run_id]
         entries = shared.samples([run.key])
         assert len(entries) == SAMPLES[run_id]

@@ -58,8 +58,13 @@ class TestBundledSampleRuns:
 
     def test_six_runs_of_ours_and_four_stock_copies(self, found):
         # stock copies: a stamped report (report_<stamp>.json + intermediate/<stamp>/) keeps
-        # its stamp in the id, a plain report.json its folder's name
-        assert [(r.id, r.source.format) for r in found.runs] == [
+        # its stamp in the id, a plain report.json its folder's name; each is the same
+        # evaluation as a run of ours, so a twin of it, not a run of its own
+        assert [(t.run.id, t.of.id, t.how) for t in found.twins] == [
+            (FORGE_STOCK, FORGE, "content"), (f"{RELAY}@relay", RELAY, "content"),
+            (ATLAS_STOCK, ATLAS, "content"), (f"{DASH}@dash", DASH, "content")]
+        assert [r.id for r in found.runs] == [FORGE, RELAY, ATLAS, DASH_JAVA, DASH, RELAY_REAL]
+        assert [(r.id, r.source.format) for r in found.all_runs] == [
             (FORGE, "genesis-inspector"),
             (FORGE_STOCK, "repogenesis"),
             (RELAY, "genesis-inspector"),
@@ -75,7 +80,7 @@ class TestBundledSampleRuns:
         assert found.issues == []
 
     def test_identities(self, found):
-        runs = {r.id: r for r in found.runs}
+        runs = {r.id: r for r in found.all_runs}
         assert (runs[FORGE].agent, runs[FORGE].model, runs[FORGE].language) == \
             ("Forge", "m1-large", "python")
         assert (runs[f"{RELAY}@relay"].agent, runs[f"{RELAY}@relay"].model) == \
@@ -90,8 +95,8 @@ class TestBundledSampleRuns:
                   for run_id in (ATLAS, ATLAS_STOCK, DASH, f"{DASH}@dash", RELAY_REAL)}
         tasks[DASH_JAVA] = ["javalin-task-manager", "spark-dashboard-backend",
                             "springboot-chat-gateway"]
-        assert {r.id: r.task_names for r in found.runs} == tasks
-        assert all(len(r.samples) == len(r.task_names) for r in found.runs)
+        assert {r.id: r.task_names for r in found.all_runs} == tasks
+        assert all(len(r.samples) == len(r.task_names) for r in found.all_runs)
 
     def test_tasks_found_next_to_the_runs(self, found):
         # the real tasks' ports, test counts and stock endpoint counts are the stock harness's
@@ -151,7 +156,7 @@ class TestBundledSampleRuns:
         assert unit.deployment.failed_phase is Phase.HEALTH
 
     def test_repogenesis_runs_keep_counts_only(self, found):
-        runs = {r.id: r for r in found.runs}
+        runs = {r.id: r for r in found.all_runs}
         stock = runs[FORGE_STOCK]
         assert not stock.has_test_cases
         todo = stock.samples_for("todo-service")[0]

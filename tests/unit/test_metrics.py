@@ -226,7 +226,7 @@ class TestRepogenesisSummary:
 @pytest.fixture(scope="module")
 def bundled():
     found = discover_runs(SAMPLE_RUNS)
-    return {r.id: r for r in found.runs}
+    return {r.id: r for r in found.all_runs}
 
 
 FORGE = "repo_readme_1118_forge_m1-large_Python"

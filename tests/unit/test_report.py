@@ -127,7 +127,7 @@ def test_every_failing_cell_links_to_a_section_that_exists(bundled: str) -> None
     links = set(re.findall(r'<a href="#(s-[0-9a-f]+x*)"', bundled))
     sections = set(re.findall(r'<section class="sample" id="(s-[0-9a-f]+x*)"', bundled))
     assert links and links <= sections
-    assert "All 44 failing samples" in bundled
+    assert "All 26 failing samples" in bundled  # the stock copies are twins, not counted
 
 
 def test_same_input_gives_the_same_bytes(bundled: str, tmp_path: Path) -> None:

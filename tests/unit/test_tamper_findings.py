@@ -68,7 +68,7 @@ def test_findings_read_back_the_same_and_older_runs_are_scanned(root: Path) -> N
 
 
 def test_stock_reports_get_their_findings_from_the_predictions(root: Path) -> None:
-    stock = next(r for r in discover_runs(root).runs if r.id == STOCK)
+    stock = next(r for r in discover_runs(root).all_runs if r.id == STOCK)
     found = {s.task: sample_tampering(s, stock.tasks.get(s.task)) for s in stock.samples}
     assert [f.kind for f in found["notes-api"]] == ["root_conftest", "pytest_config"]
     assert found["inventory-api"][0].deliberate
@@ -103,12 +103,14 @@ def test_findings_never_change_a_verdict_or_a_metric(root: Path) -> None:
 
 
 def test_failures_lists_one_tampering_row_per_sample_with_every_finding(root: Path) -> None:
-    rows = [r for r in list_failures(discover_runs(root).runs)
+    rows = [r for r in list_failures(discover_runs(root).all_runs)
             if r.outcome == "tampering_attempt"]
     assert sorted((r.run_id, r.task, r.deliberate) for r in rows) == [
         (OURS, "inventory-api", True), (OURS, "notes-api", True), (OURS, "todo-service", False),
         (STOCK, "inventory-api", True), (STOCK, "notes-api", True),
         (STOCK, "todo-service", False)]
+    # the stock copy is a twin of our run: the runs counted list each sample once
+    assert {r.run_id for r in list_failures(discover_runs(root).runs)} == {OURS}
     notes = next(r for r in rows if r.run_id == OURS and r.task == "notes-api")
     doc = notes.to_json()
     assert doc["deliberate"] is True and len(doc["tampering"]) == 2
@@ -124,7 +126,8 @@ def test_the_catalog_indexes_findings_and_health_lists_them_deliberate_first(
     catalog = Catalog(root, tmp_path / "index.sqlite3")
     try:
         catalog.refresh()
-        entries = {e.sample_id: e for e in catalog.samples()}
+        twins = [r.key for r in catalog.twin_runs()]
+        entries = {e.sample_id: e for e in catalog.samples() + catalog.samples(twins)}
         stock_notes = entries[f"{STOCK}/notes-api/0"]
         assert [f.kind for f in stock_notes.tampering] == ["root_conftest", "pytest_config"]
         assert stock_notes.tampering_deliberate

@@ -7,13 +7,14 @@ corpus reads a few columns of one SQLite table instead of every ``result.json``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.model.entries import RunEntry
 from inspector.model.errors import LoadIssue
+from inspector.model.ids import select_by_id
 from inspector.model.task import Task
 from inspector.services.analysis.outcomes import RunOutcomes, from_outcome_rows
 from inspector.services.catalog import Catalog, Progress
@@ -68,11 +69,13 @@ def _looks_like_path(spec: str) -> bool:
     return "/" in spec or spec.startswith((".", "~"))
 
 
-def _by_id(spec: str, root: Path, runs: list[RunEntry]) -> RunEntry:
-    exact = [r for r in runs if r.run_id == spec]
-    if len(exact) == 1:
-        return exact[0]
-    near = exact or [r for r in runs if spec in r.run_id]
+def _by_id(spec: str, root: Path, runs: list[RunEntry],
+           twins: Sequence[RunEntry] = ()) -> RunEntry:
+    """The run ``spec`` names among ``runs`` and their stock ``twins``: its exact id (a
+    twin's too), else the one run whose id contains it (a run standing for its twin)."""
+    near = select_by_id(spec, [*runs, *twins], lambda r: r.run_id)
+    picked = {r.key for r in near}
+    near = [r for r in near if r.twin_of is None or r.twin_of not in picked]
     if len(near) == 1:
         return near[0]
     if not near:
@@ -129,7 +132,8 @@ def resolve_with_tasks(specs: list[str], root: Path, progress: Progress | None =
             chosen = []
             for i, run_id in wanted:
                 if run_id:
-                    chosen.append((i, run_id, _by_id(run_id, root, runs)))
+                    chosen.append((i, run_id, _by_id(run_id, root, runs,
+                                                     catalog.twin_runs())))
                     continue
                 spec = specs[i]
                 if not runs:

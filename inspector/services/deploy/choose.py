@@ -64,10 +64,9 @@ def find_target(path: Path, task: str, sample: int = 0, run: str | None = None) 
     if not path.exists():
         raise DeployError(f"{path}: no such file or folder")
     found = discover_runs(path)
-    runs = [r for r in found.runs if run is None or run in r.id]
-    runs = [r for r in runs if r.samples_for(task)]
+    runs = [r for r in found.named(run) if r.samples_for(task)]
     if not runs:
-        names = sorted({t for r in found.runs for t in r.task_names})
+        names = sorted({t for r in found.all_runs for t in r.task_names})
         raise DeployError(f"{path}: no run with task {task!r}"
                           + (f" (tasks: {', '.join(names)})" if names else ""))
     if len(runs) > 1:

@@ -48,6 +48,7 @@ from inspector.services.harness.progress_board import ProgressBoard
 from inspector.services.repo.coverage import compute_coverage
 from inspector.services.repo.files import repo_digest
 from inspector.services.run_writer import (
+    record_twins,
     sample_dir,
     stock_report,
     write_repogenesis_output,
@@ -526,8 +527,9 @@ class Evaluator:
             first, rel(predictions, plan.out), elapsed, stamp, agent, model,
             plan.limits.startup, backend_name))
         if plan.repogenesis_out is not None:
-            write_repogenesis_output(plan.repogenesis_out.resolve(), first, predictions,
-                                     elapsed, stamp, plan.repogenesis_layout, agent, model,
-                                     plan.limits.startup, backend_name)
+            stock = write_repogenesis_output(
+                plan.repogenesis_out.resolve(), first, predictions, elapsed, stamp,
+                plan.repogenesis_layout, agent, model, plan.limits.startup, backend_name)
+            record_twins(plan.out, [stock])  # one evaluation, two layouts: model/twins.py
         run, _ = load_run(plan.out)
         return run

@@ -803,8 +803,8 @@ def locate_sample_log(target: Path, task: str | None = None, sample: int = 0,
     if task is None:
         return open_log_path(target)
     found = discover_runs(target)
-    matches = [s for r in found.runs for s in r.samples
-               if s.task == task and s.sample == sample and (run is None or run in r.id)]
+    matches = [s for r in found.named(run) for s in r.samples
+               if s.task == task and s.sample == sample]
     if not matches:
         tasks = sorted({s.task for r in found.runs for s in r.samples})
         errors = found.errors

@@ -28,7 +28,7 @@ KIND_LABELS = {
     "shadowing_refused": "golden run refused: the root shadows a runner import",
 }
 _CACHE_SIZE = 4096
-_cache: OrderedDict[tuple[str, str], tuple[TamperFinding, ...]] = OrderedDict()
+_cache: OrderedDict[tuple[str, str, str], tuple[TamperFinding, ...]] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -39,8 +39,11 @@ def ordered(findings: Iterable[TamperFinding]) -> tuple[TamperFinding, ...]:
 
 
 def scan_cached(repo: Path, golden_tests: Path | None = None) -> tuple[TamperFinding, ...]:
-    """:func:`scan_repo`, remembered per repo for this process (runs share predictions)."""
-    key = (str(repo), str(golden_tests or ""))
+    """:func:`scan_repo`, remembered per repo for this process (runs share predictions) while
+    the repo's tree is unchanged (a file added or written is scanned again)."""
+    from inspector.services.catalog_sig import repo_tree_signature
+
+    key = (str(repo), str(golden_tests or ""), repo_tree_signature([str(repo)]))
     with _lock:
         if key in _cache:
             _cache.move_to_end(key)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from rich.text import Text
 from textual import on
+from textual.binding import Binding
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
@@ -46,7 +47,10 @@ def unreadable_banner(t: Text, m: dict, style: str) -> None:
 
 
 class RunsPane(LazyPane):
-    """Runs overview; Enter posts :class:`ShowRunSamples` for the highlighted run."""
+    """Runs overview; Enter posts :class:`ShowRunSamples` for the highlighted run; ``f``
+    shows a run's stock-layout twin (the same evaluation in another format) and back."""
+
+    BINDINGS = [Binding("f", "toggle_format", "Stock twin", show=False)]
 
     DEFAULT_CSS = """
     RunsPane #runs-table { height: 1fr; }
@@ -67,6 +71,7 @@ class RunsPane(LazyPane):
         self._progress_key: str | None = None  # the run whose progress is watched
         self._progress_live = False  # shown because the run is being evaluated
         self._poller: Timer | None = None
+        self.twin_shown: set[str] = set()  # runs whose stock twin the detail shows
 
     def build(self) -> Iterable[Widget]:
         yield Input(placeholder="filter runs by agent, model, language…  (/)", id="runs-filter")
@@ -131,13 +136,34 @@ class RunsPane(LazyPane):
     @on(DataTable.RowHighlighted, "#runs-table")
     def _highlighted(self) -> None:
         run = self.table.current()
-        self.query_one("#run-detail", Static).update(self._detail(run) if run else "")
+        self._show_detail(run)
         self._watch_progress(run)
 
-    def _detail(self, r: RunEntry) -> Text:
+    def _show_detail(self, run: RunEntry | None) -> None:
+        twin = None
+        if run is not None and run.twins and run.key in self.twin_shown:
+            twin = self.catalog.run(run.twins[0][0])
+        self.query_one("#run-detail", Static).update(
+            self._detail(twin, of=run) if twin and run else self._detail(run) if run else "")
+
+    def action_toggle_format(self) -> None:
+        """Show the highlighted run's stock-layout twin in the detail, or the run again."""
+        run = self.table.current()
+        if run is None or not run.twins:
+            self.notify("This run has no copy in the stock layout.", timeout=3)
+            return
+        self.twin_shown ^= {run.key}
+        self._show_detail(run)
+
+    def _detail(self, r: RunEntry, of: RunEntry | None = None) -> Text:
         m = r.metrics
         t = Text()
         t.append(f"{sanitize(r.run_id)}\n", style="bold")
+        if of is not None:
+            t.append(sanitize(f"stock twin: {of.run_id} in the stock layout (linked by "
+                              f"{r.twin_how}; counted once, as {of.run_id})  "
+                              "f: back to ours\n"),
+                     style=f"bold {colour(self.app, 'health-suspect')}")
         kind = "RepoGenesis report" if r.format == "repogenesis" else "Genesis Inspector run"
         t.append(sanitize(f"{r.agent} · {r.model} · {r.language} · {kind}"
                           f"{' · ' + r.status if r.status else ''}\n"))
@@ -175,6 +201,9 @@ class RunsPane(LazyPane):
         ci = _intervals(m)
         if ci:
             t.append(ci + "\n")
+        for _, where in r.twins:
+            t.append(sanitize(f"stock twin: also in the stock layout at "
+                              f"{self.display_path(where)}  f: show it\n"), style="italic")
         t.append("Enter: this run's samples   s: sort   /: filter", style="dim")
         return t
 
