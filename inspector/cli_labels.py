@@ -288,7 +288,7 @@ def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
-    from inspector.model.verdict import Verdict, verdict_of
+    from inspector.model.verdict import verdict_of
     from inspector.services.labels.report import sample_index, suggestion_accuracy
 
     root = Path(args.path) if args.path else paths.sample_runs()
@@ -305,7 +305,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     rows = []
     found = {}
     for sid, info in sorted(index.items()):
-        if verdict_of(info.result) is Verdict.PASSED:
+        if not verdict_of(info.result).is_failure:
             continue
         s = found[sid] = info.suggest()
         rows.append({"sample": sid, "category": s.category if s else None,

@@ -69,3 +69,39 @@ def test_java_samples_without_a_maven_repository_are_not_evaluable(
     assert (row["pass_at_1"], row["dsr"], row["suites_not_run"]) == (0.0, 0.0, 1)
     assert f"{JAVA}/spark-dashboard-backend/0" not in \
         [r["sample_id"] for r in row["not_evaluable_samples"]]
+
+
+def test_a_sample_the_infrastructure_gave_up_on_is_counted_not_dropped(
+        tmp_path: Path, sample_runs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A sample the harness gave up on has no ``result.json``: an older run recorded only an
+    ``infrastructure_failure.txt`` in its folder (read as not evaluable, inferred); a run
+    written now lists it in ``run.json`` (recorded). Either way it is counted and listed, in
+    no figure, and in the samples list as "not evaluable", never as a failure."""
+    from inspector.model.discover import discover_runs
+    from inspector.model.verdict import Verdict, verdict_of
+
+    run = _copy(sample_runs, tmp_path)
+    doc = json.loads((run / "run.json").read_text())
+    doc["status"] = "incomplete"
+    doc["samples"] = [s for s in doc["samples"] if s["task"] != SAMPLES[0]]
+    (run / "run.json").write_text(json.dumps(doc))
+    held = run / "samples" / SAMPLES[0] / "0"
+    (held / "result.json").unlink()
+    (held / "infrastructure_failure.txt").write_text(
+        "attempt 1 failed on box for an infrastructure reason (infrastructure: port 7000 is "
+        "already in use by another process; not started)\n")
+    (row,) = json.loads(_summary(capsys, str(run), "--json"))
+    assert (row["samples_total"], row["not_evaluable"]) == (3, 3)
+    first = row["not_evaluable_samples"][0]
+    assert (first["sample_id"], first["kind"], first["inferred"]) == \
+        (f"{JAVA}/{SAMPLES[0]}/0", "port_held", True)
+
+    doc["not_evaluable"] = [{"task": SAMPLES[0], "sample": 0, "kind": "worker_lost",
+                             "reason": "attempt 1 failed on node-2 (NodeDiedError)"}]
+    (run / "run.json").write_text(json.dumps(doc))
+    (row,) = json.loads(_summary(capsys, str(run), "--json"))
+    first = row["not_evaluable_samples"][0]
+    assert (first["kind"], first["inferred"]) == ("worker_lost", False)
+    (loaded,) = discover_runs(run).runs
+    given_up = next(s for s in loaded.samples if s.task == SAMPLES[0])
+    assert verdict_of(given_up) is Verdict.NOT_EVALUABLE and not verdict_of(given_up).is_failure

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from inspector.model.entries import RunEntry, SampleEntry
-from inspector.model.verdict import Verdict
 
 ANY = ""
 
@@ -69,7 +68,7 @@ class SampleFilter:
                 return False
             if self.verdict:
                 if self.verdict == "failing":
-                    if e.verdict is Verdict.PASSED:
+                    if not e.verdict.is_failure:
                         return False
                 elif e.verdict.value != self.verdict:
                     return False
@@ -79,7 +78,7 @@ class SampleFilter:
                         return False
                 elif e.failed_phase != self.phase:
                     return False
-            if self.label and (e.verdict is Verdict.PASSED
+            if self.label and (not e.verdict.is_failure
                                or label_state(e.sample_id) != self.label):
                 return False
             if text_tests:

@@ -56,6 +56,11 @@ FORMAT_NAME = "genesis-inspector-run"
 FORMAT_VERSION = 1
 RUN_FILE = "run.json"
 RESULT_FILE = "result.json"
+INFRA_FILE = "infrastructure_failure.txt"
+"""Left in a sample folder (instead of ``result.json``) when the infrastructure failed it for
+good: never a model failure, and evaluated again when the run is resumed."""
+GIVEN_UP_FIELD = "not_evaluable"
+"""``run.json``'s list of the samples the infrastructure failed for good (no result)."""
 
 
 def _safe_resolve(base: Path, raw: str) -> Path | None:
@@ -683,13 +688,15 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
             issues.append(exc.issue)
             if not duplicate:
                 unreadable.append(UnreadableSample.of(exc.issue, *_listed(raw)))
+    language = top.text("language", "python") or "python"
+    samples += _given_up(top, path, run_id, run_dir, tasks, language, seen, issues)
     src = top.sub("source")
     harness = top.sub("harness")
     return Run(
         id=run_id,
         agent=checked_name(top.text("agent", "unknown") or "unknown", path, "agent", issues),
         model=checked_name(top.text("model", "unknown") or "unknown", path, "model", issues),
-        language=top.text("language", "python") or "python",
+        language=language,
         source=RunSource("genesis-inspector", path,
                          src.text("predictions_dir") if src else None,
                          (f"genesis-inspector {harness.text('version', '?')} "
@@ -700,6 +707,60 @@ def load_run(run_dir: Path, opened: Path | None = None) -> tuple[Run, list[LoadI
         status=top.text("status"),
         unreadable=tuple(unreadable),
     ), issues
+
+
+def _given_up(top: Fields, path: Path, run_id: str, run_dir: Path, tasks: dict[str, Task],
+              language: str, seen: set[tuple[str, int]], issues: list[LoadIssue]
+              ) -> list[SampleResult]:
+    """Samples the infrastructure failed for good (no ``result.json``) as not-evaluable
+    samples: from ``run.json``'s ``not_evaluable`` list, or for runs written before it, from
+    an ``infrastructure_failure.txt`` left in a sample folder of an unfinished run (inferred).
+    A sample with a result is never one of them."""
+    found: list[tuple[str, int, NotEvaluable]] = []
+    for i, raw in enumerate(top.items(GIVEN_UP_FIELD)):
+        try:
+            gf = Fields(raw, path, f"{GIVEN_UP_FIELD}[{i}]", issues)
+            task = gf.text("task", required=True) or ""
+            n = gf.integer("sample", required=True)
+            kind = gf.text("kind", required=True) or ""
+            found.append((task, n or 0, NotEvaluable(kind, gf.text("reason", "") or "")))
+        except LoadError as exc:
+            issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
+                                    "warning"))
+    if not found and top.text("status") in ("incomplete", "cancelled", "running"):
+        for marker in sorted((run_dir / "samples").glob(f"*/*/{INFRA_FILE}")):
+            task, n_text = marker.parent.parent.name, marker.parent.name
+            if not n_text.isdigit() or (marker.parent / RESULT_FILE).exists():
+                continue
+            try:
+                reason = " ".join(marker.read_text(encoding="utf-8", errors="replace")
+                                  .split())[:2000]
+            except OSError as exc:
+                reason = f"(cannot read {INFRA_FILE}: {exc.strerror or exc})"
+            found.append((task, int(n_text), NotEvaluable(_given_up_kind(reason), reason,
+                                                          inferred=True)))
+    out = []
+    for task, n, ne in found:
+        if (task, n) in seen:
+            continue
+        seen.add((task, n))
+        t = tasks.get(task)
+        out.append(SampleResult(
+            run_id=run_id, task=task, sample=n, language=t.language if t else language,
+            deployment=Deployment(False, message=ne.reason), tests=TestSummary(),
+            framework=t.framework if t else "", port=t.port if t else None,
+            error=ne.reason, not_evaluable=ne))
+    return out
+
+
+def _given_up_kind(reason: str) -> str:
+    """The kind of a given-up sample from the reason an older evaluator wrote."""
+    low = reason.lower()
+    if "port" in low and ("held" in low or "in use" in low):
+        return "port_held"
+    if any(w in low for w in ("worker", "node", "actor", "ray")):
+        return "worker_lost"
+    return "harness_exception"
 
 
 def _listed(raw: Any) -> tuple[str, int | None]:

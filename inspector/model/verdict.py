@@ -14,6 +14,8 @@ class Verdict(StrEnum):
     TESTS_FAILED = "tests_failed"
     SUITE_NOT_RUN = "suite_not_run"
     NOT_DEPLOYED = "not_deployed"
+    # the infrastructure left it without a verdict (results.NotEvaluable): never a failure
+    NOT_EVALUABLE = "not_evaluable"
 
     @property
     def label(self) -> str:
@@ -21,7 +23,7 @@ class Verdict(StrEnum):
 
     @property
     def is_failure(self) -> bool:
-        return self is not Verdict.PASSED
+        return self not in (Verdict.PASSED, Verdict.NOT_EVALUABLE)
 
 
 _LABELS = {
@@ -29,11 +31,14 @@ _LABELS = {
     Verdict.TESTS_FAILED: "tests failed",
     Verdict.SUITE_NOT_RUN: "suite did not run",
     Verdict.NOT_DEPLOYED: "did not deploy",
+    Verdict.NOT_EVALUABLE: "not evaluable",
 }
 
 
 def verdict_of(s: SampleResult) -> Verdict:
     """Strict verdict: passed only if every test passed (as Pass@1 counts it)."""
+    if s.not_evaluable is not None:
+        return Verdict.NOT_EVALUABLE
     if s.passed:
         return Verdict.PASSED
     if not s.deployment.success:

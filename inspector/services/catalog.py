@@ -43,7 +43,7 @@ if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up 
     from inspector.model.task import Task
     from inspector.services.health import HealthReport, NotEvaluableSample
 
-INDEX_VERSION = 14  # 14: runs.content/twin_*, repo trees in signatures; 13: unreadable
+INDEX_VERSION = 15  # 15: verdict not_evaluable; 14: runs.content/twin_*, repo trees; 13: unreadable
 MESSAGE_CHARS = 300
 _Row = tuple[Any, ...]  # one sqlite row: sqlite3 types its values as Any
 
@@ -170,6 +170,8 @@ def sample_message(s: SampleResult, task: Task | None = None) -> str:
 
     if s.passed:
         return ""
+    if s.not_evaluable is not None:
+        return _first_line(f"not evaluable ({s.not_evaluable.kind}): {s.not_evaluable.reason}")
     if not s.deployment.success:
         return _first_line(s.deployment.message or s.build_error or s.error or "")
     cause = cause_of(s, task)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import platform
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -10,9 +11,11 @@ from typing import Any
 from inspector import __version__
 from inspector.model import Phase, SampleResult, Task
 from inspector.model.jsonfields import read_json
+from inspector.model.results import NotEvaluable
 from inspector.model.runformat import (
     FORMAT_NAME,
     FORMAT_VERSION,
+    GIVEN_UP_FIELD,
     RESULT_FILE,
     RUN_FILE,
     rel,
@@ -47,8 +50,11 @@ def write_run_json(run_dir: Path, *, run_id: str, agent: str, model: str, langua
                    generation_date: str | None, created_at: str, finished_at: str | None,
                    status: str, predictions: list[Path], tasks_root: Path,
                    tasks: list[Task], samples: list[tuple[str, int]], backend: str,
-                   settings: dict[str, Any], elapsed_seconds: float | None) -> None:
-    """``run.json``; rewritten after every sample so a run in progress can be watched."""
+                   settings: dict[str, Any], elapsed_seconds: float | None,
+                   given_up: Sequence[tuple[str, int, NotEvaluable]] = ()) -> None:
+    """``run.json``; rewritten after every sample so a run in progress can be watched.
+    ``given_up``: samples the infrastructure failed for good (no ``result.json``): listed as
+    ``not_evaluable`` so readers count them apart (docs/run-format.md, "Not evaluable")."""
     doc = {
         "format": FORMAT_NAME,
         "format_version": FORMAT_VERSION,
@@ -79,6 +85,10 @@ def write_run_json(run_dir: Path, *, run_id: str, agent: str, model: str, langua
             {"task": t, "sample": n, "path": f"samples/{t}/{n}"} for t, n in sorted(samples)
         ],
     }
+    if given_up:
+        doc[GIVEN_UP_FIELD] = [
+            {"task": t, "sample": n, "kind": ne.kind, "reason": ne.reason}
+            for t, n, ne in sorted(given_up, key=lambda g: (g[0], g[1]))]
     write_json_atomic(run_dir / RUN_FILE, doc)
 
 

@@ -25,11 +25,12 @@ _VERDICT_VAR = {
     Verdict.TESTS_FAILED: "outcome-fail",
     Verdict.SUITE_NOT_RUN: "outcome-notrun",
     Verdict.NOT_DEPLOYED: "outcome-deploy",
+    Verdict.NOT_EVALUABLE: "outcome-skip",
 }
 _OUTCOME_VAR = {"passed": "outcome-pass", "failed": "outcome-fail", "error": "outcome-error",
                 "skipped": "outcome-skip"}
 GLYPH = {Verdict.PASSED: "✔", Verdict.TESTS_FAILED: "✘", Verdict.SUITE_NOT_RUN: "∅",
-         Verdict.NOT_DEPLOYED: "⊘"}
+         Verdict.NOT_DEPLOYED: "⊘", Verdict.NOT_EVALUABLE: "?"}
 
 
 def colour(app: App, name: str) -> str:
@@ -73,7 +74,9 @@ def verdict_text(app: App, e: SampleEntry) -> Text:
     suite = suite_label(e)
     if suite is not None:
         return Text(f"{suite[0]} {suite[1]}", style=suite_style(app))
-    if v is Verdict.PASSED:
+    if v is Verdict.NOT_EVALUABLE:
+        label = "not evaluable (infrastructure)"
+    elif v is Verdict.PASSED:
         label = "passed"
     elif v is Verdict.TESTS_FAILED:
         label = f"failed {e.passed}/{e.total}"

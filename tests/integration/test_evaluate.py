@@ -361,12 +361,22 @@ def test_cli_leaves_a_sample_stopped_by_a_busy_port_for_a_resume(
     doc = json.loads((out / "run.json").read_text())
     assert doc["status"] == "incomplete"
     assert [s["task"] for s in doc["samples"]] == ["url-shortener"]
+    # recorded as not evaluable (issue 28): counted and listed apart, in no figure
+    assert [(g["task"], g["sample"], g["kind"]) for g in doc["not_evaluable"]] == \
+        [("notes-api", 0, "port_held")]
+    summary = subprocess.run([sys.executable, "-m", "inspector", "summary", str(out),
+                              "--json"], capture_output=True, text=True, env=env, timeout=60)
+    (row,) = json.loads(summary.stdout)
+    assert (row["samples"], row["samples_total"], row["not_evaluable"]) == (1, 2, 1)
+    assert row["not_evaluable_samples"][0]["kind"] == "port_held"
+    assert "already in use" in row["not_evaluable_samples"][0]["reason"]
     again = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
     assert again.returncode == 0, again.stderr
     assert "resumed: 1 sample(s)" in again.stdout
     r = json.loads((held / "result.json").read_text())
     assert r["deployment"]["success"] and r["tests"]["failed"] == 0
     assert not (held / "infrastructure_failure.txt").exists()
+    assert "not_evaluable" not in json.loads((out / "run.json").read_text())
 
 
 def test_cli_evaluate_cancel_with_ctrl_c_cleans_up(tmp_path: Path, sample_runs: Path,

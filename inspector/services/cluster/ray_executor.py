@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.model import SampleResult, Task
+from inspector.model.results import NotEvaluable
 from inspector.services.deploy.backend import Backend, Limits, SampleJob
 from inspector.services.harness.evaluate import (
     DeliverFn,
@@ -345,7 +346,8 @@ class RayExecutor:
             self._say(sid, f"infrastructure failure, giving up after {attempt} attempts "
                            "(re-run the same command to resume)")
             deliver(Delivery(None, None, None, task=job.task.name, sample=job.sample,
-                             infra_failure="\n".join(notes)))
+                             infra_failure="\n".join(notes),
+                             not_evaluable=NotEvaluable("worker_lost", "; ".join(notes))))
             return
         self.attempts[key] = attempt
         self.hosts[key] = nr.host

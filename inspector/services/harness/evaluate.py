@@ -36,7 +36,7 @@ from inspector.model.not_evaluable import INFRA_ERROR_PREFIX
 from inspector.model.predictions import parse_predictions_name
 from inspector.model.pytest_output import exit_meaning, find_cause
 from inspector.model.results import NotEvaluable
-from inspector.model.runformat import load_run, rel
+from inspector.model.runformat import INFRA_FILE, load_run, rel
 from inspector.model.tasks import load_tasks
 from inspector.services.atomic import write_json_atomic
 from inspector.services.deploy.backend import Backend, Limits, PhaseOutcome, SampleJob, TestRun
@@ -77,6 +77,8 @@ class Delivery:
     sample: int = 0
     infra_failure: str | None = None
     node: str | None = None  # where it ran, when the executor knows (a cluster node)
+    # why the infrastructure failed it, when the executor knows (``result`` is None)
+    not_evaluable: NotEvaluable | None = None
 
 
 DeliverFn = Callable[[Delivery], None]
@@ -92,9 +94,6 @@ class SampleExecutor(Protocol):
                 board: ProgressBoard) -> None: ...
 
 
-INFRA_FILE = "infrastructure_failure.txt"
-"""Left in a sample folder (instead of ``result.json``) when the infrastructure failed it for
-good: never a model failure, and evaluated again when the run is resumed."""
 
 
 def job_key(job: SampleJob) -> str:
@@ -412,10 +411,14 @@ class Evaluator:
                         # resumed run evaluates it again
                         continue
                     if infrastructure_failed(result):
+                        why = (f"attempt 1 failed on {board.host} for an infrastructure "
+                               f"reason ({result.error})")
                         deliver(Delivery(None, None, None, task=job.task.name,
-                                         sample=job.sample, infra_failure=(
-                                             f"attempt 1 failed on {board.host} for an "
-                                             f"infrastructure reason ({result.error})")))
+                                         sample=job.sample, infra_failure=why,
+                                         not_evaluable=NotEvaluable(
+                                             result.not_evaluable.kind
+                                             if result.not_evaluable else "harness_exception",
+                                             why)))
                         continue
                     deliver(Delivery(result, started, now_iso()))
                 finally:
@@ -457,6 +460,8 @@ class Evaluator:
             self.progress(run_id, f"resuming: {len(done)} sample(s) already evaluated, "
                                   f"{len(todo)} to go")
 
+        given_up: dict[tuple[str, int], NotEvaluable] = {}  # failed for good by the machine
+
         def save_run(status: str) -> None:
             write_run_json(
                 plan.out, run_id=run_id, agent=agent, model=model, language=language,
@@ -465,7 +470,8 @@ class Evaluator:
                 predictions=[p.resolve() for p in plan.predictions],
                 tasks_root=plan.tasks_root.resolve(), tasks=used_tasks,
                 samples=[(s.task, s.sample) for s in done], backend=backend_name,
-                settings=settings, elapsed_seconds=round(time.monotonic() - t0, 2))
+                settings=settings, elapsed_seconds=round(time.monotonic() - t0, 2),
+                given_up=[(t, n, ne) for (t, n), ne in given_up.items()])
 
         for job in todo:  # what a previous attempt left of these samples is stale
             if job.out_dir.exists():
@@ -490,6 +496,9 @@ class Evaluator:
                     (folder / INFRA_FILE).write_text((d.infra_failure or "") + "\n",
                                                      encoding="utf-8")
                     self.infra_failures += 1
+                    given_up[(d.task, d.sample)] = d.not_evaluable or NotEvaluable(
+                        "harness_exception", d.infra_failure or "the infrastructure failed it")
+                    save_run("running")
                 board.gave_up(f"{d.task}/{d.sample}")
                 return
             folder = sample_dir(plan.out, result.task, result.sample)
@@ -501,6 +510,7 @@ class Evaluator:
                         target.write_bytes(data)
                 write_sample(plan.out, result, d.started_at, d.finished_at)
                 (folder / INFRA_FILE).unlink(missing_ok=True)
+                given_up.pop((result.task, result.sample), None)
                 done.append(result)
                 save_run("running")
             if self.progress:

@@ -30,7 +30,8 @@ def order_failing(cells: Iterable[list[SampleResult]]
     firsts: list[SampleResult] = []
     rest: list[SampleResult] = []
     for samples in cells:
-        failing = sorted((s for s in samples if not s.passed), key=lambda s: s.sample)
+        failing = sorted((s for s in samples if not s.passed and s.not_evaluable is None),
+                         key=lambda s: s.sample)
         firsts.extend(failing[:1])
         rest.extend(failing[1:])
     return firsts, rest

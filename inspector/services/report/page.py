@@ -25,9 +25,10 @@ from inspector.services.report.data import (
 from inspector.services.report.markup import code, esc, note, path_scope, pct, table
 
 GLYPH = {Verdict.PASSED: "✔", Verdict.TESTS_FAILED: "✘", Verdict.SUITE_NOT_RUN: "∅",
-         Verdict.NOT_DEPLOYED: "⊘"}
+         Verdict.NOT_DEPLOYED: "⊘", Verdict.NOT_EVALUABLE: "?"}
 """As the app's matrix shows them."""
-_WORST = [Verdict.NOT_DEPLOYED, Verdict.SUITE_NOT_RUN, Verdict.TESTS_FAILED, Verdict.PASSED]
+_WORST = [Verdict.NOT_DEPLOYED, Verdict.SUITE_NOT_RUN, Verdict.TESTS_FAILED, Verdict.PASSED,
+          Verdict.NOT_EVALUABLE]
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'"
 
 CSS = """
@@ -54,7 +55,7 @@ table.matrix th{font-size:11px;font-weight:600;max-width:110px;white-space:norma
 table.matrix a{color:inherit}table.summary{font-size:13px}
 table.matrix td.task{text-align:left;font-family:ui-monospace,monospace}
 .v-passed{color:var(--pass)}.v-tests_failed{color:var(--fail)}
-.v-suite_not_run{color:var(--skip)}.v-not_deployed{color:var(--dep)}
+.v-suite_not_run{color:var(--skip)}.v-not_deployed{color:var(--dep)}.v-not_evaluable{color:var(--muted)}
 td.v-tests_failed,td.v-not_deployed,td.v-suite_not_run{background:#fff5f5}
 td.v-passed{background:#f2fbf4}
 .suspect{color:#b45309;font-weight:700}
@@ -83,15 +84,18 @@ def _cell(samples: list[CellSample]) -> str:
             label = f"collection error, {e.passed}/{e.total - e.collection_errors}"
         elif v is Verdict.NOT_DEPLOYED:
             label = e.failed_phase or "deploy"
+        elif v is Verdict.NOT_EVALUABLE:
+            label = "n/e"
         else:
             label = f"{e.passed}/{e.total}"
         text = f"{GLYPH[v]} {label}"
     else:
         passed = sum(e.verdict is Verdict.PASSED for e in samples)
         worst = next(v for v in _WORST if any(e.verdict is v for e in samples))
-        v = Verdict.PASSED if passed == len(samples) else worst
-        text = f"{GLYPH[v]} {passed}/{len(samples)} pass"
-    failing = [e for e in samples if e.verdict is not Verdict.PASSED]
+        n = sum(e.verdict is not Verdict.NOT_EVALUABLE for e in samples)  # n/e: in no count
+        v = Verdict.PASSED if n and passed == n else worst
+        text = f"{GLYPH[v]} {passed}/{n} pass"
+    failing = [e for e in samples if e.verdict.is_failure]
     target = next((e for e in failing if e.anchor), None)
     if target is not None:
         inner = f'<a href="#{target.anchor}" title="{esc(target.sample_id)}">{esc(text)}</a>'
@@ -235,7 +239,8 @@ def _matrix(r: ReportInput) -> str:
         for v, label in ((Verdict.PASSED, "passed (tests passed/total)"),
                          (Verdict.TESTS_FAILED, "tests failed"),
                          (Verdict.SUITE_NOT_RUN, "suite did not run"),
-                         (Verdict.NOT_DEPLOYED, "did not deploy (phase)")))
+                         (Verdict.NOT_DEPLOYED, "did not deploy (phase)"),
+                         (Verdict.NOT_EVALUABLE, "not evaluable (infrastructure)")))
               + '<span class="suspect">⚠</span> suspected benchmark defect. A failing cell '
                 "links to its first failing sample's section.")
     return ('<h2 id="matrix">Run × task matrix</h2>\n' + note(legend) +

@@ -53,7 +53,8 @@ class MatrixPane(LazyPane):
         for v, label in ((Verdict.PASSED, "passed (tests passed/total)"),
                          (Verdict.TESTS_FAILED, "tests failed"),
                          (Verdict.SUITE_NOT_RUN, "suite did not run"),
-                         (Verdict.NOT_DEPLOYED, "did not deploy (phase)")):
+                         (Verdict.NOT_DEPLOYED, "did not deploy (phase)"),
+                         (Verdict.NOT_EVALUABLE, "not evaluable (infrastructure)")):
             t.append(f"{GLYPH[v]} {label}", style=verdict_style(self.app, v))
             t.append("   ")
         t.append("⚠ suspected benchmark defect", style=f"bold {colour(self.app, 'health-suspect')}")

@@ -25,7 +25,8 @@ from inspector.ui.widgets.samples_table import SamplesTable, UnreadableRow
 OUTCOME_CHOICES = [("failing (any)", "failing"), ("passed", Verdict.PASSED.value),
                    ("tests failed", Verdict.TESTS_FAILED.value),
                    ("suite did not run", Verdict.SUITE_NOT_RUN.value),
-                   ("did not deploy", Verdict.NOT_DEPLOYED.value)]
+                   ("did not deploy", Verdict.NOT_DEPLOYED.value),
+                   ("not evaluable", Verdict.NOT_EVALUABLE.value)]
 LABEL_CHOICES = [("unlabelled", "unlabelled"), ("labelled", "labelled")]
 FACETS = ("language", "framework", "verdict", "phase", "label")
 

@@ -31,7 +31,6 @@ from inspector.model.entries import SampleEntry
 from inspector.model.errors import LoadError
 from inspector.model.labels import CONFIDENCES, ItemRef, Label
 from inspector.model.triage import Confirmation, TestSuggestion
-from inspector.model.verdict import Verdict
 from inspector.services.labels.queue import QueueSample, QueueTriage
 from inspector.services.labels.session import KEEP, LabelSession
 from inspector.ui.app_access import inspector_app, open_label_session
@@ -96,7 +95,7 @@ class LabelScreen(Screen[None]):
                  session: LabelSession | None = None, triage: QueueTriage | None = None,
                  confirm: ConfirmFn | None = None) -> None:
         super().__init__()
-        self.entries = [e for e in entries if e.verdict is not Verdict.PASSED]
+        self.entries = [e for e in entries if e.verdict.is_failure]
         current = entries[start] if 0 <= start < len(entries) else None
         self.index = self.entries.index(current) if current in self.entries else 0
         self.visited: list[int] = []

@@ -18,7 +18,6 @@ from textual.widgets import Footer, Header, Input, ProgressBar, Static, TabbedCo
 
 from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.filters import SampleFilter
-from inspector.model.verdict import Verdict
 from inspector.ui.app_access import inspector_app
 from inspector.ui.focus import focus_key, skip_when_typing
 from inspector.ui.messages import CatalogProgress, CatalogUpdated, ShowRunSamples
@@ -187,7 +186,7 @@ class MainScreen(Screen[None]):
 
     def _update_title(self) -> None:
         n_runs, n_samples = len(self.runs), len(self.samples)
-        failing = sum(e.verdict is not Verdict.PASSED for e in self.samples)
+        failing = sum(e.verdict.is_failure for e in self.samples)
         self.sub_title = (f"{inspector_app(self).root_label} — {n_runs} runs, "
                           f"{n_samples} samples, {failing} failing")
 
@@ -262,7 +261,7 @@ class MainScreen(Screen[None]):
         if entries is None:
             self.notify("No samples match the filter.", severity="warning")
             return
-        failing = [e for e in entries if e.verdict is not Verdict.PASSED]
+        failing = [e for e in entries if e.verdict.is_failure]
         if not failing:
             self.notify("No failing samples to label here.", severity="warning")
             return

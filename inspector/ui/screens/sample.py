@@ -492,7 +492,7 @@ class SampleScreen(Screen[None]):
             return
         main = inspector_app(self).main_screen
         shown = main.query_one("#samples-table", SamplesTable).shown or main.samples
-        failing = [e for e in shown if e.verdict is not Verdict.PASSED]
+        failing = [e for e in shown if e.verdict.is_failure]
         keys = [e.key for e in failing]
         if self.entry.key not in keys:
             failing, keys = [self.entry], [self.entry.key]

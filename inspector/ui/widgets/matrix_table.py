@@ -13,7 +13,8 @@ from inspector.model.verdict import Verdict
 from inspector.ui.safe import plain
 from inspector.ui.styles import GLYPH, colour, suite_label, suite_style, verdict_style
 
-_WORST = [Verdict.NOT_DEPLOYED, Verdict.SUITE_NOT_RUN, Verdict.TESTS_FAILED, Verdict.PASSED]
+_WORST = [Verdict.NOT_DEPLOYED, Verdict.SUITE_NOT_RUN, Verdict.TESTS_FAILED, Verdict.PASSED,
+          Verdict.NOT_EVALUABLE]
 
 
 def cell_text(app: Any, samples: list[SampleEntry]) -> Text:
@@ -29,12 +30,14 @@ def cell_text(app: Any, samples: list[SampleEntry]) -> Text:
         label = {Verdict.PASSED: f"{e.passed}/{e.total}",
                  Verdict.TESTS_FAILED: f"{e.passed}/{e.total}",
                  Verdict.SUITE_NOT_RUN: "did not run",
-                 Verdict.NOT_DEPLOYED: e.failed_phase or "deploy"}[v]
+                 Verdict.NOT_DEPLOYED: e.failed_phase or "deploy",
+                 Verdict.NOT_EVALUABLE: "n/e"}[v]
         return plain(f"{GLYPH[v]} {label}", style=verdict_style(app, v))
     passed = sum(e.verdict is Verdict.PASSED for e in samples)
     worst = next(v for v in _WORST if any(e.verdict is v for e in samples))
-    v = Verdict.PASSED if passed == len(samples) else worst
-    return Text(f"{GLYPH[v]} {passed}/{len(samples)} pass", style=verdict_style(app, v))
+    n = sum(e.verdict is not Verdict.NOT_EVALUABLE for e in samples)  # n/e: in no count
+    v = Verdict.PASSED if n and passed == n else worst
+    return Text(f"{GLYPH[v]} {passed}/{n} pass", style=verdict_style(app, v))
 
 
 class MatrixTable(DataTable):
@@ -81,7 +84,7 @@ class MatrixTable(DataTable):
         if not (0 <= row < len(self.tasks)) or not (1 <= col <= len(self.runs)):
             return []
         return sorted(self.cells.get((self.tasks[row], self.runs[col - 1].key), []),
-                      key=lambda e: (e.verdict is Verdict.PASSED, e.sample))
+                      key=lambda e: (not e.verdict.is_failure, e.sample))
 
     def current_task(self) -> str | None:
         row = self.cursor_coordinate.row
