@@ -60,9 +60,9 @@ def filter_samples(page: Any, text: str, expect: tuple[str, ...]) -> str:
 def open_sample(page: Any) -> str:
     """Samples tab, filter to the forge todo-service sample, open it, show its tests."""
     press(page, "2")
-    wait_for_text(page, "67 of 67 samples")
+    wait_for_text(page, "39 of 39 samples")
     filter_samples(page, "forge todo",
-                   ('2 of 67 samples · "forge todo"', "todo-service  0  ✘ failed 9/12"))
+                   ('1 of 39 samples · "forge todo"', "todo-service  0  ✘ failed 9/12"))
     press(page, "Enter", pause=1.0)  # to the table, its first row
     press(page, "Enter")
     wait_for_text(page, "todo-service · Forge", "Todo Service")
