@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from inspector.model.doc_header import check_header, type_name
 from inspector.model.errors import LoadError
 from inspector.model.labels import Anchor, _anchor
 from inspector.model.labelset import FINAL_STATUSES
@@ -142,8 +143,7 @@ class Errata:
 
 # ---------------------------------------------------------------------------------- reading
 
-def _type(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
+_type = type_name
 
 
 def _text(d: dict[str, Any], key: str, path: Path, where: str, *, empty: bool = True,
@@ -223,18 +223,7 @@ def _task(d: Any, path: Path, where: str) -> ErrataTask:
 def parse_errata(data: Any, path: Path) -> Errata:
     """Validate an errata document; :class:`LoadError` names the file and the field. A newer
     version is refused, never guessed at; two entries for one (task, test) are an error."""
-    if not isinstance(data, dict):
-        raise LoadError(path, f"an errata file must be a JSON object, not {_type(data)}")
-    if data.get("format") != ERRATA_FORMAT:
-        raise LoadError(path, f"not an errata file (format must be {ERRATA_FORMAT!r}, found "
-                              f"{data.get('format')!r})", "format")
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise LoadError(path, f"invalid version {version!r}", "version")
-    if version > ERRATA_VERSION:
-        raise LoadError(path, f"written by a newer inspector (errata version {version}, this "
-                              f"one reads up to {ERRATA_VERSION}); upgrade genesis-inspector",
-                        "version")
+    check_header(data, path, ERRATA_FORMAT, ERRATA_VERSION, "errata file")
     category = _text(data, "category", path, "", default=NOT_MODEL)
     labels = data.get("labels", {})
     if not isinstance(labels, dict):

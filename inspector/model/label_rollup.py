@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from inspector.model.label_roots import final_follows
 from inspector.model.labels import ItemRef
-from inspector.model.labelset import LabelSet
+from inspector.model.labelset import FinalLabel, LabelSet
 
 VIEWS = ("sample", "root", "test")
 """The views a category table can show."""
@@ -82,14 +82,8 @@ def parse_item_key(key: str) -> ItemRef:
     return ItemRef(sample, test if sep else None)
 
 
-@dataclass(frozen=True, slots=True)
-class RootLabel:
-    """One root cause: its item and final category (``None``: unresolved)."""
-
-    item: ItemRef
-    category: str | None
-    status: str
-    ratings: dict[str, str]
+RootLabel = FinalLabel
+"""One root cause: its item's final label (category ``None``: unresolved)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +165,7 @@ def primary_category(categories: Sequence[str | None], order: Sequence[str]) -> 
 
 def _root_label(labels: LabelSet, item: ItemRef) -> RootLabel:
     final = labels.final(item)
-    return RootLabel(item, final.category, final.status, dict(sorted(final.ratings.items())))
+    return FinalLabel(item, final.category, final.status, dict(sorted(final.ratings.items())))
 
 
 def root_labels(labels: LabelSet) -> list[RootLabel]:

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from inspector.model.doc_header import check_header, type_name
 from inspector.model.errors import LoadError
 from inspector.model.ids import id_problem
 
@@ -329,8 +330,7 @@ def _str(d: dict[str, Any], key: str, path: Path, where: str, optional: bool = F
     return value
 
 
-def _type(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
+_type = type_name
 
 
 def _int(d: dict[str, Any], key: str, path: Path, where: str, optional: bool = False) -> int | None:
@@ -505,18 +505,8 @@ def parse_label_file(data: Any, path: Path) -> LabelFile:
 
     A document from a newer inspector (higher ``version``) is refused, never guessed at.
     """
-    if not isinstance(data, dict):
-        raise LoadError(path, f"a label file must be a JSON object, not {_type(data)}")
-    if data.get("format") != LABELS_FORMAT:
-        raise LoadError(path, f"not a label file (format must be {LABELS_FORMAT!r}, found "
-                              f"{data.get('format')!r})", "format")
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise LoadError(path, f"invalid version {version!r}", "version")
-    if version > LABELS_VERSION:
-        raise LoadError(path, f"written by a newer inspector (label format version {version}, "
-                              f"this one reads up to {LABELS_VERSION}); left as is — upgrade "
-                              "genesis-inspector to edit it", "version")
+    check_header(data, path, LABELS_FORMAT, LABELS_VERSION, "label file",
+                 "left as is — upgrade genesis-inspector to edit it")
     kind = data.get("kind", "annotator")
     if kind not in KINDS:
         raise LoadError(path, f"kind must be one of {', '.join(KINDS)}, not {kind!r}", "kind")
