@@ -234,6 +234,7 @@ async def test_a_run_with_an_unreadable_sample_shows_a_banner_and_a_row(corpus: 
         reason = ("truncated JSON: the file ends at line 10 inside a string that starts at "
                   "line 10 column 17")
         assert "⚠ 1 unreadable file(s): figures are over 5 of 6 samples; 1 unreadable" in detail
+        assert "· complete, 1 file(s) unreadable" in detail and "· complete\n" not in detail
         assert f"samples/todo-service/0/result.json: {reason}" in detail
         await pilot.press("enter")  # this run's samples
         await settle(app, pilot)

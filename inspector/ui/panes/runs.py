@@ -165,8 +165,11 @@ class RunsPane(LazyPane):
                               "f: back to ours\n"),
                      style=f"bold {colour(self.app, 'health-suspect')}")
         kind = "RepoGenesis report" if r.format == "repogenesis" else "Genesis Inspector run"
+        status = r.status or ""
+        if m.get("unreadable"):  # never "complete" while files of it cannot be read
+            status = f"{status + ', ' if status else ''}{m['unreadable']} file(s) unreadable"
         t.append(sanitize(f"{r.agent} · {r.model} · {r.language} · {kind}"
-                          f"{' · ' + r.status if r.status else ''}\n"))
+                          f"{' · ' + status if status else ''}\n"))
         source = self.display_path(r.source_path)
         t.append(sanitize(f"source: {source}{' · ' + r.harness if r.harness else ''}\n"),
                  style="dim")
