@@ -129,8 +129,10 @@ def print_section(found: tuple[Corrections, Source], metrics: list[RunMetrics],
     rows = []
     for m in metrics:
         cm = by_run[m.run_id]
+        official = m.samples > 0  # no evaluable sample: no official figure either
         rows.append([m.run_id, f"{cm.tasks} of {m.tasks}", f"{cm.samples} of {m.samples}",
-                     _pct(m.pass_at_1), _pct(cm.pass_at_1), _pct(m.test_pass_ratio),
+                     _pct(m.pass_at_1 if official else None), _pct(cm.pass_at_1),
+                     _pct(m.test_pass_ratio if official else None),
                      _pct(cm.test_pass_ratio),
                      f"{cm.tests_left_out} ({cm.failures_left_out} failing)"])
     print(table(["run", "tasks", "samples", "pass@1", "corrected", "test pass", "corrected",

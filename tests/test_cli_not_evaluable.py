@@ -105,3 +105,19 @@ def test_a_sample_the_infrastructure_gave_up_on_is_counted_not_dropped(
     (loaded,) = discover_runs(run).runs
     given_up = next(s for s in loaded.samples if s.task == SAMPLES[0])
     assert verdict_of(given_up) is Verdict.NOT_EVALUABLE and not verdict_of(given_up).is_failure
+
+
+def test_corrected_figures_leave_not_evaluable_samples_out_too(tmp_path: Path,
+                                                               sample_runs: Path) -> None:
+    """Corrected figures are over the official figures' samples: a run whose samples are all
+    not evaluable has no corrected figure either (never a corrected 0 %)."""
+    from inspector.model.discover import discover_runs
+    from inspector.model.errata import Errata, ErrataEntry
+    from inspector.services.corrected import corrected_run
+
+    (run,) = discover_runs(_copy(sample_runs, tmp_path)).runs
+    errata = Errata(entries=(ErrataEntry(SAMPLES[1], "DashboardTest::testStats", "not-model",
+                                         "single"),))
+    m = corrected_run(run, errata, [])
+    assert (m.tasks, m.samples, m.pass_at_1, m.test_pass_ratio) == (0, 0, None, None)
+    assert "no evaluable sample" in m.note

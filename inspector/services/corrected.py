@@ -136,9 +136,11 @@ def corrected_run(run: Run, errata: Errata, dropped: list[str]) -> CorrectedMetr
     """One run's corrected figures (see the module docstring)."""
     excluded = errata.excluded()
     by_task: dict[str, list[_Sample]] = defaultdict(list)
-    run_dropped = sorted({s.task for s in run.samples} & set(dropped))
+    # the official figures' samples: not-evaluable ones are in neither (services/metrics.py)
+    evaluable = [s for s in run.samples if s.not_evaluable is None]
+    run_dropped = sorted({s.task for s in evaluable} & set(dropped))
     blocked = []
-    for s in run.samples:
+    for s in evaluable:
         if s.task in dropped:
             continue
         one = _sample(s, excluded.get(s.task, []))
@@ -157,6 +159,9 @@ def corrected_run(run: Run, errata: Errata, dropped: list[str]) -> CorrectedMetr
     if blocked:
         m.note = ("counts only (no per-test results): the left-out tests of "
                   f"{', '.join(sorted(set(blocked)))} cannot be found in its results")
+        return m
+    if not samples:
+        m.note = "no evaluable sample: no figure"
         return m
     m.pass_at_1 = _mean([sum(x.passed for x in xs) / len(xs) for xs in by_task.values()])
     m.test_pass_ratio = _mean([x.score for x in samples if x.score is not None])

@@ -170,8 +170,9 @@ def _corrected(r: ReportInput) -> str:
     for i, col in enumerate(r.runs):
         m, cm = col.metrics, by_run[col.metrics.run_id]
         rows.append([str(i + 1), esc(m.run_id), f"{cm.tasks} of {m.tasks}",
-                     f"{cm.samples} of {m.samples}", pct(m.pass_at_1), pct(cm.pass_at_1),
-                     pct(m.test_pass_ratio), pct(cm.test_pass_ratio),
+                     f"{cm.samples} of {m.samples}",
+                     pct(m.pass_at_1 if m.samples else None), pct(cm.pass_at_1),
+                     pct(m.test_pass_ratio if m.samples else None), pct(cm.test_pass_ratio),
                      f"{cm.tests_left_out} ({cm.failures_left_out} failing)"])
     dropped = (f" Tasks dropped (every test left out): {esc(', '.join(c.dropped_tasks))}."
                if c.dropped_tasks else "")
