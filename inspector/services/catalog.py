@@ -171,7 +171,7 @@ def sample_message(s: SampleResult, task: Task | None = None) -> str:
     if s.passed:
         return ""
     if s.not_evaluable is not None:
-        return _first_line(f"not evaluable ({s.not_evaluable.kind}): {s.not_evaluable.reason}")
+        return _first_line(f"not evaluable: {s.not_evaluable.reason}")
     if not s.deployment.success:
         return _first_line(s.deployment.message or s.build_error or s.error or "")
     cause = cause_of(s, task)

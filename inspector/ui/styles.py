@@ -75,7 +75,7 @@ def verdict_text(app: App, e: SampleEntry) -> Text:
     if suite is not None:
         return Text(f"{suite[0]} {suite[1]}", style=suite_style(app))
     if v is Verdict.NOT_EVALUABLE:
-        label = "not evaluable (infrastructure)"
+        label = "not evaluable"
     elif v is Verdict.PASSED:
         label = "passed"
     elif v is Verdict.TESTS_FAILED:

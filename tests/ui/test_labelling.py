@@ -67,7 +67,7 @@ async def test_one_key_labels_with_note_evidence_and_suggestion_then_moves_on(
     async with app.run_test(size=(160, 45)) as pilot:
         screen = await _queue(app, pilot)
         first = screen.entry.sample_id
-        assert "0 of 44 failing samples labelled by zoe" in _text(screen, "#progress-text")
+        assert "0 of 23 failing samples labelled by zoe" in _text(screen, "#progress-text")
         assert "Suggested:" in _text(screen, "#suggestion")
         # attach the highlighted evidence line, write a note, then one key labels
         await pilot.press("tab")  # focus moves off the queue: a is a screen key anyway
@@ -90,7 +90,7 @@ async def test_one_key_labels_with_note_evidence_and_suggestion_then_moves_on(
         assert saved["history"][0]["by"] == "zoe"
         # the queue moved to the next unlabelled sample and counts the label
         assert screen.entry.sample_id != first
-        assert "1 of 44" in _text(screen, "#progress-text")
+        assert "1 of 23" in _text(screen, "#progress-text")
         row = screen.queue.sample_text(0)
         assert row.startswith("✓") and "Cross-file consistency" in row
 
@@ -100,7 +100,8 @@ async def test_review_queue_skip_back_next_unlabelled_and_done(make_app, tmp_pat
     async with app.run_test(size=(160, 45)) as pilot:
         screen = await _queue(app, pilot)
         order = [e.sample_id for e in screen.entries]
-        assert len(order) == 44
+        # 23: the stock copies are twins, the Java samples not evaluable (issue 28)
+        assert len(order) == 23
         await pilot.press("s")
         assert screen.entry.sample_id == order[1]
         await pilot.press("s", "b")
@@ -124,13 +125,13 @@ async def test_review_queue_skip_back_next_unlabelled_and_done(make_app, tmp_pat
         await pilot.press("n")
         assert screen.entry.sample_id == order[3]
         # label everything that is left
-        for _ in range(42):
+        for _ in range(21):
             await settle(app, pilot)
             await pilot.press("5")
             app.labels.flush()
         await settle(app, pilot)
-        assert "44 of 44" in _text(screen, "#progress-text")
-        assert len(_labels(tmp_path / "labels", "zoe")) == 44
+        assert "23 of 23" in _text(screen, "#progress-text")
+        assert len(_labels(tmp_path / "labels", "zoe")) == 23
 
 
 async def test_relabelling_asks_why_and_keeps_history(make_app, tmp_path) -> None:
@@ -271,7 +272,7 @@ async def test_label_filter_follows_new_labels(make_app, tmp_path) -> None:
         main.set_filter(SampleFilter(label="unlabelled"))
         await settle(app, pilot)
         table = main.query_one("#samples-table")
-        assert len(table.shown) == 44
+        assert len(table.shown) == 23
         await pilot.press("L")
         await settle(app, pilot)
         await pilot.press("4")
@@ -279,7 +280,7 @@ async def test_label_filter_follows_new_labels(make_app, tmp_path) -> None:
         await settle(app, pilot)
         await pilot.press("escape")
         await settle(app, pilot)
-        assert len(table.shown) == 43
+        assert len(table.shown) == 22
 
 
 async def test_evidence_picked_in_sample_view_and_log_replay(make_app, tmp_path) -> None:

@@ -385,11 +385,13 @@ async def test_sample_level_labels_of_the_synthetic_runs_still_work(make_app,
 
 async def test_the_confirmation_key_says_when_there_is_no_remedy(make_app,
                                                                  corpus: Path) -> None:
-    target = f"{JAVA}/javalin-task-manager/0"
+    # every test skipped by the suite's gating fixture: nothing a remedy could change (the
+    # Java samples used before are not evaluable now, so not in the queue: issue 28)
+    target = f"{DASH}/WebPan/0"
     app = make_app(corpus, annotator="zoe")
     async with app.run_test(size=SIZE) as pilot:
         screen = await _open(app, pilot, target)
-        await _to_item(screen, pilot, None, "deploy_failed")
+        await _to_item(screen, pilot, None)
         await pilot.press("r")
         await settle(app, pilot)
         assert screen.confirm_cancel is None

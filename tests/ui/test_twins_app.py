@@ -59,6 +59,7 @@ async def test_twins_count_once_and_a_changed_repo_shows_after_reload(
     capsys.readouterr()
     assert main(["summary", str(root), "--json"]) == 0
     docs = json.loads(capsys.readouterr().out)
-    cli_counts = (len(docs), sum(d["samples"] for d in docs),
+    # every sample read (samples_total): "samples" are the 36 the figures are over
+    cli_counts = (len(docs), sum(d["samples_total"] for d in docs),
                   sorted(a["sample"] for d in docs for a in d["tampering"]["attempts"]))
     assert app_counts == cli_counts == (6, 39, [f"{FORGE}/notes-api/0"])

@@ -37,7 +37,8 @@ async def test_keys_right_behind_slash_filter_the_samples(make_app) -> None:  # 
         assert field.value == "forge todo"
         assert main.focused is field
         shown = main.samples_pane.table.shown
-        assert len(shown) == 2 and {e.task for e in shown} == {"todo-service"}
+        # one: forge's stock-layout copy is the same run (issue 28)
+        assert len(shown) == 1 and {e.task for e in shown} == {"todo-service"}
         # inside the field "/" is text: a regex typed after it, in one go, too
         field.value = ""
         burst(app, "/todo-serv/")

@@ -74,7 +74,7 @@ def test_bundled_overview_tiers_every_task_by_its_spec(bundled) -> None:  # type
     assert bundled.tiers["flask"] == "spec low"  # 221 words, 3 endpoints
     assert bundled.tier_names() == ["spec low", "spec medium", "spec high"]
     assert "14 task(s) by spec complexity" in bundled.tier_source
-    assert bundled.categories is not None and bundled.categories.labelled == 10
+    assert bundled.categories is not None and bundled.categories.labelled == 9  # per sample
 
 
 def test_pairs_prefer_different_agents_then_more_common_tasks() -> None:

@@ -35,7 +35,7 @@ from inspector.ui.safe import plain
 from inspector.ui.styles import colour, verdict_text
 
 _ORDER = {Verdict.NOT_DEPLOYED: 0, Verdict.SUITE_NOT_RUN: 1, Verdict.TESTS_FAILED: 2,
-          Verdict.PASSED: 3, Verdict.NOT_EVALUABLE: 4}
+          Verdict.PASSED: 3, Verdict.NOT_EVALUABLE: -1}  # n/e first: to evaluate again
 RUN_WIDTH = 32
 _RUN_PREFIX = "repo_readme_"  # every RepoGenesis predictions folder name starts so
 MESSAGE_CHARS = 120
