@@ -103,19 +103,13 @@ def cmd_summary(args: argparse.Namespace) -> int:
         k = ", ".join(f"@{k} {_pct(v).strip()}" for k, v in m.pass_at_k.items())
         # no evaluable sample: no figure (a 0 % would blame the model)
         fig = _pct if m.samples else (lambda x: _pct(None))
-        row = [
+        rows.append([
             m.run_id, m.agent, m.model, m.language, "ours" if m.format != "repogenesis"
-            else "stock", str(m.tasks), str(m.samples) + (f" (+{m.not_evaluable} n/e)"
-                                                          if m.not_evaluable else ""),
+            else "stock", str(m.tasks), m.samples_cell,
             fig(m.pass_at_1) + (f" ({k})" if k else ""),
             fig(m.test_pass_ratio), fig(m.api_coverage), fig(m.dsr),
             str(m.suites_not_run),
-        ]
-        if m.unreadable:  # the samples figures are over, of all; no figures without any
-            row[6] = (f"{m.samples} of {m.samples_total + m.unreadable}" if m.samples_total
-                      else "unreadable") + (f" (+{m.not_evaluable} n/e)" if m.not_evaluable
-                                            else "")
-        rows.append(row)
+        ])
     print(_table(["run", "agent", "model", "lang", "format", "tasks", "samples", "pass@1",
                   "test pass", "AC", "DSR", "suites not run"], rows))
     for run in found.runs:

@@ -82,6 +82,17 @@ class RunMetrics:
     unreadable: int = 0
     unreadable_samples: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def samples_cell(self) -> str:
+        """The samples a table shows: the figures' count, "of" all when files were unreadable
+        ("unreadable" when none was read), and the not-evaluable ones apart ("+3 n/e")."""
+        if self.unreadable:
+            text = (f"{self.samples} of {self.samples_total + self.unreadable}"
+                    if self.samples_total else "unreadable")
+        else:
+            text = str(self.samples)
+        return text + (f" (+{self.not_evaluable} n/e)" if self.not_evaluable else "")
+
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["pass_at_k"] = {str(k): v for k, v in self.pass_at_k.items()}

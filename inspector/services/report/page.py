@@ -114,17 +114,11 @@ def _summary(r: ReportInput) -> str:
         k = ", ".join(f"@{k} {pct(v)}" for k, v in m.pass_at_k.items())
         # no evaluable sample: no figure (a 0 % would blame the model)
         fig = pct if m.samples else (lambda _: pct(None))
-        row = [str(i + 1), esc(m.run_id), esc(m.agent), esc(m.model), esc(m.language),
-               "ours" if m.format != "repogenesis" else "stock", str(m.tasks),
-               str(m.samples) + (f" (+{m.not_evaluable} n/e)" if m.not_evaluable else ""),
-               fig(m.pass_at_1), fig(m.test_pass_ratio),
-               esc(k) or "—", fig(m.api_coverage), fig(m.dsr), str(m.suites_not_run),
-               str(c.failing), str(c.labelled)]
-        if m.unreadable:  # docs/unreadable.md: over how many samples; none for a lost run
-            row[7] = (f"{m.samples} of {m.samples_total + m.unreadable}" if m.samples_total
-                      else "unreadable") + (f" (+{m.not_evaluable} n/e)" if m.not_evaluable
-                                            else "")
-        rows.append(row)
+        rows.append([str(i + 1), esc(m.run_id), esc(m.agent), esc(m.model), esc(m.language),
+                     "ours" if m.format != "repogenesis" else "stock", str(m.tasks),
+                     esc(m.samples_cell), fig(m.pass_at_1), fig(m.test_pass_ratio),
+                     esc(k) or "—", fig(m.api_coverage), fig(m.dsr), str(m.suites_not_run),
+                     str(c.failing), str(c.labelled)])
     out = ['<h2 id="summary">Summary</h2>\n',
            table(["#", "run", "agent", "model", "lang", "format", "tasks", "samples",
                   "Pass@1 (strict)", "Pass@1 (stock)", "pass@k", "AC", "DSR",

@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from inspector.model.suite_flow import dotted as name_chain
+
 MAX_BINDINGS = 8
 
 
@@ -53,14 +55,13 @@ def dotted(node: ast.AST, through_calls: bool = False) -> str:
     """``a.b.c`` for an attribute chain on a name; ``""`` when it starts elsewhere, unless
     ``through_calls``: then ``f().x`` for a call's result, and the attributes alone for any
     other start."""
+    plain = name_chain(node)
+    if plain is not None or not through_calls:
+        return plain or ""
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    elif not through_calls:
-        return ""
-    elif isinstance(node, ast.Call):
+    if isinstance(node, ast.Call):
         parts.append(dotted(node.func, True) + "()")
     return ".".join(reversed(parts))
