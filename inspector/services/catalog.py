@@ -7,7 +7,7 @@ is refreshed incrementally: a run location is reloaded only when one of its JSON
 (size or mtime), appeared or vanished, or a file of one of its samples' generated repos did
 (:mod:`inspector.services.catalog_sig`). It is a cache: deleting it loses nothing.
 
-A stock-layout run that is a run of ours in another format (:mod:`inspector.model.twins`) is
+A stock-layout run that is a run of ours in another format (:mod:`inspector.model.runs.twins`) is
 kept (``runs.twin_of``) but left out of :meth:`Catalog.runs`, :meth:`Catalog.samples`,
 :meth:`Catalog.outcome_rows`, the tests and the counts, as discovery leaves it out of
 ``Discovery.runs``: one evaluation, one run.
@@ -28,19 +28,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector import paths
-from inspector.model.entries import RunEntry, SampleEntry, TestEntry
-from inspector.model.errors import LoadError, LoadIssue
-from inspector.model.jsonfields import Fields, read_json
-from inspector.model.results import Generation
-from inspector.model.runformat import RUN_FILE, parse_sample, parse_task, repo_scope
-from inspector.model.tampering import TamperFinding
-from inspector.model.verdict import Verdict, verdict_of
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.results.entries import RunEntry, SampleEntry, TestEntry
+from inspector.model.results.sample import Generation
+from inspector.model.results.verdict import Verdict, verdict_of
+from inspector.model.runs.runformat import RUN_FILE, parse_sample, parse_task, repo_scope
+from inspector.model.untrusted.errors import LoadError, LoadIssue
+from inspector.model.untrusted.jsonfields import Fields, read_json
 
 if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up time)
-    from inspector.model.discover import RunLocation, TasksFound
-    from inspector.model.results import SampleResult
-    from inspector.model.run import Run
-    from inspector.model.task import Task
+    from inspector.model.benchmark.task import Task
+    from inspector.model.results.run import Run
+    from inspector.model.results.sample import SampleResult
+    from inspector.model.runs.discover import RunLocation, TasksFound
     from inspector.services.health import HealthReport, NotEvaluableSample
 
 INDEX_VERSION = 15  # 15: verdict not_evaluable; 14: runs.content/twin_*, repo trees; 13: unreadable
@@ -255,7 +255,7 @@ class Catalog:
     def refresh(self, progress: Progress | None = None,
                 cancelled: Callable[[], bool] | None = None) -> RefreshReport:
         """Bring the index up to date with the disk; returns what changed."""
-        from inspector.model.discover import locate_runs
+        from inspector.model.runs.discover import locate_runs
         from inspector.services.catalog_load import load_rows
 
         started = time.perf_counter()
@@ -307,7 +307,7 @@ class Catalog:
         return report
 
     def _task_table(self) -> dict[str, Task]:
-        from inspector.model.tasks import load_tasks
+        from inspector.model.benchmark.tasks import load_tasks
 
         if self._tasks is None:
             self._tasks = {}
@@ -375,7 +375,7 @@ class Catalog:
 
     def _link_twins(self) -> None:
         """Mark every stock run that is a run of ours in another format (``twin_of``)."""
-        from inspector.model.twins import STOCK, Candidate, pair
+        from inspector.model.runs.twins import STOCK, Candidate, pair
 
         with self._lock:
             rows = self._db.execute(
@@ -586,7 +586,7 @@ class Catalog:
 
     def issues(self) -> list[LoadIssue]:
         """Problems met while locating and loading runs (never raised)."""
-        from inspector.model.discover import duplicate_id_issues
+        from inspector.model.runs.discover import duplicate_id_issues
 
         out = list(self._located_issues)
         out.extend(self._unstored.values())
@@ -622,7 +622,7 @@ class Catalog:
             return dict(self._task_table())
 
     def _know_tasks_root(self) -> None:
-        from inspector.model.discover import locate_runs
+        from inspector.model.runs.discover import locate_runs
 
         if not self._tasks_root_known:  # an index opened without a refresh
             located = locate_runs(self.root)
@@ -652,7 +652,7 @@ class Catalog:
         raise LoadError(run.source_path, f"sample {entry.sample_id} not found any more")
 
     def _runs_at(self, location: Path) -> list[Run]:
-        from inspector.model.discover import RunLocation, load_location
+        from inspector.model.runs.discover import RunLocation, load_location
 
         with self._lock:
             row = self._db.execute("SELECT kind FROM locations WHERE path=?",
@@ -710,7 +710,7 @@ RunRows = tuple["_Row", list[tuple["_Row", list["_Row"]]]]
 
 def run_rows(loc: RunLocation, run: Run) -> RunRows:
     """The index rows of ``run`` (metrics, verdicts, tampering scan included)."""
-    from inspector.model.twins import STOCK, content_key, recorded_twins
+    from inspector.model.runs.twins import STOCK, content_key, recorded_twins
     from inspector.services.metrics import compute_run_metrics
     from inspector.services.tamper.findings import sample_tampering
 

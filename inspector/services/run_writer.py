@@ -10,9 +10,8 @@ from typing import Any
 
 from inspector import __version__
 from inspector.model import Phase, SampleResult, Task
-from inspector.model.jsonfields import read_json
-from inspector.model.results import NotEvaluable
-from inspector.model.runformat import (
+from inspector.model.results.sample import NotEvaluable
+from inspector.model.runs.runformat import (
     FORMAT_NAME,
     FORMAT_VERSION,
     GIVEN_UP_FIELD,
@@ -22,13 +21,14 @@ from inspector.model.runformat import (
     sample_to_json,
     task_to_json,
 )
-from inspector.model.twins import (
+from inspector.model.runs.twins import (
     STOCK,
     TWINS_FIELD,
     stock_api_counts,
     stock_dsr_success,
     stock_exit_code,
 )
+from inspector.model.untrusted.jsonfields import read_json
 from inspector.services.atomic import write_json_atomic
 from inspector.services.metrics import repogenesis_summary
 
@@ -183,7 +183,7 @@ def container_transcript(s: SampleResult, startup_timeout: float = 15.0) -> str:
     order: install (the image build) before ``>>>>> DSR_START``, start and health check inside
     the DSR markers, tests inside the TEST markers, exactly where the entrypoint prints them.
     """
-    from inspector.model.logs import parse_log_line
+    from inspector.model.logs.phase_logs import parse_log_line
 
     def phase_lines(phase: Phase) -> list[str]:
         path = s.logs.get(phase)

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from inspector.model import discover_runs
-from inspector.model.errors import LoadError
-from inspector.model.verdict import verdict_of
+from inspector.model.results.verdict import verdict_of
+from inspector.model.untrusted.errors import LoadError
 from inspector.services import catalog as catalog_mod
 from inspector.services.catalog import INDEX_VERSION, Catalog, index_path_for
 from inspector.services.metrics import compute_run_metrics

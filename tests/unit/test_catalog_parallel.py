@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.discover import RunLocation
+from inspector.model.runs.discover import RunLocation
 from inspector.services.catalog import Catalog
 from inspector.services.catalog_load import POOL_FROM_SAMPLES, jobs_for
 

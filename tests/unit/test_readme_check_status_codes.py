@@ -1,10 +1,10 @@
-"""Which status checks want a success (model.readme_check_status), as triage's spec rules
+"""Which status checks want a success (model.readme.check_status), as triage's spec rules
 read them."""
 
 from __future__ import annotations
 
-from inspector.model import failure_facts as ff
-from inspector.model.readme_check_status import (
+from inspector.model.failures import facts as ff
+from inspector.model.readme.check_status import (
     expected_statuses,
     expects_success,
     is_server_error,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inspector.config import ConfigError, load_settings
-from inspector.model.requirement_sources import check_requirement_sources
+from inspector.model.repo.requirement_sources import check_requirement_sources
 from inspector.services.harness.phase_log import PhaseLog
 from inspector.services.harness.venvs import VenvCache
 

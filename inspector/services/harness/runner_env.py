@@ -37,7 +37,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
 from inspector.services.harness.phase_log import PhaseLog
 from inspector.services.harness.suite_reach import record_names
 from inspector.services.harness.venvs import MARKER, VenvCache, VenvResult
