@@ -358,13 +358,44 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
     With ``scope`` (what :func:`load_run` and the catalog pass), a ``repo.path`` outside it is
     a problem and the repo is not opened. ``folder_real``: the sample folder when the caller
     has it resolved already (:func:`.realpaths.real_folder`'s answer)."""
-    sample_dir = path.parent
     f = Fields(obj, path, "", issues)
     _check_version(f, path)
     run_id = check_id(f.text("run_id", required=True) or "", path, "run_id", "run id")
     task = check_id(f.text("task", required=True) or "", path, "task", "task name")
     sample = f.integer("sample", 0, minimum=0) or 0
+    deployment = _deployment(f, path, issues)
+    tests = _tests(f, path, issues, (tasks or {}).get(task))
+    coverage = _api_coverage(f, path, issues)
+    folder = _SampleFolder(path.parent, folder_real)
+    logs = _logs(f, path, issues, folder)
+    repo_path, repo_digest, refused = _repo(f, path, issues, folder, scope)
+    result = SampleResult(
+        run_id=run_id, task=task, sample=sample,
+        language=f.text("language", "python") or "python",
+        deployment=deployment, tests=tests,
+        framework=f.text("framework", "") or "",
+        port=f.integer("port"),
+        api_coverage=coverage,
+        elapsed_seconds=f.number("elapsed_seconds", lo=0.0),
+        exit_code=f.integer("exit_code"),
+        logs=logs, repo_path=repo_path, repo_digest=repo_digest, source_file=path,
+        build_error=f.text("build_error"), error=f.text("error"),
+        notes=tuple(str(n) for n in f.items("notes") if isinstance(n, str)) + refused,
+        tampering=_tampering(f, path, issues),
+        generation=_generation(f),
+        not_evaluable=_not_evaluable(f, path, issues),
+    )
+    # files written before the field: the cause read back from the harness's messages
+    return result if "not_evaluable" in f.obj else with_inference(result)
 
+
+def _warn(issues: list[LoadIssue], exc: LoadError) -> None:
+    """A bad entry of a list is dropped with a warning naming it; the sample still loads."""
+    issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message, "warning"))
+
+
+def _deployment(f: Fields, path: Path, issues: list[LoadIssue]) -> Deployment:
+    """``deployment``: whether it came up, and each phase."""
     dep = f.sub("deployment", required=True)
     assert dep is not None
     phases = []
@@ -381,9 +412,8 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
                 cached=bool(pf.boolean("cached", False)),
             ))
         except LoadError as exc:
-            issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
-                                    "warning"))
-    deployment = Deployment(
+            _warn(issues, exc)
+    return Deployment(
         success=bool(dep.boolean("success", required=True)),
         message=dep.text("message", "") or "",
         failed_phase=_enum(dep, "failed_phase", Phase, None),
@@ -391,12 +421,32 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
         lenient_success=dep.boolean("lenient_success"),
     )
 
+
+def _tests(f: Fields, path: Path, issues: list[LoadIssue], known_task: Task | None
+           ) -> TestSummary:
+    """``tests``: the counts, every test case, and why the suite did not run (fully)."""
     tf = f.sub("tests", required=True)
     assert tf is not None
-    known_task = (tasks or {}).get(task)
-    task_root = known_task.root if known_task else None
-    tests_dir = known_task.tests_dir if known_task else None
-    repair = id_repairer(task_root, tests_dir)
+    repair = id_repairer(known_task.root if known_task else None,
+                         known_task.tests_dir if known_task else None)
+    return TestSummary(
+        passed=tf.integer("passed", 0, minimum=0) or 0,
+        failed=tf.integer("failed", 0, minimum=0) or 0,
+        errors=tf.integer("errors", 0, minimum=0) or 0,
+        skipped=tf.integer("skipped", 0, minimum=0) or 0,
+        expected=tf.integer("expected", known_task.expected_tests if known_task else None,
+                            minimum=0),
+        cases=_test_cases(tf, path, issues, repair),
+        has_cases=True,
+        collection_errors=tf.integer("collection_errors", 0, minimum=0) or 0,
+        cause=_suite_cause(tf, path, issues),
+        rootdir=tf.text("rootdir"),
+    )
+
+
+def _test_cases(tf: Fields, path: Path, issues: list[LoadIssue],
+                repair: Callable[[str], str]) -> tuple[TestCase, ...]:
+    """``tests.cases``: the plain way first (most cases), field by field when it is not."""
     cases = []
     for i, raw in enumerate(tf.items("cases")):
         case = _plain_case(raw, repair)
@@ -418,147 +468,147 @@ def parse_sample(obj: Any, path: Path, issues: list[LoadIssue],
                 line=cf.integer("line", minimum=0),
             ))
         except LoadError as exc:
-            issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
-                                    "warning"))
-    cause = None
+            _warn(issues, exc)
+    return tuple(cases)
+
+
+def _suite_cause(tf: Fields, path: Path, issues: list[LoadIssue]) -> SuiteCause | None:
+    """``tests.cause``: why the suite did not run (fully), when it did not."""
     causef = tf.sub("cause")
-    if causef is not None:
-        for key in ("kind", "text"):
-            if causef.obj.get(key) is None:
-                issues.append(LoadIssue(path, f"tests.cause.{key}", "missing", "warning"))
-        kind = causef.text("kind", "crashed") or "crashed"
-        if kind not in CAUSE_KINDS:
-            issues.append(LoadIssue(path, "tests.cause.kind", f"unknown kind {kind!r}",
-                                    "warning"))
-        cause = SuiteCause(kind, causef.text("text", "") or "",
-                           causef.text("context", "") or "", causef.text("file"),
-                           causef.integer("line", minimum=0))
-    tests = TestSummary(
-        passed=tf.integer("passed", 0, minimum=0) or 0,
-        failed=tf.integer("failed", 0, minimum=0) or 0,
-        errors=tf.integer("errors", 0, minimum=0) or 0,
-        skipped=tf.integer("skipped", 0, minimum=0) or 0,
-        expected=tf.integer("expected", known_task.expected_tests if known_task else None,
-                        minimum=0),
-        cases=tuple(cases),
-        has_cases=True,
-        collection_errors=tf.integer("collection_errors", 0, minimum=0) or 0,
-        cause=cause,
-        rootdir=tf.text("rootdir"),
+    if causef is None:
+        return None
+    for key in ("kind", "text"):
+        if causef.obj.get(key) is None:
+            issues.append(LoadIssue(path, f"tests.cause.{key}", "missing", "warning"))
+    kind = causef.text("kind", "crashed") or "crashed"
+    if kind not in CAUSE_KINDS:
+        issues.append(LoadIssue(path, "tests.cause.kind", f"unknown kind {kind!r}", "warning"))
+    return SuiteCause(kind, causef.text("text", "") or "", causef.text("context", "") or "",
+                      causef.text("file"), causef.integer("line", minimum=0))
+
+
+def _api_coverage(f: Fields, path: Path, issues: list[LoadIssue]) -> ApiCoverage | None:
+    """``api_coverage``: each endpoint with its evidence, and the totals."""
+    af = f.sub("api_coverage")
+    if af is None:
+        return None
+    eps = []
+    for i, raw in enumerate(af.items("endpoints")):
+        try:
+            eps.append(_endpoint(Fields(raw, path, f"api_coverage.endpoints[{i}]", issues),
+                                 path, issues, f"api_coverage.endpoints[{i}]"))
+        except LoadError as exc:
+            _warn(issues, exc)
+    return ApiCoverage(
+        total_apis=af.integer("total_apis", len(eps), minimum=0) or 0,
+        implemented_apis=af.integer("implemented_apis", sum(e.implemented for e in eps),
+                                    minimum=0) or 0,
+        endpoints=tuple(eps),
+        lenient_implemented_apis=af.integer("lenient_implemented_apis", minimum=0),
+        unresolved_apis=af.integer("unresolved_apis", sum(bool(e.unresolved) for e in eps),
+                                   minimum=0) or 0,
+        spec_apis=af.integer("spec_apis", minimum=0),
+        stock_only=tuple(x for x in af.items("stock_only") if isinstance(x, str)),
     )
 
-    ac = None
-    af = f.sub("api_coverage")
-    if af is not None:
-        eps = []
-        for i, raw in enumerate(af.items("endpoints")):
-            try:
-                ef = Fields(raw, path, f"api_coverage.endpoints[{i}]", issues)
-                evidence = []
-                for j, ev in enumerate(ef.items("evidence")):
-                    vf = Fields(ev, path, f"api_coverage.endpoints[{i}].evidence[{j}]", issues)
-                    evidence.append(Evidence(vf.text("file", required=True) or "",
-                                             vf.integer("line", 0, minimum=0) or 0,
-                                             vf.text("text", "") or "",
-                                             vf.text("note", "") or ""))
-                eps.append(EndpointCoverage(
-                    method=ef.text("method", required=True) or "",
-                    path=ef.text("path", required=True) or "",
-                    implemented=bool(ef.boolean("implemented", False)),
-                    description=ef.text("description", "") or "",
-                    evidence=tuple(evidence),
-                    unresolved=ef.text("unresolved", "") or "",
-                    readme_line=ef.integer("readme_line", 0, minimum=0) or 0,
-                    source=ef.text("source", "") or "",
-                    readme_note=ef.text("readme_note", "") or "",
-                ))
-            except LoadError as exc:
-                issues.append(LoadIssue(exc.issue.path, exc.issue.field, exc.issue.message,
-                                        "warning"))
-        ac = ApiCoverage(
-            total_apis=af.integer("total_apis", len(eps), minimum=0) or 0,
-            implemented_apis=af.integer("implemented_apis", sum(e.implemented for e in eps),
-                                    minimum=0) or 0,
-            endpoints=tuple(eps),
-            lenient_implemented_apis=af.integer("lenient_implemented_apis", minimum=0),
-            unresolved_apis=af.integer("unresolved_apis", sum(bool(e.unresolved) for e in eps),
-                                   minimum=0) or 0,
-            spec_apis=af.integer("spec_apis", minimum=0),
-            stock_only=tuple(x for x in af.items("stock_only") if isinstance(x, str)),
-        )
 
-    folder: list[str | None] = [folder_real] if folder_real is not None else []
+def _endpoint(ef: Fields, path: Path, issues: list[LoadIssue], where: str
+              ) -> EndpointCoverage:
+    """One ``api_coverage.endpoints`` entry; raises :class:`LoadError` when unusable."""
+    evidence = []
+    for j, ev in enumerate(ef.items("evidence")):
+        vf = Fields(ev, path, f"{where}.evidence[{j}]", issues)
+        evidence.append(Evidence(vf.text("file", required=True) or "",
+                                 vf.integer("line", 0, minimum=0) or 0,
+                                 vf.text("text", "") or "",
+                                 vf.text("note", "") or ""))
+    return EndpointCoverage(
+        method=ef.text("method", required=True) or "",
+        path=ef.text("path", required=True) or "",
+        implemented=bool(ef.boolean("implemented", False)),
+        description=ef.text("description", "") or "",
+        evidence=tuple(evidence),
+        unresolved=ef.text("unresolved", "") or "",
+        readme_line=ef.integer("readme_line", 0, minimum=0) or 0,
+        source=ef.text("source", "") or "",
+        readme_note=ef.text("readme_note", "") or "",
+    )
 
-    def base_real() -> str | None:
-        """The sample folder, resolved (once)."""
-        if not folder:
-            folder.append(real_folder(sample_dir))
-        return folder[0]
 
-    sample_real: str | None = None  # the sample folder as Path.resolve() gives it
+class _SampleFolder:
+    """The sample folder, resolved at most once and only when a path needs it."""
+
+    def __init__(self, path: Path, real: str | None) -> None:
+        self.path = path
+        self._real = real
+        self._known = real is not None
+        self._resolved: str | None = None  # as Path.resolve() gives it
+
+    def real(self) -> str | None:
+        """The folder's real path (:func:`.realpaths.real_folder`), None when unusable."""
+        if not self._known:
+            self._real, self._known = real_folder(self.path), True
+        return self._real
+
+    def resolved(self) -> str:
+        """``str(path.resolve())``, for paths the fast resolution could not place."""
+        if self._resolved is None:
+            self._resolved = str(self.path.resolve())
+        return self._resolved
+
+
+def _logs(f: Fields, path: Path, issues: list[LoadIssue], folder: _SampleFolder
+          ) -> dict[Phase, Path]:
+    """``logs``: each phase's log file, kept only when it is inside the sample folder."""
     logs: dict[Phase, Path] = {}
     lf = f.sub("logs")
-    if lf is not None:
-        for key, value in lf.obj.items():
-            try:
-                phase = Phase(key)
-            except ValueError:
-                issues.append(LoadIssue(path, f"logs.{key}", "unknown phase", "warning"))
-                continue
-            if not (isinstance(value, str) and value):
-                issues.append(LoadIssue(path, f"logs.{key}", "expected a path", "warning"))
-                continue
-            base = base_real()
-            fast = resolve_below(base, value) if base is not None else None
-            resolved = Path(fast) if fast is not None else _safe_resolve(sample_dir, value)
-            if resolved is None:
-                issues.append(LoadIssue(path, f"logs.{key}", "not a usable path", "warning"))
-                continue
-            if fast is not None and base is not None:
-                contain = base  # what sample_dir.resolve() gives for an existing real folder
-            else:
-                if sample_real is None:
-                    sample_real = str(sample_dir.resolve())
-                contain = sample_real
-            if not within(str(resolved), contain):
-                issues.append(LoadIssue(path, f"logs.{key}",
-                                        "points outside the sample folder; ignored", "warning"))
-                continue
-            logs[phase] = resolved
-    repo_path = None
-    repo_digest = None
-    refused: tuple[str, ...] = ()
+    if lf is None:
+        return logs
+    for key, value in lf.obj.items():
+        try:
+            phase = Phase(key)
+        except ValueError:
+            issues.append(LoadIssue(path, f"logs.{key}", "unknown phase", "warning"))
+            continue
+        if not (isinstance(value, str) and value):
+            issues.append(LoadIssue(path, f"logs.{key}", "expected a path", "warning"))
+            continue
+        base = folder.real()
+        fast = resolve_below(base, value) if base is not None else None
+        resolved = Path(fast) if fast is not None else _safe_resolve(folder.path, value)
+        if resolved is None:
+            issues.append(LoadIssue(path, f"logs.{key}", "not a usable path", "warning"))
+            continue
+        # what sample_dir.resolve() gives for an existing real folder
+        contain = base if fast is not None and base is not None else folder.resolved()
+        if not within(str(resolved), contain):
+            issues.append(LoadIssue(path, f"logs.{key}",
+                                    "points outside the sample folder; ignored", "warning"))
+            continue
+        logs[phase] = resolved
+    return logs
+
+
+def _repo(f: Fields, path: Path, issues: list[LoadIssue], folder: _SampleFolder,
+          scope: RepoScope | None) -> tuple[Path | None, str | None, tuple[str, ...]]:
+    """``repo``: the generated repo's path (refused outside ``scope``), its digest, and the
+    note a refusal adds."""
     rf = f.sub("repo")
-    if rf is not None:
-        raw_repo = rf.text("path")
-        if raw_repo:
-            repo_path = _resolve_below(sample_dir, base_real(), raw_repo)
-            if repo_path is None:
-                issues.append(LoadIssue(path, "repo.path", "not a usable path", "warning"))
-            elif scope is not None and (outside := scope.check(
-                    repo_path, path, "repo.path", raw_repo, resolved=True)) is not None:
-                issues.append(outside)
-                refused = (f"{REPO_REFUSED}{outside.message}",)
-                repo_path = None
-        repo_digest = rf.text("digest")
-    notes = tuple(str(n) for n in f.items("notes") if isinstance(n, str)) + refused
-    result = SampleResult(
-        run_id=run_id, task=task, sample=sample,
-        language=f.text("language", "python") or "python",
-        deployment=deployment, tests=tests,
-        framework=f.text("framework", "") or "",
-        port=f.integer("port"),
-        api_coverage=ac,
-        elapsed_seconds=f.number("elapsed_seconds", lo=0.0),
-        exit_code=f.integer("exit_code"),
-        logs=logs, repo_path=repo_path, repo_digest=repo_digest, source_file=path,
-        build_error=f.text("build_error"), error=f.text("error"), notes=notes,
-        tampering=_tampering(f, path, issues),
-        generation=_generation(f),
-        not_evaluable=_not_evaluable(f, path, issues),
-    )
-    # files written before the field: the cause read back from the harness's messages
-    return result if "not_evaluable" in f.obj else with_inference(result)
+    if rf is None:
+        return None, None, ()
+    repo_path = None
+    refused: tuple[str, ...] = ()
+    raw_repo = rf.text("path")
+    if raw_repo:
+        repo_path = _resolve_below(folder.path, folder.real(), raw_repo)
+        if repo_path is None:
+            issues.append(LoadIssue(path, "repo.path", "not a usable path", "warning"))
+        elif scope is not None and (outside := scope.check(
+                repo_path, path, "repo.path", raw_repo, resolved=True)) is not None:
+            issues.append(outside)
+            refused = (f"{REPO_REFUSED}{outside.message}",)
+            repo_path = None
+    return repo_path, rf.text("digest"), refused
 
 
 def _not_evaluable(f: Fields, path: Path, issues: list[LoadIssue]) -> NotEvaluable | None:
