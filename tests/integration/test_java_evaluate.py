@@ -12,7 +12,7 @@ from inspector.model.benchmark.tasks import load_tasks
 from inspector.model.runs.runformat import load_run
 from inspector.services.deploy.backend import SampleJob
 from inspector.services.deploy.local import LocalBackend
-from inspector.services.harness.evaluate import EvaluationPlan, Evaluator, evaluate_sample
+from inspector.services.evaluate.run import EvaluationPlan, Evaluator, evaluate_sample
 
 pytestmark = pytest.mark.slow
 
@@ -103,7 +103,7 @@ def test_unreachable_maven_repository_is_recorded_not_evaluable_and_resumed(
     import json
 
     from inspector.model.results.sample import NotEvaluable
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.figures.metrics import compute_run_metrics
 
     home = tmp_path / "home"
     (home / ".m2").mkdir(parents=True)

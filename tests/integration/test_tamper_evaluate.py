@@ -13,8 +13,8 @@ import pytest
 from inspector.model.runs.runformat import load_run
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.deploy.warm import DeploymentPool, Target
-from inspector.services.harness.evaluate import EvaluationPlan, Evaluator
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.evaluate.run import EvaluationPlan, Evaluator
+from inspector.services.host.venvs import VenvCache
 from inspector.services.rerun.runner import rerun, resolve_tests
 
 pytestmark = pytest.mark.slow

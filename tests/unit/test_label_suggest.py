@@ -17,8 +17,8 @@ from inspector.model.results.outcomes import Outcome, Phase
 from inspector.model.results.sample import Deployment, SampleResult, TestCase, TestSummary
 from inspector.model.runs.discover import discover_runs
 from inspector.model.runs.runformat import load_run
-from inspector.services.labels import suggest as label_suggest
-from inspector.services.labels.suggest import suggest
+from inspector.services.triage import exception_rules as label_suggest
+from inspector.services.triage.exception_rules import suggest
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_runs"

@@ -13,10 +13,10 @@ from inspector.model.logs.levels import Level
 from inspector.model.logs.phase_logs import parse_log_line
 from inspector.model.suite.pytest_output import find_cause
 from inspector.services.deploy.backend import Limits, pytest_rootdir
-from inspector.services.harness.java_local import _Capture
-from inspector.services.harness.phase_log import CAP_NOTE, PhaseLog, SectionLog, read_output
+from inspector.services.deploy.java_local import _Capture
 from inspector.services.logs.deployment_log import open_log_path
 from inspector.services.logs.filters import LogFilter, first_error, scan
+from inspector.services.logs.phase_log import CAP_NOTE, PhaseLog, SectionLog, read_output
 from tests.timing import budget
 
 CAP = 64 * 1024

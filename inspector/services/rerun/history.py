@@ -18,7 +18,7 @@ from typing import Any
 from inspector.model.request.http_request import RequestSpec, ResponseRecord
 from inspector.model.untrusted.errors import LoadError
 from inspector.model.untrusted.jsonfields import parse_json_bytes
-from inspector.services.atomic import write_json_atomic
+from inspector.services.storage.atomic import write_json_atomic
 
 SCHEMA = 1
 

@@ -21,7 +21,7 @@ from inspector.model.results.entries import RunEntry
 from inspector.model.runs.progress import RunProgress, load_progress
 from inspector.model.runs.unreadable import figures_basis, unreadable_line
 from inspector.model.untrusted.errors import LoadError
-from inspector.services.catalog import Catalog
+from inspector.services.catalog.index import Catalog
 from inspector.ui.focus import focus_now
 from inspector.ui.messages import ShowRunSamples
 from inspector.ui.panes.lazy import LazyPane

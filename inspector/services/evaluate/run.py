@@ -38,16 +38,10 @@ from inspector.model.runs.ids import id_problem
 from inspector.model.runs.runformat import INFRA_FILE, load_run, rel
 from inspector.model.suite.pytest_output import exit_meaning, find_cause
 from inspector.model.untrusted.errors import LoadError
-from inspector.services.atomic import write_json_atomic
 from inspector.services.deploy.backend import Backend, Limits, PhaseOutcome, SampleJob, TestRun
 from inspector.services.deploy.steps import deploy
-from inspector.services.harness.maven_log import parse_maven_output
-from inspector.services.harness.phase_log import PhaseLog, now_iso, read_output
-from inspector.services.harness.ports import PortLock
-from inspector.services.harness.progress_board import ProgressBoard
-from inspector.services.repo.coverage import compute_coverage
-from inspector.services.repo.files import repo_digest
-from inspector.services.run_writer import (
+from inspector.services.evaluate.progress_board import ProgressBoard
+from inspector.services.evaluate.run_writer import (
     record_twins,
     sample_dir,
     stock_report,
@@ -55,7 +49,13 @@ from inspector.services.run_writer import (
     write_run_json,
     write_sample,
 )
+from inspector.services.host.ports import PortLock
+from inspector.services.logs.phase_log import PhaseLog, now_iso, read_output
+from inspector.services.repo.coverage import compute_coverage
+from inspector.services.repo.files import repo_digest
+from inspector.services.storage.atomic import write_json_atomic
 from inspector.services.suite.cause import locator, needs_cause
+from inspector.services.suite.maven_log import parse_maven_output
 from inspector.services.tamper import scan_repo
 from inspector.services.tamper.findings import ordered
 

@@ -5,7 +5,7 @@ moment after a one-off build; a sample's full result is read from its own files 
 The index lives in the cache folder (``paths.cache_root()/index``), one database per root, and
 is refreshed incrementally: a run location is reloaded only when one of its JSON files changed
 (size or mtime), appeared or vanished, or a file of one of its samples' generated repos did
-(:mod:`inspector.services.catalog_sig`). It is a cache: deleting it loses nothing.
+(:mod:`inspector.services.repo.tree_signature`). It is a cache: deleting it loses nothing.
 
 A stock-layout run that is a run of ours in another format (:mod:`inspector.model.runs.twins`) is
 kept (``runs.twin_of``) but left out of :meth:`Catalog.runs`, :meth:`Catalog.samples`,
@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up 
     from inspector.model.results.run import Run
     from inspector.model.results.sample import SampleResult
     from inspector.model.runs.discover import RunLocation, TasksFound
-    from inspector.services.health import HealthReport, NotEvaluableSample
+    from inspector.services.figures.health import HealthReport, NotEvaluableSample
 
 INDEX_VERSION = 15  # 15: verdict not_evaluable; 14: runs.content/twin_*, repo trees; 13: unreadable
 MESSAGE_CHARS = 300
@@ -256,7 +256,7 @@ class Catalog:
                 cancelled: Callable[[], bool] | None = None) -> RefreshReport:
         """Bring the index up to date with the disk; returns what changed."""
         from inspector.model.runs.discover import locate_runs
-        from inspector.services.catalog_load import load_rows
+        from inspector.services.catalog.load import load_rows
 
         started = time.perf_counter()
         report = RefreshReport()
@@ -528,7 +528,7 @@ class Catalog:
         it. Counts-only samples (stock reports) that duplicate a run with per-test results
         (same agent, model, task and sample) are left out so evidence is not counted twice.
         """
-        from inspector.services.health import (
+        from inspector.services.figures.health import (
             SuiteRecord,
             TestRecord,
             analyse_health,
@@ -566,7 +566,7 @@ class Catalog:
 
     def _not_evaluable(self) -> tuple[NotEvaluableSample, ...]:
         """Every indexed sample the infrastructure left without a verdict (from run metrics)."""
-        from inspector.services.health import NotEvaluableSample
+        from inspector.services.figures.health import NotEvaluableSample
 
         return tuple(NotEvaluableSample(str(r.get("sample_id", "")), str(r.get("kind", "")),
                                         str(r.get("reason", "")), bool(r.get("inferred")))
@@ -675,7 +675,7 @@ _NOT_TWIN = "run_key NOT IN (SELECT key FROM runs WHERE twin_of IS NOT NULL)"
 
 def _with_repos(files_signature: str, repos: Iterable[str]) -> str:
     """A location's signature: its JSON files' and its samples' repo trees'."""
-    from inspector.services.catalog_sig import repo_tree_signature
+    from inspector.services.repo.tree_signature import repo_tree_signature
 
     return f"{files_signature}:{repo_tree_signature(repos)}"
 
@@ -711,7 +711,7 @@ RunRows = tuple["_Row", list[tuple["_Row", list["_Row"]]]]
 def run_rows(loc: RunLocation, run: Run) -> RunRows:
     """The index rows of ``run`` (metrics, verdicts, tampering scan included)."""
     from inspector.model.runs.twins import STOCK, content_key, recorded_twins
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.figures.metrics import compute_run_metrics
     from inspector.services.tamper.findings import sample_tampering
 
     metrics = compute_run_metrics(run)
