@@ -178,7 +178,7 @@ def cmd_errata(args: argparse.Namespace) -> int:
     whole = [t.task for t in errata.tasks if t.whole_suite]
     unresolved = unresolved_items(loaded.labels)
     if args.out:
-        from inspector.services.atomic import shared_file_mode, write_bytes_atomic
+        from inspector.services.storage.atomic import shared_file_mode, write_bytes_atomic
 
         out = Path(args.out)
         try:

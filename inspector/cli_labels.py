@@ -137,7 +137,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"inspector: note: no labels for the runs in {run_dir} (labels: {store.root})",
               file=sys.stderr)
     if args.output:
-        from inspector.services.atomic import shared_file_mode, write_bytes_atomic
+        from inspector.services.storage.atomic import shared_file_mode, write_bytes_atomic
 
         out = Path(args.output)
         write_bytes_atomic(out, text.encode("utf-8"), mode=shared_file_mode(out))

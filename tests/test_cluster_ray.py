@@ -28,7 +28,7 @@ import pytest
 
 from inspector.model.progress import load_progress
 from inspector.model.tasks import load_tasks
-from inspector.services.harness.ports import port_open
+from inspector.services.host.ports import port_open
 
 pytestmark = pytest.mark.slow
 

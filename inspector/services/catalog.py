@@ -5,7 +5,7 @@ moment after a one-off build; a sample's full result is read from its own files 
 The index lives in the cache folder (``paths.cache_root()/index``), one database per root, and
 is refreshed incrementally: a run location is reloaded only when one of its JSON files changed
 (size or mtime), appeared or vanished, or a file of one of its samples' generated repos did
-(:mod:`inspector.services.catalog_sig`). It is a cache: deleting it loses nothing.
+(:mod:`inspector.services.repo.tree_signature`). It is a cache: deleting it loses nothing.
 
 A stock-layout run that is a run of ours in another format (:mod:`inspector.model.twins`) is
 kept (``runs.twin_of``) but left out of :meth:`Catalog.runs`, :meth:`Catalog.samples`,
@@ -675,7 +675,7 @@ _NOT_TWIN = "run_key NOT IN (SELECT key FROM runs WHERE twin_of IS NOT NULL)"
 
 def _with_repos(files_signature: str, repos: Iterable[str]) -> str:
     """A location's signature: its JSON files' and its samples' repo trees'."""
-    from inspector.services.catalog_sig import repo_tree_signature
+    from inspector.services.repo.tree_signature import repo_tree_signature
 
     return f"{files_signature}:{repo_tree_signature(repos)}"
 

@@ -29,8 +29,8 @@ from inspector.model.twins import (
     stock_dsr_success,
     stock_exit_code,
 )
-from inspector.services.atomic import write_json_atomic
 from inspector.services.metrics import repogenesis_summary
+from inspector.services.storage.atomic import write_json_atomic
 
 HARNESS_VERSION = "1.0.0"  # the RepoGenesis harness version whose report format we write
 
@@ -218,7 +218,7 @@ def write_repogenesis_output(out: Path, samples: list[SampleResult], predictions
     """
     import json
 
-    from inspector.services.atomic import write_bytes_atomic
+    from inspector.services.storage.atomic import write_bytes_atomic
 
     report = stock_report(samples, rel(predictions, out), elapsed, timestamp, agent, model,
                           startup_timeout, backend)

@@ -23,10 +23,10 @@ from inspector.model import Task
 from inspector.model.tasks import load_tasks
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
-from inspector.services.harness import confine
 from inspector.services.harness.evaluate import evaluate_sample
 from inspector.services.harness.runner_env import RUNNERS
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.host import confine
+from inspector.services.host.venvs import VenvCache
 from tests.tiny_index import serve
 
 pytestmark = pytest.mark.slow

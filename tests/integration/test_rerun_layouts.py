@@ -14,7 +14,7 @@ from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.harness.evaluate import evaluate_sample
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.host.venvs import VenvCache
 from inspector.services.rerun.runner import rerun, resolve_tests
 
 pytestmark = pytest.mark.slow

@@ -16,7 +16,7 @@ from inspector.model import Phase
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.choose import backend_factory
 from inspector.services.harness.evaluate import evaluate_sample
-from inspector.services.harness.phase_log import DEFAULT_LOG_CAP
+from inspector.services.logs.phase_log import DEFAULT_LOG_CAP
 
 
 @pytest.mark.parametrize("repo", ["flood", "no_newline"])

@@ -25,7 +25,7 @@ from inspector.services.deploy.choose import backend_factory
 from inspector.services.deploy.docker_backend import DockerBackend, DockerSession, SandboxLimits
 from inspector.services.deploy.steps import DeployOutcome, deploy
 from inspector.services.deploy.warm import DeploymentPool, Target
-from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.rerun.runner import rerun
 from inspector.services.sandbox.cleanup import list_sandboxes
 from inspector.services.sandbox.images import LABEL_LAYOUT, LAYOUT, ensure_sample_image

@@ -129,7 +129,7 @@ def test_image_installs_with_uv_and_pip_judges_what_uv_cannot_install(docker_cli
     """uv installs first; on failure pip retries in its own log section and its error counts."""
     import threading
 
-    from inspector.services.harness.phase_log import PhaseLog
+    from inspector.services.logs.phase_log import PhaseLog
     from inspector.services.sandbox.images import ensure_sample_image
 
     repo = tmp_path / "repo"

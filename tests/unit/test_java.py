@@ -10,9 +10,9 @@ from inspector.model import Outcome, TestSummary
 from inspector.model.java_tests import java_test_notes, java_tests, scan_java_source
 from inspector.model.stock_flaws import JAVA_DOUBLED, java_counts_doubled
 from inspector.model.tasks import load_tasks
-from inspector.services.harness.maven_log import parse_maven_output, stock_sum
-from inspector.services.harness.surefire import SourceIndex, parse_surefire_reports
 from inspector.services.repo.references import find_refs
+from inspector.services.suite.maven_log import parse_maven_output, stock_sum
+from inspector.services.suite.surefire import SourceIndex, parse_surefire_reports
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = ROOT / "sample_runs" / "tasks"

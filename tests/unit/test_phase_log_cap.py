@@ -14,9 +14,9 @@ from inspector.model.logs import parse_log_line
 from inspector.model.pytest_output import find_cause
 from inspector.services.deploy.backend import Limits, pytest_rootdir
 from inspector.services.harness.java_local import _Capture
-from inspector.services.harness.phase_log import CAP_NOTE, PhaseLog, SectionLog, read_output
 from inspector.services.logs.deployment_log import open_log_path
 from inspector.services.logs.filters import LogFilter, first_error, scan
+from inspector.services.logs.phase_log import CAP_NOTE, PhaseLog, SectionLog, read_output
 
 CAP = 64 * 1024
 NOTE = re.compile(r"log cap: ([\d,]+) lines \(([\d.]+ [KM]B)\) dropped here: output lines "

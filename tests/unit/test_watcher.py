@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from inspector.services import watcher as watcher_mod
-from inspector.services.atomic import write_json_atomic
+from inspector.services.storage.atomic import write_json_atomic
 from inspector.services.watcher import RunsWatcher
 
 DEBOUNCE = 0.1

@@ -42,7 +42,7 @@ from inspector.services.analysis.overview import (
     analyze_used_tasks,
     build_overview,
 )
-from inspector.services.atomic import shared_file_mode, write_bytes_atomic
+from inspector.services.storage.atomic import shared_file_mode, write_bytes_atomic
 
 TABLES, FIGURES, INDEX = "tables", "figures", "index.md"
 FORMAT_NAMES = {"md": "Markdown", "csv": "CSV", "json": "JSON", "tex": "LaTeX (booktabs)",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from inspector import paths
 from inspector.model.spec_complexity import SpecComplexity, spec_complexity
-from inspector.services.atomic import write_bytes_atomic
+from inspector.services.storage.atomic import write_bytes_atomic
 
 CACHE_NAME = "spec-complexity.pickle"
 FORMAT = 1

@@ -33,8 +33,8 @@ from inspector.services.harness.evaluate import (
     infrastructure_failed,
     job_key,
 )
-from inspector.services.harness.phase_log import now_iso
 from inspector.services.harness.progress_board import ProgressBoard
+from inspector.services.logs.phase_log import now_iso
 
 NODE_ID_LABEL = "ray.io/node-id"
 """The label Ray gives every node (its id): a retry's soft anti-affinity uses it."""

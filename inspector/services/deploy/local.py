@@ -29,8 +29,6 @@ from inspector.services.deploy.backend import (
     base_url_env,
     no_entry_point,
 )
-from inspector.services.harness import bytecode, confine
-from inspector.services.harness.golden import make_writable, tree_digest
 from inspector.services.harness.golden_local import (
     CapturedRun,
     GoldenSuite,
@@ -38,13 +36,16 @@ from inspector.services.harness.golden_local import (
     run_golden,
     stage,
 )
-from inspector.services.harness.install_box import InstallBox
-from inspector.services.harness.phase_log import PhaseLog, SectionLog, now_iso
-from inspector.services.harness.ports import port_open, wait_port_closed
-from inspector.services.harness.proctree import group_alive as _group_alive  # noqa: F401 - kept for callers
 from inspector.services.harness.runner_env import KIND as RUNNER_CHANGED
 from inspector.services.harness.runner_env import RunnerEnvs
-from inspector.services.harness.suite_reach import (
+from inspector.services.host import bytecode, confine
+from inspector.services.host.install_box import InstallBox
+from inspector.services.host.ports import port_open, wait_port_closed
+from inspector.services.host.proctree import group_alive as _group_alive  # noqa: F401 - kept for callers
+from inspector.services.host.venvs import VenvCache
+from inspector.services.logs.phase_log import PhaseLog, SectionLog, now_iso
+from inspector.services.suite.golden import make_writable, tree_digest
+from inspector.services.suite.reach import (
     BASE_DISTRIBUTIONS,
     ShadowGuard,
     classify,
@@ -53,7 +54,6 @@ from inspector.services.harness.suite_reach import (
     suite_imports,
     suite_own_names,
 )
-from inspector.services.harness.venvs import VenvCache
 
 STOCK_BUNDLE = ["flask", "fastapi", "uvicorn", "django", "djangorestframework", "requests",
                 "sqlalchemy", "pydantic"]

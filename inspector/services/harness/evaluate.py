@@ -38,13 +38,11 @@ from inspector.model.pytest_output import exit_meaning, find_cause
 from inspector.model.results import NotEvaluable
 from inspector.model.runformat import INFRA_FILE, load_run, rel
 from inspector.model.tasks import load_tasks
-from inspector.services.atomic import write_json_atomic
 from inspector.services.deploy.backend import Backend, Limits, PhaseOutcome, SampleJob, TestRun
 from inspector.services.deploy.steps import deploy
-from inspector.services.harness.maven_log import parse_maven_output
-from inspector.services.harness.phase_log import PhaseLog, now_iso, read_output
-from inspector.services.harness.ports import PortLock
 from inspector.services.harness.progress_board import ProgressBoard
+from inspector.services.host.ports import PortLock
+from inspector.services.logs.phase_log import PhaseLog, now_iso, read_output
 from inspector.services.repo.coverage import compute_coverage
 from inspector.services.repo.files import repo_digest
 from inspector.services.run_writer import (
@@ -55,7 +53,9 @@ from inspector.services.run_writer import (
     write_run_json,
     write_sample,
 )
+from inspector.services.storage.atomic import write_json_atomic
 from inspector.services.suite.cause import locator, needs_cause
+from inspector.services.suite.maven_log import parse_maven_output
 from inspector.services.tamper import scan_repo
 from inspector.services.tamper.findings import ordered
 

@@ -20,7 +20,9 @@ from typing import IO
 from inspector.model import Phase, PhaseStatus, TestCase
 from inspector.model.tampering import TamperFinding
 from inspector.services.deploy.backend import PhaseOutcome, TestRun, pytest_rootdir, tests_outcome
-from inspector.services.harness.golden import (
+from inspector.services.host.venvs import run_logged
+from inspector.services.logs.phase_log import PhaseLog, now_iso
+from inspector.services.suite.golden import (
     RUNNER,
     digest_finding,
     repo_data_files,
@@ -29,10 +31,8 @@ from inspector.services.harness.golden import (
     task_config,
     tree_digest,
 )
-from inspector.services.harness.junit import parse_junit
-from inspector.services.harness.phase_log import PhaseLog, now_iso
-from inspector.services.harness.suite_reach import ShadowGuard
-from inspector.services.harness.venvs import run_logged
+from inspector.services.suite.junit import parse_junit
+from inspector.services.suite.reach import ShadowGuard
 
 
 @dataclass

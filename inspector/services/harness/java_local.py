@@ -28,11 +28,12 @@ from inspector.model.java_tests import java_tests
 from inspector.model.results import NotEvaluable
 from inspector.services.deploy.backend import Limits, PhaseOutcome, SampleJob, TestRun
 from inspector.services.deploy.local import COPY_IGNORE, LocalBackend, LocalSession
-from inspector.services.harness import confine, line_buffer
-from inspector.services.harness.maven_log import INFRA, MavenConsole, parse_maven_output
-from inspector.services.harness.phase_log import PhaseLog, now_iso
-from inspector.services.harness.surefire import SourceIndex, parse_surefire_reports
-from inspector.services.harness.venvs import run_logged
+from inspector.services.host import confine
+from inspector.services.host.venvs import run_logged
+from inspector.services.logs import line_buffer
+from inspector.services.logs.phase_log import PhaseLog, now_iso
+from inspector.services.suite.maven_log import INFRA, MavenConsole, parse_maven_output
+from inspector.services.suite.surefire import SourceIndex, parse_surefire_reports
 
 JAVA_STARTUP = 20.0  # the stock harness's Java limits
 JAVA_TESTS = 600.0

@@ -26,8 +26,8 @@ from inspector.model.progress import (
     NodeProgress,
     RunProgress,
 )
-from inspector.services.atomic import write_json_atomic
-from inspector.services.harness.phase_log import now_iso
+from inspector.services.logs.phase_log import now_iso
+from inspector.services.storage.atomic import write_json_atomic
 
 RATE_WINDOW_SECONDS = 600.0
 """Throughput counts the samples settled in the last ten minutes (from the first sample's

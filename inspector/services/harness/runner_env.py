@@ -38,9 +38,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from inspector.model.tampering import TamperFinding
-from inspector.services.harness.phase_log import PhaseLog
-from inspector.services.harness.suite_reach import record_names
-from inspector.services.harness.venvs import MARKER, VenvCache, VenvResult
+from inspector.services.host.venvs import MARKER, VenvCache, VenvResult
+from inspector.services.logs.phase_log import PhaseLog
+from inspector.services.suite.reach import record_names
 
 RUNNERS = "runner-venvs"
 KIND = "runner_env_changed"

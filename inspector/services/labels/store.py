@@ -41,7 +41,7 @@ from inspector.model.labels import (
 )
 from inspector.model.labelset import LabelSet
 from inspector.model.taxonomy import Taxonomy, load_taxonomy
-from inspector.services.atomic import (
+from inspector.services.storage.atomic import (
     STALE_TEMP_SECONDS,
     shared_file_mode,
     sweep_stale_temps,
@@ -302,7 +302,7 @@ class LabelStore:
     # ----------------------------------------------------------------------------- writing
     def sweep(self) -> list[Path]:
         """Remove temp files that killed writers left (never a live writer's): see
-        :func:`~inspector.services.atomic.sweep_stale_temps`."""
+        :func:`~inspector.services.storage.atomic.sweep_stale_temps`."""
         return [*sweep_stale_temps(self.annotators_dir, self.stale_temp_seconds),
                 *sweep_stale_temps(self.root, self.stale_temp_seconds)]
 

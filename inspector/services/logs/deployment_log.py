@@ -25,8 +25,8 @@ from inspector.model.logs import STREAMS, unescape_text
 from inspector.model.outcomes import PHASE_ORDER, Phase
 from inspector.model.results import SampleResult
 from inspector.model.safe_text import sanitize
-from inspector.services.harness.phase_log import CAP_NOTE
 from inspector.services.logs.index import LineIndex, LineRead, LogOpenError
+from inspector.services.logs.phase_log import CAP_NOTE
 
 UNTIMED_LINE_SECONDS = 0.05
 """Replay pace of a log without timestamps: 20 lines per second at 1x."""

@@ -18,7 +18,7 @@ from typing import Any
 from inspector.model.errors import LoadError
 from inspector.model.http_request import RequestSpec, ResponseRecord
 from inspector.model.jsonfields import parse_json_bytes
-from inspector.services.atomic import write_json_atomic
+from inspector.services.storage.atomic import write_json_atomic
 
 SCHEMA = 1
 

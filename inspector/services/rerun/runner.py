@@ -18,7 +18,7 @@ from inspector.model import Outcome, TestCase
 from inspector.model.tampering import TamperFinding
 from inspector.model.testids import base_id, leaf_name, repo_relative_id
 from inspector.services.deploy.warm import DeploymentPool, LiveDeployment, Target
-from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.tamper import scan_repo
 from inspector.services.tamper.findings import ordered
 

@@ -7,7 +7,7 @@ Two images, each cached by what it depends on:
   requests, httpx and the task's test requirements; trusted input only), owned by root, built
   before any of the repo's requirements are seen. The test runner never executes anything the
   repo's install put anywhere: it only appends the repo environment's site-packages to
-  ``sys.path`` as a plain entry (:mod:`inspector.services.harness.golden`);
+  ``sys.path`` as a plain entry (:mod:`inspector.services.suite.golden`);
 * the **sample image** (``genesis-inspector/sample:<hash of base + both requirements files>``):
   the runner image plus the repo's requirements installed into ``/opt/venv`` — the environment
   the service runs in — by an **unprivileged** install container: uid 1000, every capability
@@ -56,10 +56,9 @@ from inspector.model.requirement_sources import (
     plain_requirement_problem,
 )
 from inspector.services.deploy.local import STOCK_BUNDLE, TEST_PACKAGES
-from inspector.services.harness.install_settings import identity, identity_key
-from inspector.services.harness.phase_log import PhaseLog
-from inspector.services.harness.suite_reach import BASE_DISTRIBUTIONS, NAMES_FILE, SCAN
-from inspector.services.harness.venvs import uv_binary
+from inspector.services.host.install_settings import identity, identity_key
+from inspector.services.host.venvs import uv_binary
+from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.sandbox.base_image import BASE_IMAGE, SANDBOX_UID, base_image_id
 from inspector.services.sandbox.container_exec import follow_logs
 from inspector.services.sandbox.engine import (
@@ -83,6 +82,7 @@ from inspector.services.sandbox.pip_env import (
     pip_mounts_and_env,
     write_settings,
 )
+from inspector.services.suite.reach import BASE_DISTRIBUTIONS, NAMES_FILE, SCAN
 
 if TYPE_CHECKING:
     import docker

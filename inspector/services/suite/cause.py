@@ -11,7 +11,7 @@ from pathlib import Path
 
 from inspector.model import Phase, SampleResult, SuiteCause, SuiteStatus, Task
 from inspector.model.pytest_output import Locate, find_cause
-from inspector.services.harness.phase_log import read_output
+from inspector.services.logs.phase_log import read_output
 from inspector.services.repo.references import Ref, resolve_path
 
 

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import IO
 
 from inspector.model.logs import LogLine, format_log_line, parse_log_line
-from inspector.services.harness import line_buffer
-from inspector.services.harness.line_buffer import MAX_LINE_CHARS, cut_note
+from inspector.services.logs import line_buffer
 from inspector.services.logs.caps import DEFAULT_LOG_CAP_MB
+from inspector.services.logs.line_buffer import MAX_LINE_CHARS, cut_note
 
 __all__ = ["DEFAULT_LOG_CAP", "CAP_NOTE", "MAX_LINE_CHARS", "PhaseLog", "SectionLog", "now_iso",
            "read_output"]

@@ -22,16 +22,16 @@ from typing import IO, TYPE_CHECKING, Protocol
 
 from inspector import paths
 from inspector.model.requirement_sources import check_requirement_sources
-from inspector.services.harness.install_settings import (
+from inspector.services.host.install_settings import (
     CONFIG_FILES,
     content_settings,
     identity,
     identity_key,
 )
-from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.logs.phase_log import PhaseLog
 
 if TYPE_CHECKING:
-    from inspector.services.harness.install_box import InstallBox
+    from inspector.services.host.install_box import InstallBox
 
 MARKER = ".genesis-complete"
 LAYOUT = "2"  # bump when how a venv is built changes

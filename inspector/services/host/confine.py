@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspector.services.harness.proctree import (
+from inspector.services.host.proctree import (
     alive_pids,
     boot_ticks,
     group_alive,

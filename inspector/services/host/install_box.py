@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.services.harness import confine
+from inspector.services.host import confine
 
 if TYPE_CHECKING:
-    from inspector.services.harness.venvs import CommandLog
+    from inspector.services.host.venvs import CommandLog
 
 Runner = Callable[[list[str], "CommandLog", Path | None, dict[str, str] | None, float,
                    Callable[[], bool]], int | None]

@@ -1,0 +1,1 @@
+"""The machine the inspector runs on: venvs, installs in a box, confinement, ports, processes."""

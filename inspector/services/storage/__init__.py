@@ -1,0 +1,1 @@
+"""Writing files safely: atomic writes under a lock."""
