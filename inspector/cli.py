@@ -78,7 +78,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
     from inspector import cli_errata
     from inspector.model.safe_text import sanitize_field
     from inspector.model.stats import NO_SCORED, figure_with_interval
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.figures.metrics import compute_run_metrics
     from inspector.services.tamper.findings import run_tampering, summary_line
 
     found = _discover(args.path)
@@ -212,7 +212,7 @@ def _suites_not_run(runs: list) -> list[str]:
 
 
 def cmd_failures(args: argparse.Namespace) -> int:
-    from inspector.services.failures import list_failures
+    from inspector.services.figures.failures import list_failures
 
     found = _discover(args.path)
     runs = found.named(args.run)
@@ -251,8 +251,8 @@ def cmd_failures(args: argparse.Namespace) -> int:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from inspector.cli_progress import EvaluationDisplay
     from inspector.services.deploy.backend import Limits
+    from inspector.services.figures.metrics import compute_run_metrics
     from inspector.services.harness.evaluate import EvaluationError, EvaluationPlan, Evaluator
-    from inspector.services.metrics import compute_run_metrics
 
     settings = cli_settings()
     from inspector.services.deploy.choose import backend_factory

@@ -1,5 +1,5 @@
 """Corrected figures in ``inspector summary`` and ``inspector labels errata``: thin over
-:mod:`inspector.services.corrected` and :mod:`inspector.services.labels.errata`
+:mod:`inspector.services.figures.corrected` and :mod:`inspector.services.labels.errata`
 (``docs/errata.md``)."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from inspector.cli_output import print_json
 if TYPE_CHECKING:
     from inspector.model import Run
     from inspector.model.errata import Errata
-    from inspector.services.corrected import Corrections
-    from inspector.services.metrics import RunMetrics
+    from inspector.services.figures.corrected import Corrections
+    from inspector.services.figures.metrics import RunMetrics
 
 
 @dataclass
@@ -84,7 +84,7 @@ def corrections(args: argparse.Namespace, runs: list[Run]
                 ) -> tuple[Corrections, Source] | None:
     """The corrected figures of ``runs`` from ``--errata`` or the labels folder; None when
     there is no labels folder with labels (and no ``--errata``)."""
-    from inspector.services.corrected import apply_errata
+    from inspector.services.figures.corrected import apply_errata
     from inspector.services.labels.errata import errata_from_labels
     from inspector.services.labels.store import find_labels_dir
 

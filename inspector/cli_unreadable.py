@@ -15,7 +15,7 @@ from inspector.model.unreadable import figures_basis, unreadable_line
 
 if TYPE_CHECKING:
     from inspector.model import Run
-    from inspector.services.metrics import RunMetrics
+    from inspector.services.figures.metrics import RunMetrics
 
 
 def summary_lines(metrics: list[RunMetrics], pct: str = "{:.1%}") -> list[str]:

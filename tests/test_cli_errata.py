@@ -222,7 +222,7 @@ def test_entries_naming_tasks_or_tests_not_in_the_runs_are_counted(
 
 def test_report_shows_corrected_figures_beside_the_official(labelled: Path) -> None:
     from inspector.model import discover_runs
-    from inspector.services.corrected import apply_errata
+    from inspector.services.figures.corrected import apply_errata
     from inspector.services.labels.errata import errata_from_labels
     from inspector.services.labels.store import LabelStore
     from inspector.services.report.load import assemble

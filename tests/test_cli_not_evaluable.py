@@ -113,7 +113,7 @@ def test_corrected_figures_leave_not_evaluable_samples_out_too(tmp_path: Path,
     not evaluable has no corrected figure either (never a corrected 0 %)."""
     from inspector.model.discover import discover_runs
     from inspector.model.errata import Errata, ErrataEntry
-    from inspector.services.corrected import corrected_run
+    from inspector.services.figures.corrected import corrected_run
 
     (run,) = discover_runs(_copy(sample_runs, tmp_path)).runs
     errata = Errata(entries=(ErrataEntry(SAMPLES[1], "DashboardTest::testStats", "not-model",

@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 NOT_AT_START = ("watchdog", "docker", "httpx", "pygments", "markdown_it",
-                "inspector.services.health", "inspector.services.tamper",
+                "inspector.services.figures.health", "inspector.services.tamper",
                 "inspector.services.triage",
                 "inspector.services.sandbox", "inspector.services.deploy", "ray",
                 "inspector.services.cluster",

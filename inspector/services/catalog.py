@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up 
     from inspector.model.results import SampleResult
     from inspector.model.run import Run
     from inspector.model.task import Task
-    from inspector.services.health import HealthReport, NotEvaluableSample
+    from inspector.services.figures.health import HealthReport, NotEvaluableSample
 
 INDEX_VERSION = 15  # 15: verdict not_evaluable; 14: runs.content/twin_*, repo trees; 13: unreadable
 MESSAGE_CHARS = 300
@@ -528,7 +528,7 @@ class Catalog:
         it. Counts-only samples (stock reports) that duplicate a run with per-test results
         (same agent, model, task and sample) are left out so evidence is not counted twice.
         """
-        from inspector.services.health import (
+        from inspector.services.figures.health import (
             SuiteRecord,
             TestRecord,
             analyse_health,
@@ -566,7 +566,7 @@ class Catalog:
 
     def _not_evaluable(self) -> tuple[NotEvaluableSample, ...]:
         """Every indexed sample the infrastructure left without a verdict (from run metrics)."""
-        from inspector.services.health import NotEvaluableSample
+        from inspector.services.figures.health import NotEvaluableSample
 
         return tuple(NotEvaluableSample(str(r.get("sample_id", "")), str(r.get("kind", "")),
                                         str(r.get("reason", "")), bool(r.get("inferred")))
@@ -711,7 +711,7 @@ RunRows = tuple["_Row", list[tuple["_Row", list["_Row"]]]]
 def run_rows(loc: RunLocation, run: Run) -> RunRows:
     """The index rows of ``run`` (metrics, verdicts, tampering scan included)."""
     from inspector.model.twins import STOCK, content_key, recorded_twins
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.figures.metrics import compute_run_metrics
     from inspector.services.tamper.findings import sample_tampering
 
     metrics = compute_run_metrics(run)

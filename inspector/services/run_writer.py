@@ -29,7 +29,7 @@ from inspector.model.twins import (
     stock_dsr_success,
     stock_exit_code,
 )
-from inspector.services.metrics import repogenesis_summary
+from inspector.services.figures.metrics import repogenesis_summary
 from inspector.services.storage.atomic import write_json_atomic
 
 HARNESS_VERSION = "1.0.0"  # the RepoGenesis harness version whose report format we write

@@ -103,7 +103,7 @@ def test_unreachable_maven_repository_is_recorded_not_evaluable_and_resumed(
     import json
 
     from inspector.model.results import NotEvaluable
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.figures.metrics import compute_run_metrics
 
     home = tmp_path / "home"
     (home / ".m2").mkdir(parents=True)

@@ -260,7 +260,7 @@ def test_stock_report_with_doubled_java_counts_is_flagged_where_stock_figures_sh
     import json
 
     from inspector.model.repogenesis import load_report
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.figures.metrics import compute_run_metrics
 
     tasks, _ = load_tasks(TASKS)
 

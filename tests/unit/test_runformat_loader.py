@@ -36,7 +36,7 @@ from inspector.model.runformat import (
     parse_sample,
     sample_to_json,
 )
-from inspector.services.metrics import compute_run_metrics
+from inspector.services.figures.metrics import compute_run_metrics
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "runs"
 

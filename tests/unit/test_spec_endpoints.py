@@ -375,7 +375,7 @@ class TestStrictCoverage:
     def test_run_metrics_count_it_and_say_so(self):
         from inspector.model.results import Deployment, SampleResult, TestSummary
         from inspector.model.run import Run, RunSource
-        from inspector.services.metrics import compute_run_metrics, repogenesis_summary
+        from inspector.services.figures.metrics import compute_run_metrics, repogenesis_summary
 
         cov = self._cov(FIXTURES / "convertor" / "repo", "StructuredDataConvertor")
         syn = self._cov(FIXTURES / "convertor" / "repo", "synapse")

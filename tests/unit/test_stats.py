@@ -12,7 +12,7 @@ from inspector.model.stats import (
     pass_at_k,
     pass_hat_k,
 )
-from inspector.services import metrics
+from inspector.services.figures import metrics
 
 
 @pytest.mark.parametrize(("b", "c", "p"), [

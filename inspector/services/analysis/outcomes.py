@@ -16,7 +16,7 @@ from typing import Any
 from inspector.model.entries import RunEntry, SampleEntry
 from inspector.model.results import Generation
 from inspector.model.run import Run
-from inspector.services.metrics import strict_passed
+from inspector.services.figures.metrics import strict_passed
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +101,7 @@ def not_evaluable_ids(run: RunEntry) -> tuple[str, ...]:
 
 
 def entry_passed(e: SampleEntry) -> bool:
-    """:func:`~inspector.services.metrics.strict_passed` from the index's counts."""
+    """:func:`~inspector.services.figures.metrics.strict_passed` from the index's counts."""
     return e.total > 0 and e.passed == e.total and not e.collection_errors
 
 

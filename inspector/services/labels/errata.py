@@ -26,7 +26,7 @@ from inspector.model.jsonfields import parse_json_bytes
 from inspector.model.label_rollup import test_view
 from inspector.model.labels import ItemRef, Label, now_iso
 from inspector.model.labelset import FinalLabel, LabelSet
-from inspector.services.corrected import observed_suites
+from inspector.services.figures.corrected import observed_suites
 
 MAX_ERRATA_BYTES = 64 * 1024 * 1024
 _RANK = {"adjudicated": 0, "agreed": 1, "majority": 2, "single": 3}

@@ -30,7 +30,7 @@ from inspector.services.report.data import (
 
 if TYPE_CHECKING:
     from inspector.services.analysis.overview import Overview
-    from inspector.services.health import HealthReport
+    from inspector.services.figures.health import HealthReport
 
 Step = Callable[[str], None]
 
@@ -150,7 +150,7 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
                     labels=labels, labelled=labelled, plots=plots, notes=notes,
                     tier_source=overview.tier_source, paths=path_scope(runs, root))
     if label_input is not None:
-        from inspector.services.corrected import apply_errata
+        from inspector.services.figures.corrected import apply_errata
         from inspector.services.labels.errata import errata_from_labels
 
         data.corrected = apply_errata(runs, errata_from_labels(label_input.labels, runs,
@@ -167,7 +167,7 @@ def assemble(title: str, path: str, runs: list[Run], *, caps: Caps | None = None
     failing samples' sections (their logs' tails are read here). ``labelled``: the sample
     ids with a label; ``paths``: how absolute paths are shown (default: relative to the
     runs' folders)."""
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.figures.metrics import compute_run_metrics
     from inspector.services.report.details import order_failing, select_details
 
     caps = caps or Caps()

@@ -11,7 +11,7 @@ from inspector.model.triage import (
     TEST,
     FailureItem,
 )
-from inspector.services.failures import sample_failures
+from inspector.services.figures.failures import sample_failures
 
 _KINDS = {"deploy_failed": DEPLOY_FAILED, "suite_not_run": SUITE_NOT_RUN,
           "suite_incomplete": SUITE_INCOMPLETE, "counts": SUITE_INCOMPLETE,

@@ -18,7 +18,7 @@ from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour
 
 if TYPE_CHECKING:
-    from inspector.services.health import HealthFinding, HealthReport
+    from inspector.services.figures.health import HealthFinding, HealthReport
     from inspector.services.tamper.findings import TamperedSample
 
 HEALTH_TEST_WIDTH = 56

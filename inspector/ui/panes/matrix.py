@@ -19,7 +19,7 @@ from inspector.ui.styles import GLYPH, colour, verdict_style
 from inspector.ui.widgets.matrix_table import MatrixTable
 
 if TYPE_CHECKING:
-    from inspector.services.health import HealthReport
+    from inspector.services.figures.health import HealthReport
 
 
 class MatrixPane(LazyPane):

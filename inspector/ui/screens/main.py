@@ -32,7 +32,7 @@ from inspector.ui.widgets.steady_tabs import SteadyTabbedContent
 
 if TYPE_CHECKING:
     from inspector.services.analysis.overview import LabelInput
-    from inspector.services.health import HealthReport
+    from inspector.services.figures.health import HealthReport
 
 TABS = ("runs-tab", "samples-tab", "matrix-tab", "health-tab", "analysis-tab")
 

@@ -1,5 +1,5 @@
 """Corrected figures: pass@1 and test pass with the errata's tests left out, beside the
-official figures (:mod:`inspector.services.metrics`), never instead of them.
+official figures (:mod:`inspector.services.figures.metrics`), never instead of them.
 
 The rules (``docs/errata.md``):
 

@@ -1,0 +1,1 @@
+"""Figures of runs: metrics, corrected figures, benchmark health, failures across runs."""
