@@ -16,7 +16,7 @@ Writes, in Genesis Inspector's run format (``docs/run-format.md``)::
 
 ``result.json`` is exactly :func:`inspector.model.runformat.sample_to_json` of a real
 :class:`inspector.model.SampleResult`; ``run.json`` is written by
-:func:`inspector.services.run_writer.write_run_json`; API coverage and repo digests come from
+:func:`inspector.services.evaluate.run_writer.write_run_json`; API coverage and repo digests come from
 :mod:`inspector.services.repo.coverage` and :mod:`inspector.services.repo.files`. The number of test
 results (test cases over all ``result.json`` files) equals ``--tests`` exactly when the task
 sizes allow it (always at the defaults); the exact figures are printed either way.
@@ -61,9 +61,9 @@ from corpus_tasks import TaskPlan, build_suite, min_tests, plan_tasks, write_tas
 from inspector.model import Task  # noqa: E402
 from inspector.model.runformat import rel, sample_to_json  # noqa: E402
 from inspector.model.tasks import load_tasks  # noqa: E402
+from inspector.services.evaluate.run_writer import stock_report, write_run_json  # noqa: E402
 from inspector.services.repo.coverage import compute_coverage  # noqa: E402
 from inspector.services.repo.files import repo_digest  # noqa: E402
-from inspector.services.run_writer import stock_report, write_run_json  # noqa: E402
 
 MARKER = "corpus.json"
 AGENTS = (("forge", "Forge", 0.15), ("relay", "Relay", -0.05), ("lattice", "Lattice", 0.05),

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from inspector.model.progress import RunProgress
 from inspector.model.safe_text import sanitize
-from inspector.services.harness.progress_board import (
+from inspector.services.evaluate.progress_board import (
     ProgressBoard,
     format_duration,
     summary_line,

@@ -20,7 +20,7 @@ from inspector.services.deploy.backend import Limits, SampleJob, TestRun
 from inspector.services.deploy.local import LocalBackend, LocalSession
 from inspector.services.deploy.steps import deploy
 from inspector.services.deploy.warm import DeploymentPool, Target
-from inspector.services.harness.evaluate import EvaluationPlan, Evaluator, evaluate_sample
+from inspector.services.evaluate.run import EvaluationPlan, Evaluator, evaluate_sample
 from inspector.services.host import confine
 from inspector.services.host.ports import port_open
 from inspector.services.host.venvs import VenvCache

@@ -12,7 +12,7 @@ from inspector.model.runformat import load_run
 from inspector.model.tasks import load_tasks
 from inspector.services.deploy.backend import SampleJob
 from inspector.services.deploy.local import LocalBackend
-from inspector.services.harness.evaluate import EvaluationPlan, Evaluator, evaluate_sample
+from inspector.services.evaluate.run import EvaluationPlan, Evaluator, evaluate_sample
 
 pytestmark = pytest.mark.slow
 

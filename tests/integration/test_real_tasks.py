@@ -24,7 +24,7 @@ from inspector.model.runformat import load_run
 from inspector.model.tasks import load_tasks
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
-from inspector.services.harness.evaluate import evaluate_sample
+from inspector.services.evaluate.run import evaluate_sample
 from inspector.services.host.venvs import VenvCache
 
 pytestmark = pytest.mark.slow

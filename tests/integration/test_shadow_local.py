@@ -17,7 +17,7 @@ from inspector.model import Outcome, Phase, Task
 from inspector.model.tasks import load_tasks
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
-from inspector.services.harness.evaluate import evaluate_sample
+from inspector.services.evaluate.run import evaluate_sample
 from inspector.services.host import confine
 from inspector.services.host.venvs import VenvCache
 from inspector.services.suite.reach import SHADOWING

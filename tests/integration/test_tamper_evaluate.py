@@ -13,7 +13,7 @@ import pytest
 from inspector.model.runformat import load_run
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.deploy.warm import DeploymentPool, Target
-from inspector.services.harness.evaluate import EvaluationPlan, Evaluator
+from inspector.services.evaluate.run import EvaluationPlan, Evaluator
 from inspector.services.host.venvs import VenvCache
 from inspector.services.rerun.runner import rerun, resolve_tests
 

@@ -156,7 +156,7 @@ def test_a_suite_with_its_own_pytest_ini_keeps_repo_root_ids(docker_client, tmp_
     from inspector.services.deploy.choose import backend_factory
     from inspector.services.deploy.docker_backend import DockerBackend
     from inspector.services.deploy.warm import DeploymentPool, Target
-    from inspector.services.harness.evaluate import evaluate_sample
+    from inspector.services.evaluate.run import evaluate_sample
 
     root = tmp_path / "tasks" / "repo" / "static-files"
     (root / "tests").mkdir(parents=True)
@@ -200,7 +200,7 @@ def test_a_golden_test_reads_the_repos_readme_next_to_its_suite(docker_client,
     from inspector.model import Outcome
     from inspector.services.deploy.backend import Limits, SampleJob
     from inspector.services.deploy.docker_backend import DockerBackend
-    from inspector.services.harness.evaluate import evaluate_sample
+    from inspector.services.evaluate.run import evaluate_sample
 
     from .conftest import make_repo
 

@@ -11,7 +11,7 @@ from textual.widgets import DataTable, OptionList, Static, TabbedContent
 from inspector.model import Deployment, Phase, PhaseResult, PhaseStatus, SampleResult, TestSummary
 from inspector.model.java_tests import java_tests
 from inspector.model.tasks import load_tasks
-from inspector.services.run_writer import write_run_json, write_sample
+from inspector.services.evaluate.run_writer import write_run_json, write_sample
 from inspector.services.suite.surefire import SourceIndex, parse_surefire_reports
 from inspector.ui.messages import OpenSample
 from inspector.ui.screens.sample import SampleScreen

@@ -13,7 +13,7 @@ from inspector.model.log_levels import Level
 from inspector.model.logs import parse_log_line
 from inspector.model.pytest_output import find_cause
 from inspector.services.deploy.backend import Limits, pytest_rootdir
-from inspector.services.harness.java_local import _Capture
+from inspector.services.deploy.java_local import _Capture
 from inspector.services.logs.deployment_log import open_log_path
 from inspector.services.logs.filters import LogFilter, first_error, scan
 from inspector.services.logs.phase_log import CAP_NOTE, PhaseLog, SectionLog, read_output

@@ -13,7 +13,7 @@ import pytest
 
 from inspector.model.errors import LoadError
 from inspector.model.progress import PROGRESS_FILE, load_progress
-from inspector.services.harness.progress_board import (
+from inspector.services.evaluate.progress_board import (
     RATE_WINDOW_SECONDS,
     ProgressBoard,
     format_duration,

@@ -29,15 +29,15 @@ from inspector.services.deploy.backend import (
     base_url_env,
     no_entry_point,
 )
-from inspector.services.harness.golden_local import (
+from inspector.services.deploy.golden_local import (
     CapturedRun,
     GoldenSuite,
     discarded,
     run_golden,
     stage,
 )
-from inspector.services.harness.runner_env import KIND as RUNNER_CHANGED
-from inspector.services.harness.runner_env import RunnerEnvs
+from inspector.services.deploy.runner_env import KIND as RUNNER_CHANGED
+from inspector.services.deploy.runner_env import RunnerEnvs
 from inspector.services.host import bytecode, confine
 from inspector.services.host.install_box import InstallBox
 from inspector.services.host.ports import port_open, wait_port_closed
@@ -113,7 +113,7 @@ class LocalBackend:
 
     def open(self, job: SampleJob) -> LocalSession:
         if job.task.language == "java":
-            from inspector.services.harness.java_local import JavaSession
+            from inspector.services.deploy.java_local import JavaSession
 
             return JavaSession(self, job)
         return LocalSession(self, job)

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from inspector.model.progress import RunProgress
-from inspector.services.harness.progress_board import format_duration
+from inspector.services.evaluate.progress_board import format_duration
 from inspector.ui.safe import plain, sanitize
 
 STALE_AFTER = 30.0

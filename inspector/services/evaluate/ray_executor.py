@@ -24,7 +24,8 @@ from typing import Any
 from inspector.model import SampleResult, Task
 from inspector.model.results import NotEvaluable
 from inspector.services.deploy.backend import Backend, Limits, SampleJob
-from inspector.services.harness.evaluate import (
+from inspector.services.evaluate.progress_board import ProgressBoard
+from inspector.services.evaluate.run import (
     DeliverFn,
     Delivery,
     EvaluationError,
@@ -33,7 +34,6 @@ from inspector.services.harness.evaluate import (
     infrastructure_failed,
     job_key,
 )
-from inspector.services.harness.progress_board import ProgressBoard
 from inspector.services.logs.phase_log import now_iso
 
 NODE_ID_LABEL = "ray.io/node-id"

@@ -40,12 +40,8 @@ from inspector.model.runformat import INFRA_FILE, load_run, rel
 from inspector.model.tasks import load_tasks
 from inspector.services.deploy.backend import Backend, Limits, PhaseOutcome, SampleJob, TestRun
 from inspector.services.deploy.steps import deploy
-from inspector.services.harness.progress_board import ProgressBoard
-from inspector.services.host.ports import PortLock
-from inspector.services.logs.phase_log import PhaseLog, now_iso, read_output
-from inspector.services.repo.coverage import compute_coverage
-from inspector.services.repo.files import repo_digest
-from inspector.services.run_writer import (
+from inspector.services.evaluate.progress_board import ProgressBoard
+from inspector.services.evaluate.run_writer import (
     record_twins,
     sample_dir,
     stock_report,
@@ -53,6 +49,10 @@ from inspector.services.run_writer import (
     write_run_json,
     write_sample,
 )
+from inspector.services.host.ports import PortLock
+from inspector.services.logs.phase_log import PhaseLog, now_iso, read_output
+from inspector.services.repo.coverage import compute_coverage
+from inspector.services.repo.files import repo_digest
 from inspector.services.storage.atomic import write_json_atomic
 from inspector.services.suite.cause import locator, needs_cause
 from inspector.services.suite.maven_log import parse_maven_output
