@@ -29,7 +29,7 @@ from textual.widgets import DataTable, Static
 from inspector.model.entries import SampleEntry
 from inspector.model.filters import SampleFilter
 from inspector.model.verdict import Verdict
-from inspector.services.catalog import Catalog
+from inspector.services.catalog.index import Catalog
 from inspector.ui.safe import plain
 from inspector.ui.styles import colour, verdict_text
 from inspector.ui.widgets.samples_table import RUN_WIDTH, SamplesTable, _short

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from inspector.services.analysis.compare import RunComparison
     from inspector.services.analysis.overview import LabelInput, Overview
     from inspector.services.analysis.source import Loaded
-    from inspector.services.catalog import Progress
+    from inspector.services.catalog.index import Progress
 
 
 def _progress(root: Path) -> Progress:

@@ -21,7 +21,7 @@ from inspector.model import discover_runs
 from inspector.model.runformat import load_run
 from inspector.services.analysis.overview_load import overview_of_folder
 from inspector.services.analysis.source import resolve_runs
-from inspector.services.catalog import Catalog
+from inspector.services.catalog.index import Catalog
 from inspector.services.evaluate.run_writer import write_repogenesis_output
 from inspector.services.logs.deployment_log import locate_sample_log
 from inspector.ui.analysis.task_rows import task_rows

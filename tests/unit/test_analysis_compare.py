@@ -210,7 +210,7 @@ def test_runs_without_a_common_task_are_listed_not_compared(tmp_path: Path) -> N
 
 def test_sample_entries_give_the_same_outcomes(sample_runs: Path, tmp_path: Path) -> None:
     from inspector.services.analysis.outcomes import from_entries
-    from inspector.services.catalog import Catalog
+    from inspector.services.catalog.index import Catalog
 
     db = tmp_path / "index.sqlite3"
     fast = {r.key: r for r in load_outcomes(sample_runs, db_path=db).runs}

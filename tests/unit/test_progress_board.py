@@ -13,13 +13,13 @@ import pytest
 
 from inspector.model.errors import LoadError
 from inspector.model.progress import PROGRESS_FILE, load_progress
+from inspector.services.catalog.watcher import relevant
 from inspector.services.evaluate.progress_board import (
     RATE_WINDOW_SECONDS,
     ProgressBoard,
     format_duration,
     summary_line,
 )
-from inspector.services.watcher import relevant
 
 
 class Clock:

@@ -17,7 +17,7 @@ from inspector.model.errors import LoadIssue
 from inspector.model.runformat import load_run, parse_sample
 from inspector.model.tampering import TamperFinding
 from inspector.model.verdict import verdict_of
-from inspector.services.catalog import INDEX_VERSION, Catalog
+from inspector.services.catalog.index import INDEX_VERSION, Catalog
 from inspector.services.figures.failures import list_failures
 from inspector.services.figures.metrics import compute_run_metrics
 from inspector.services.tamper.findings import sample_tampering

@@ -234,7 +234,7 @@ def _mean_over(pairs: list[TaskPair], side: str, kind: str) -> dict[int, float]:
 
 def task_tiers(runs: list[RunOutcomes], tasks: Mapping[str, Task]) -> dict[str, str]:
     """The difficulty tier of each task of ``runs`` found in ``tasks`` (e.g. a catalog's
-    :meth:`~inspector.services.catalog.Catalog.tasks`), as the run analysis names it."""
+    :meth:`~inspector.services.catalog.index.Catalog.tasks`), as the run analysis names it."""
     from inspector.services.analysis.overview import analyze_used_tasks, tier_name
 
     return {name: tier_name(t) for name, t in analyze_used_tasks(runs, tasks).items()}

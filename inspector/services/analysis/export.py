@@ -167,6 +167,6 @@ def overview_of_runs(root: Path, runs: list[RunOutcomes], tasks: Mapping[str, Ta
                      labels: LabelInput | None = None, oracle_dir: Path | None = None
                      ) -> Overview:
     """The overview of just ``runs`` (e.g. the two of a comparison): their tasks' tiers from
-    ``tasks`` (a catalog's :meth:`~inspector.services.catalog.Catalog.tasks`; "unknown" for
+    ``tasks`` (a catalog's :meth:`~inspector.services.catalog.index.Catalog.tasks`; "unknown" for
     a task not there), failure categories from ``labels``."""
     return build_overview(root, runs, analyze_used_tasks(runs, tasks, oracle_dir), labels)

@@ -119,8 +119,8 @@ def from_entries(run: RunEntry, samples: Iterable[SampleEntry]) -> RunOutcomes:
 
 def from_outcome_rows(runs: list[RunEntry], rows: Iterable[tuple[Any, ...]]
                       ) -> list[RunOutcomes]:
-    """Every run's outcomes from :meth:`~inspector.services.catalog.Catalog.outcome_rows`
-    (columns as :data:`~inspector.services.catalog.OUTCOME_COLUMNS`)."""
+    """Every run's outcomes from :meth:`~inspector.services.catalog.index.Catalog.outcome_rows`
+    (columns as :data:`~inspector.services.catalog.index.OUTCOME_COLUMNS`)."""
     info = {r.key: r for r in runs}
     skip = {r.key: set(not_evaluable_ids(r)) for r in runs}
     per_run: dict[str, list[SampleOutcome]] = defaultdict(list)

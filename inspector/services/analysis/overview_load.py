@@ -20,7 +20,7 @@ from inspector.services.analysis.overview import (
     build_overview,
 )
 from inspector.services.analysis.source import outcomes_of
-from inspector.services.catalog import Catalog
+from inspector.services.catalog.index import Catalog
 
 
 @dataclass

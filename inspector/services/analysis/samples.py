@@ -120,7 +120,7 @@ def find_samples(path: Path) -> tuple[list[SampleRef], list[str]]:
     """Samples under ``path`` and problems worth saying: predictions folders directly, else
     the runs through the catalog's persistent index (the app's; a second look at an unchanged
     corpus of 10,000 samples takes about half a second instead of reloading every result)."""
-    from inspector.services.catalog import Catalog
+    from inspector.services.catalog.index import Catalog
 
     if looks_like_predictions(path):  # no need to search it for runs
         return predictions_samples(path), []

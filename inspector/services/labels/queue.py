@@ -24,7 +24,7 @@ from inspector.model.labels import Anchor, Suggestion
 from inspector.model.results import SampleResult
 from inspector.model.task import Task
 from inspector.model.triage import Confirmation, Remedy, RootGroup, SampleTriage
-from inspector.services.catalog import Catalog
+from inspector.services.catalog.index import Catalog
 from inspector.services.deploy.warm import DeployError, DeploymentPool, Target
 from inspector.services.triage.engine import TriageContext, triage_sample
 from inspector.services.triage.items import failure_items

@@ -21,7 +21,7 @@ from inspector.model.entries import RunEntry
 from inspector.model.errors import LoadError
 from inspector.model.progress import RunProgress, load_progress
 from inspector.model.unreadable import figures_basis, unreadable_line
-from inspector.services.catalog import Catalog
+from inspector.services.catalog.index import Catalog
 from inspector.ui.focus import focus_now
 from inspector.ui.messages import ShowRunSamples
 from inspector.ui.panes.lazy import LazyPane

@@ -1,4 +1,4 @@
-"""A catalog worker: ``python -m inspector.services.catalog_worker``.
+"""A catalog worker: ``python -m inspector.services.catalog.worker``.
 
 Reads one frame ``(tasks, root, locations)`` from stdin and writes one frame
 ``(rows, issues)`` per location to stdout, in order (see :mod:`.catalog_load`)."""
@@ -11,7 +11,7 @@ from typing import cast
 
 from inspector.model.discover import RunLocation
 from inspector.model.task import Task
-from inspector.services.catalog_load import load_one, read_frame, write_frame
+from inspector.services.catalog.load import load_one, read_frame, write_frame
 
 
 def main() -> int:

@@ -2,7 +2,7 @@
 
 Reading ``result.json`` files, computing metrics and scanning repos for tampering is CPU-bound
 and independent per location, so a large build (the 10,000-sample grid) spreads it over the
-machine's cores. Workers are plain ``python -m inspector.services.catalog_worker`` processes
+machine's cores. Workers are plain ``python -m inspector.services.catalog.worker`` processes
 (never ``multiprocessing``: its ``spawn`` re-imports the caller's main module and its ``fork``
 is unsafe beside the app's threads), each given every N-th location and answering one
 pickled frame per location, in order. The catalog stays the single writer of the index and
@@ -28,7 +28,7 @@ from typing import IO
 from inspector.model.discover import RunLocation, load_location
 from inspector.model.errors import LoadIssue
 from inspector.model.task import Task
-from inspector.services.catalog import RunRows, run_rows
+from inspector.services.catalog.index import RunRows, run_rows
 
 POOL_FROM_SAMPLES = 2000
 """A build this large (sample folders counted before loading) is spread over processes."""
@@ -137,7 +137,7 @@ def _pooled(todo: list[tuple[RunLocation, str]], tasks: dict[str, Task], root: P
         try:
             for _ in range(jobs):
                 workers.append(subprocess.Popen(
-                    [sys.executable, "-m", "inspector.services.catalog_worker"],
+                    [sys.executable, "-m", "inspector.services.catalog.worker"],
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                     env=env))
         except OSError as exc:  # no interpreter to start, out of processes

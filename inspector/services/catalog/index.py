@@ -256,7 +256,7 @@ class Catalog:
                 cancelled: Callable[[], bool] | None = None) -> RefreshReport:
         """Bring the index up to date with the disk; returns what changed."""
         from inspector.model.discover import locate_runs
-        from inspector.services.catalog_load import load_rows
+        from inspector.services.catalog.load import load_rows
 
         started = time.perf_counter()
         report = RefreshReport()
