@@ -17,8 +17,8 @@ from inspector.model.logs import LogLine, format_log_line
 from inspector.model.outcomes import Outcome, Phase
 from inspector.model.results import Deployment, SampleResult, TestCase, TestSummary
 from inspector.model.runformat import load_run
-from inspector.services.labels import suggest as label_suggest
-from inspector.services.labels.suggest import suggest
+from inspector.services.triage import exception_rules as label_suggest
+from inspector.services.triage.exception_rules import suggest
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_runs"

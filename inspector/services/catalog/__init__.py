@@ -1,1 +1,1 @@
-"""The catalog: the on-disk index of runs the app reads, its worker processes, the folder watcher."""
+"""The catalog: the on-disk index of runs the app reads, its worker processes, the watcher."""

@@ -7,7 +7,7 @@ import re
 
 from inspector.model.labels import Anchor, Suggestion
 from inspector.model.results import SampleResult
-from inspector.services.labels.suggest import log_lines
+from inspector.services.triage.exception_rules import log_lines
 
 _TELLING = re.compile(
     r"(Error\b|Error:|Exception|Traceback|No matching distribution|Could not find a version|"

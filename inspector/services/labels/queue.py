@@ -117,8 +117,8 @@ def load_queue_sample(catalog: Catalog, entry: SampleEntry,
     and collect its evidence (blocking: call it from a worker). A load error or a rule bug
     is reported in ``error``, never raised."""
     from inspector.services.labels.evidence import evidence_candidates, log_evidence
-    from inspector.services.labels.suggest import suggest
     from inspector.services.suite.audit import audit_task
+    from inspector.services.triage.exception_rules import suggest
 
     try:
         sample = catalog.load_sample(entry)

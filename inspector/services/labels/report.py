@@ -30,8 +30,8 @@ class SampleInfo:
 
     def suggest(self) -> Suggestion | None:
         """The suggestion for this sample, with its task's README and suite audit."""
-        from inspector.services.labels.suggest import suggest
         from inspector.services.suite.audit import audit_task
+        from inspector.services.triage.exception_rules import suggest
 
         return suggest(self.result, task_readme=self.readme,
                        audit=audit_task(self.task) if self.task is not None else None)

@@ -31,7 +31,6 @@ from inspector.model.triage import (
     Reading,
     Remedy,
 )
-from inspector.services.labels.suggest import SampleContext, suggest
 from inspector.services.suite.audit import (
     HARNESS_CONVENTION,
     MISSING_DEPENDENCY,
@@ -40,6 +39,7 @@ from inspector.services.suite.audit import (
 )
 from inspector.services.triage.conventions import ConventionIndex
 from inspector.services.triage.corpus import CorpusIndex
+from inspector.services.triage.exception_rules import SampleContext, suggest
 
 NOT_MODEL = "not-model"
 
