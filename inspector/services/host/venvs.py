@@ -18,10 +18,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Protocol
 
 from inspector import paths
 from inspector.model.requirement_sources import check_requirement_sources
+from inspector.services.host.install_box import CommandLog, InstallBox
 from inspector.services.host.install_settings import (
     CONFIG_FILES,
     content_settings,
@@ -29,9 +29,6 @@ from inspector.services.host.install_settings import (
     identity_key,
 )
 from inspector.services.logs.phase_log import PhaseLog
-
-if TYPE_CHECKING:
-    from inspector.services.host.install_box import InstallBox
 
 MARKER = ".genesis-complete"
 LAYOUT = "2"  # bump when how a venv is built changes
@@ -72,14 +69,6 @@ def requirements_key(requirements: str, extra: tuple[str, ...] = (),
     for e in extra:
         h.update(b"\0" + e.encode())
     return h.hexdigest()[:20]
-
-
-class CommandLog(Protocol):
-    """Where :func:`run_logged` writes: a :class:`PhaseLog`, or a wrapper around one."""
-
-    def meta(self, text: str) -> None: ...
-
-    def pump(self, stream: IO[bytes], name: str) -> threading.Thread: ...
 
 
 def run_logged(cmd: list[str], log: CommandLog, cwd: Path | None, env: dict[str, str] | None,

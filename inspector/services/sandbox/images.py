@@ -55,8 +55,7 @@ from inspector.model.requirement_sources import (
     check_requirement_sources,
     plain_requirement_problem,
 )
-from inspector.services.deploy.local import STOCK_BUNDLE, TEST_PACKAGES
-from inspector.services.host.install_settings import identity, identity_key
+from inspector.services.host.install_settings import STOCK_BUNDLE, identity, identity_key
 from inspector.services.host.venvs import uv_binary
 from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.sandbox.base_image import BASE_IMAGE, SANDBOX_UID, base_image_id
@@ -82,7 +81,7 @@ from inspector.services.sandbox.pip_env import (
     pip_mounts_and_env,
     write_settings,
 )
-from inspector.services.suite.reach import BASE_DISTRIBUTIONS, NAMES_FILE, SCAN
+from inspector.services.suite.reach import BASE_DISTRIBUTIONS, NAMES_FILE, SCAN, TEST_PACKAGES
 
 if TYPE_CHECKING:
     import docker
