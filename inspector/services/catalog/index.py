@@ -220,6 +220,7 @@ class Catalog:
     def refresh(self, progress: Progress | None = None,
                 cancelled: Callable[[], bool] | None = None) -> RefreshReport:
         """Bring the index up to date with the disk; returns what changed."""
+        # start-up: this module loads with the first screen, model.discover need not
         from inspector.model.discover import locate_runs
         from inspector.services.catalog.load import (
             load_rows,  # reason: start-up time (process pool)
@@ -274,6 +275,7 @@ class Catalog:
         return report
 
     def _task_table(self) -> dict[str, Task]:
+        # start-up: this module loads with the first screen, model.tasks need not
         from inspector.model.tasks import load_tasks
 
         if self._tasks is None:
@@ -342,6 +344,7 @@ class Catalog:
 
     def _link_twins(self) -> None:
         """Mark every stock run that is a run of ours in another format (``twin_of``)."""
+        # start-up: this module loads with the first screen, model.twins need not
         from inspector.model.twins import STOCK, Candidate, pair
 
         with self._lock:
@@ -495,6 +498,7 @@ class Catalog:
         it. Counts-only samples (stock reports) that duplicate a run with per-test results
         (same agent, model, task and sample) are left out so evidence is not counted twice.
         """
+        # start-up: this module loads with the first screen, services.figures.health need not
         from inspector.services.figures.health import (
             SuiteRecord,
             TestRecord,
@@ -533,6 +537,7 @@ class Catalog:
 
     def _not_evaluable(self) -> tuple[NotEvaluableSample, ...]:
         """Every indexed sample the infrastructure left without a verdict (from run metrics)."""
+        # start-up: this module loads with the first screen, services.figures.health need not
         from inspector.services.figures.health import NotEvaluableSample
 
         return tuple(NotEvaluableSample(str(r.get("sample_id", "")), str(r.get("kind", "")),
@@ -553,6 +558,7 @@ class Catalog:
 
     def issues(self) -> list[LoadIssue]:
         """Problems met while locating and loading runs (never raised)."""
+        # start-up: this module loads with the first screen, model.discover need not
         from inspector.model.discover import duplicate_id_issues
 
         out = list(self._located_issues)
@@ -589,6 +595,7 @@ class Catalog:
             return dict(self._task_table())
 
     def _know_tasks_root(self) -> None:
+        # start-up: this module loads with the first screen, model.discover need not
         from inspector.model.discover import locate_runs
 
         if not self._tasks_root_known:  # an index opened without a refresh
@@ -619,6 +626,7 @@ class Catalog:
         raise LoadError(run.source_path, f"sample {entry.sample_id} not found any more")
 
     def _runs_at(self, location: Path) -> list[Run]:
+        # start-up: this module loads with the first screen, model.discover need not
         from inspector.model.discover import RunLocation, load_location
 
         with self._lock:
@@ -642,6 +650,7 @@ _NOT_TWIN = "run_key NOT IN (SELECT key FROM runs WHERE twin_of IS NOT NULL)"
 
 def _with_repos(files_signature: str, repos: Iterable[str]) -> str:
     """A location's signature: its JSON files' and its samples' repo trees'."""
+    # start-up: this module loads with the first screen, services.repo.tree_signature need not
     from inspector.services.repo.tree_signature import repo_tree_signature
 
     return f"{files_signature}:{repo_tree_signature(repos)}"

@@ -33,6 +33,7 @@ def _first_line(text: str) -> str:
 def sample_message(s: SampleResult, task: Task | None = None) -> str:
     """The most telling one-line reason a sample failed ("" when it passed): for a suite that
     did not run (fully), the first cause line pytest printed and the file:line it points at."""
+    # start-up: this module loads with the first screen, services.suite.cause need not
     from inspector.services.suite.cause import cause_of
 
     if s.passed:
@@ -64,6 +65,7 @@ RunRows = tuple["_Row", list[tuple["_Row", list["_Row"]]]]
 
 def run_rows(loc: RunLocation, run: Run) -> RunRows:
     """The index rows of ``run`` (metrics, verdicts, tampering scan included)."""
+    # start-up: this module loads with the first screen, model.twins need not
     from inspector.model.twins import STOCK, content_key, recorded_twins
     from inspector.services.figures.metrics import compute_run_metrics
     from inspector.services.tamper.findings import sample_tampering

@@ -778,6 +778,7 @@ def _float(value: object) -> float:
 
 
 def _ulimits() -> list[Ulimit]:
+    # start-up: docker is loaded only when this runs
     from docker.types import Ulimit
 
     return [Ulimit(name="nofile", soft=4096, hard=4096)]

@@ -115,6 +115,7 @@ def uv_binary() -> str | None:
     with _UV_LOCK:
         if not _UV:
             try:
+                # start-up: uv is loaded only when this runs
                 from uv import find_uv_bin
 
                 _UV.append(find_uv_bin())

@@ -75,6 +75,7 @@ def list_sandboxes(client: docker.DockerClient) -> list[SandboxInfo]:
 def remove_container(client: docker.DockerClient, container_id: str) -> bool:
     """Kill and remove one sandbox container; False if it was already gone or going (a
     sandbox that ended by itself removes itself)."""
+    # start-up: docker is loaded only when this runs
     from docker.errors import APIError, NotFound
 
     try:

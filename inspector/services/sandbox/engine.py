@@ -29,6 +29,7 @@ def engine_address() -> str:
 def connect(timeout: float = 120.0) -> docker.DockerClient:
     """A client for the engine at ``$DOCKER_HOST`` (or the default socket), checked with a ping."""
     try:
+        # start-up: docker is loaded only when this runs
         import docker
         from docker.errors import DockerException
     except ImportError as exc:  # pragma: no cover - docker is a hard dependency

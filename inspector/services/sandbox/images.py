@@ -250,6 +250,7 @@ def _install_script(has_reqs: bool, has_test_reqs: bool, uv: bool = False) -> st
 def _uv_mount() -> tuple[list[docker.types.Mount], dict[str, str]]:
     """The host's uv executable, read-only, and its settings (none: pip only); the index
     settings come with :func:`.pip_env.pip_mounts_and_env`."""
+    # start-up: docker is loaded only when this runs
     from docker.types import Mount
 
     if os.environ.get("GENESIS_INSTALLER", "auto") == "pip":
@@ -335,6 +336,7 @@ def _ensure_runner_image(client: docker.DockerClient, base_id: str, test_reqs: s
 
 
 def _exists(client: docker.DockerClient, tag: str) -> bool:
+    # start-up: docker is loaded only when this runs
     from docker.errors import ImageNotFound
 
     try:
@@ -367,6 +369,7 @@ def _run_install(client: docker.DockerClient, image: str, script: str, req_dir: 
                  ) -> tuple[int | None, str]:
     """The install container: ``user``, every capability dropped but ``cap_add``,
     no-new-privileges, Docker's bridge network (the index), under a lease and a wall clock."""
+    # start-up: docker is loaded only when this runs
     from docker.types import Mount
 
     uv_mounts, uv_env = _uv_mount()
