@@ -344,6 +344,7 @@ class LocalSession:
     def _probe_http(self, port: int) -> str:
         """The first health path answering below 400 (plain ``http.client``: a new httpx
         client per probe costs about 40 ms, mostly loading a CA bundle for plain HTTP)."""
+        # start-up: only a local deployment probes HTTP
         import http.client
 
         for path in HEALTH_PATHS:

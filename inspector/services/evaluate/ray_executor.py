@@ -104,6 +104,7 @@ _BACKENDS: dict[tuple[str, bool, bool], Backend] = {}  # per worker process: cac
 def _backend(spec: _Spec) -> Backend:
     key = (spec.backend, spec.allow_local, spec.any_source)
     if key not in _BACKENDS:
+        # start-up: a node loads its backends on its first sample, the driver never
         from inspector.services.deploy.choose import backend_factory
 
         _BACKENDS[key] = backend_factory(spec.allow_local, any_source=spec.any_source)(
@@ -223,6 +224,7 @@ class RayExecutor:
                 else:
                     extra = {}
                     if s.backend == "docker":
+                        # start-up: docker only for the Docker backend
                         from inspector.services.sandbox.engine import engine_reachable
 
                         if engine_reachable():

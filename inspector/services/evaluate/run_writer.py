@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import platform
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -11,6 +12,7 @@ from typing import Any
 from inspector import __version__
 from inspector.model import Phase, SampleResult, Task
 from inspector.model.jsonfields import read_json
+from inspector.model.logs import parse_log_line
 from inspector.model.results import NotEvaluable
 from inspector.model.runformat import (
     FORMAT_NAME,
@@ -203,8 +205,6 @@ def container_transcript(s: SampleResult, startup_timeout: float = 15.0) -> str:
     order: install (the image build) before ``>>>>> DSR_START``, start and health check inside
     the DSR markers, tests inside the TEST markers, exactly where the entrypoint prints them.
     """
-    from inspector.model.logs import parse_log_line
-
     def phase_lines(phase: Phase) -> list[str]:
         path = s.logs.get(phase)
         if path is None or not path.is_file():
@@ -236,8 +236,6 @@ def write_repogenesis_output(out: Path, samples: list[SampleResult], predictions
     :func:`container_transcript`), which the stock harness does not keep.
     Per-repo files are written like the stock harness: 2-space JSON without trailing newline.
     """
-    import json
-
     report = stock_report(samples, rel(predictions, out), elapsed, timestamp, agent, model,
                           startup_timeout, backend)
     stamp = timestamp.strftime("%Y-%m-%d_%H-%M-%S")

@@ -11,6 +11,7 @@ import fcntl
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -98,8 +99,6 @@ def run_logged(cmd: list[str], log: CommandLog, cwd: Path | None, env: dict[str,
 
 
 def _killpg(proc: subprocess.Popen[bytes]) -> None:
-    import signal
-
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()

@@ -107,6 +107,7 @@ def cleanup_leftovers(client: docker.DockerClient, *, everything: bool = False) 
             with contextlib.suppress(Exception):
                 net.remove()
                 removed.append(f"network {net.name}")
+    # start-up: images only when stale images are listed
     from inspector.services.sandbox.images import stale_sample_images
 
     for tag in stale_sample_images(client):

@@ -47,6 +47,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -438,8 +439,6 @@ def stale_sample_images(client: docker.DockerClient) -> list[str]:
 
 def _age(img: object) -> float:
     """Seconds since the image was created (0 when unknown)."""
-    from datetime import datetime
-
     created = str(getattr(img, "attrs", {}).get("Created", ""))[:19]
     try:
         then = datetime.strptime(created + "+0000", "%Y-%m-%dT%H:%M:%S%z").timestamp()

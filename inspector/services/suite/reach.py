@@ -390,6 +390,7 @@ def list_root(folder: str) -> list[str]:
     holding Python code within two levels (a folder of static assets, ``js/``, imports as an
     empty namespace package and runs nothing); nothing when it cannot be read. Self-contained:
     the Docker sandbox runs this very function (:func:`list_root_script`)."""
+    # self-contained: its source runs in the sandbox
     import os
 
     code = (".py", ".pyc", ".so", ".pth")
