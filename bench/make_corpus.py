@@ -14,7 +14,7 @@ Writes, in Genesis Inspector's run format (``docs/run-format.md``)::
                                           plus variants for code-caused deployment failures)
       runs/<run_id>/run.json, report.json, samples/<task>/<n>/{result.json, logs/*.log}
 
-``result.json`` is exactly :func:`inspector.model.runformat.sample_to_json` of a real
+``result.json`` is exactly :func:`inspector.model.runs.runformat.sample_to_json` of a real
 :class:`inspector.model.SampleResult`; ``run.json`` is written by
 :func:`inspector.services.evaluate.run_writer.write_run_json`; API coverage and repo digests
 come from :mod:`inspector.services.repo.coverage` and :mod:`inspector.services.repo.files`.
@@ -60,8 +60,8 @@ from corpus_samples import (  # noqa: E402
 from corpus_tasks import TaskPlan, build_suite, min_tests, plan_tasks, write_task  # noqa: E402
 
 from inspector.model import Task  # noqa: E402
-from inspector.model.runformat import rel, sample_to_json  # noqa: E402
-from inspector.model.tasks import load_tasks  # noqa: E402
+from inspector.model.benchmark.tasks import load_tasks  # noqa: E402
+from inspector.model.runs.runformat import rel, sample_to_json  # noqa: E402
 from inspector.services.evaluate.run_writer import stock_report, write_run_json  # noqa: E402
 from inspector.services.repo.coverage import compute_coverage  # noqa: E402
 from inspector.services.repo.files import repo_digest  # noqa: E402

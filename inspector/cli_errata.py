@@ -16,7 +16,7 @@ from inspector.cli_output import print_json
 
 if TYPE_CHECKING:
     from inspector.model import Run
-    from inspector.model.errata import Errata
+    from inspector.model.labels.errata import Errata
     from inspector.services.figures.corrected import Corrections
     from inspector.services.figures.metrics import RunMetrics
 
@@ -45,7 +45,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
 
 def _load_labels(folder: Path) -> tuple[Any, str] | None:
     """The folder's label set and taxonomy id; None when it holds no label file."""
-    from inspector.model.errors import LoadError
+    from inspector.model.untrusted.errors import LoadError
     from inspector.services.labels.store import LabelStore
 
     store = LabelStore(folder)
@@ -68,7 +68,7 @@ def _load_labels(folder: Path) -> tuple[Any, str] | None:
 
 def read_errata_arg(value: str) -> Errata:
     """``--errata FILE`` read, or one clear error naming the file."""
-    from inspector.model.errors import LoadError
+    from inspector.model.untrusted.errors import LoadError
     from inspector.services.labels.errata import read_errata
 
     path = Path(value)

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from inspector.model import Task
-from inspector.model.logs import parse_log_line
-from inspector.model.tasks import load_task
+from inspector.model.benchmark.tasks import load_task
+from inspector.model.logs.phase_logs import parse_log_line
 from inspector.services.logs.line_buffer import MAX_LINE_BYTES
 from inspector.services.logs.phase_log import CAP_NOTE, DEFAULT_LOG_CAP, read_output
 

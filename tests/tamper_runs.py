@@ -20,7 +20,7 @@ from inspector.model import (
     TestCase,
     TestSummary,
 )
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
 from inspector.services.evaluate.run_writer import (
     write_repogenesis_output,
     write_run_json,

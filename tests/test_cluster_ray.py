@@ -26,8 +26,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from inspector.model.progress import load_progress
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.model.runs.progress import load_progress
 from inspector.services.host.ports import port_open
 
 pytestmark = pytest.mark.slow

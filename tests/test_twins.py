@@ -18,7 +18,7 @@ import pytest
 
 from inspector.cli import main
 from inspector.model import discover_runs
-from inspector.model.runformat import load_run
+from inspector.model.runs.runformat import load_run
 from inspector.services.analysis.overview_load import overview_of_folder
 from inspector.services.analysis.source import resolve_runs
 from inspector.services.catalog.index import Catalog

@@ -14,7 +14,7 @@ from textual.worker import get_current_worker
 
 from inspector import paths
 from inspector.config import ConfigError, Settings, save_setting
-from inspector.model.filters import LabelState, no_labels
+from inspector.model.results.filters import LabelState, no_labels
 from inspector.services.catalog.index import Catalog
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.messages import (
@@ -31,7 +31,7 @@ from inspector.ui.styles import SEMANTIC_DEFAULTS
 from inspector.ui.themes import install_themes
 
 if TYPE_CHECKING:
-    from inspector.model.entries import SampleEntry
+    from inspector.model.results.entries import SampleEntry
     from inspector.services.catalog.watcher import RunsWatcher
     from inspector.services.deploy.warm import DeploymentPool
     from inspector.services.labels.session import LabelSession

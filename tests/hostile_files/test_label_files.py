@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.labels import ItemRef, Label
+from inspector.model.labels.label_file import ItemRef, Label
 from inspector.services.labels.session import LabelSession
 from inspector.services.labels.store import (
     MAX_LABEL_FILE_BYTES,

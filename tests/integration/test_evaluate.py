@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Phase, PhaseStatus, discover_runs
-from inspector.model.runformat import load_run
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.model.runs.runformat import load_run
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.evaluate.run import (

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.evaluate.run import evaluate_sample

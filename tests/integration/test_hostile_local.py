@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome, Phase, PhaseStatus, Task
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
 from inspector.services.deploy.backend import Limits, SampleJob, TestRun
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.deploy.local_session import LocalSession

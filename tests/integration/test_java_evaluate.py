@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome, Phase, PhaseStatus
-from inspector.model.runformat import load_run
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.model.runs.runformat import load_run
 from inspector.services.deploy.backend import SampleJob
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.evaluate.run import EvaluationPlan, Evaluator, evaluate_sample
@@ -102,7 +102,7 @@ def test_unreachable_maven_repository_is_recorded_not_evaluable_and_resumed(
     it again like a missing result."""
     import json
 
-    from inspector.model.results import NotEvaluable
+    from inspector.model.results.sample import NotEvaluable
     from inspector.services.figures.metrics import compute_run_metrics
 
     home = tmp_path / "home"

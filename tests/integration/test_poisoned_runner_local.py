@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Task
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.deploy.runner_env import RUNNERS

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.triage import INSTALL_TEST_PACKAGE, RUN_ALONE, Remedy
+from inspector.model.failures.triage import INSTALL_TEST_PACKAGE, RUN_ALONE, Remedy
 from inspector.services.deploy.choose import find_target
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.deploy.warm import DeploymentPool

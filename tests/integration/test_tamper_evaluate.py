@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.runformat import load_run
+from inspector.model.runs.runformat import load_run
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.evaluate.run import EvaluationPlan, Evaluator

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from inspector.model.http_request import RequestSpec
+from inspector.model.request.http_request import RequestSpec
 from inspector.services.deploy.choose import find_target
 from inspector.services.rerun.http_client import send
 from inspector.services.rerun.runner import rerun, resolve_tests
@@ -106,7 +106,7 @@ def test_dependency_failure_is_reported_as_not_deployed(docker_pool, sample_runs
 
 def test_evaluate_with_the_docker_backend_matches_the_recorded_run(sample_runs: Path,
                                                                    tmp_path: Path) -> None:
-    from inspector.model.runformat import load_run
+    from inspector.model.runs.runformat import load_run
 
     out = tmp_path / "run"
     proc = _cli(["evaluate", "--tasks", str(sample_runs / "tasks"), "--predictions",

@@ -11,7 +11,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from inspector.model.progress import InFlight, NodeProgress, RunProgress
+from inspector.model.runs.progress import InFlight, NodeProgress, RunProgress
 from inspector.services.storage.atomic import write_json_atomic
 from inspector.ui.app import InspectorApp
 from inspector.ui.panes.runs import RunsPane

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model import discover_runs
-from inspector.model.results import Generation
+from inspector.model.results.sample import Generation
 from inspector.services.analysis.compare import compare_runs, task_tiers
 from inspector.services.analysis.cost import cost_summary
 from inspector.services.analysis.outcomes import RunOutcomes, from_run

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from inspector.model import discover_runs
-from inspector.model.errors import LoadError
-from inspector.model.verdict import verdict_of
+from inspector.model.results.verdict import verdict_of
+from inspector.model.untrusted.errors import LoadError
 from inspector.services.catalog import rows as catalog_rows
 from inspector.services.catalog.index import INDEX_VERSION, Catalog, index_path_for
 from inspector.services.figures.metrics import compute_run_metrics

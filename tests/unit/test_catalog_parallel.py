@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.discover import RunLocation
+from inspector.model.runs.discover import RunLocation
 from inspector.services.catalog.index import Catalog
 from inspector.services.catalog.load import POOL_FROM_SAMPLES, jobs_for
 

@@ -9,9 +9,9 @@ import sys
 import time
 from pathlib import Path
 
-from inspector.model.log_levels import Level
-from inspector.model.logs import parse_log_line
-from inspector.model.pytest_output import find_cause
+from inspector.model.logs.levels import Level
+from inspector.model.logs.phase_logs import parse_log_line
+from inspector.model.suite.pytest_output import find_cause
 from inspector.services.deploy.backend import Limits, pytest_rootdir
 from inspector.services.deploy.java_local import _Capture
 from inspector.services.logs.deployment_log import open_log_path

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.errors import LoadError
-from inspector.model.progress import PROGRESS_FILE, load_progress
+from inspector.model.runs.progress import PROGRESS_FILE, load_progress
+from inspector.model.untrusted.errors import LoadError
 from inspector.services.catalog.watcher import relevant
 from inspector.services.evaluate.progress_board import (
     RATE_WINDOW_SECONDS,

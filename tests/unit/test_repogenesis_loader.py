@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model import LoadError, Phase, SuiteStatus, Task, discover_runs
-from inspector.model.repogenesis import (
+from inspector.model.runs.repogenesis import (
     COUNTS_ONLY_NOTE,
     is_repogenesis_dir,
     load_intermediate,

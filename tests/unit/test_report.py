@@ -24,7 +24,7 @@ from report_runs import (
 
 from inspector import paths
 from inspector.model import discover_runs
-from inspector.model.agreement import agreement
+from inspector.model.labels.agreement import agreement
 from inspector.services.analysis.overview_load import read_labels
 from inspector.services.figures.metrics import compute_run_metrics
 from inspector.services.report.caps import Caps, head, tail_lines

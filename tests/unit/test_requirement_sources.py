@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inspector.config import ConfigError, load_settings
-from inspector.model.requirement_sources import check_requirement_sources
+from inspector.model.repo.requirement_sources import check_requirement_sources
 from inspector.services.host.venvs import VenvCache
 from inspector.services.logs.phase_log import PhaseLog
 

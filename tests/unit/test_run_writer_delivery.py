@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspector.model.runformat import INFRA_FILE
+from inspector.model.runs.runformat import INFRA_FILE
 from inspector.services.evaluate.run_writer import (
     clear_infra_failure,
     sample_dir,

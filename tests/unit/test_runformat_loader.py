@@ -27,8 +27,8 @@ from inspector.model import (
     TestSummary,
     discover_runs,
 )
-from inspector.model.ids import id_problem
-from inspector.model.runformat import (
+from inspector.model.runs.ids import id_problem
+from inspector.model.runs.runformat import (
     FORMAT_NAME,
     FORMAT_VERSION,
     is_run_dir,

@@ -6,7 +6,7 @@ from math import comb
 
 import pytest
 
-from inspector.model.stats import (
+from inspector.model.figures.stats import (
     mcnemar_exact,
     paired_bootstrap_ci,
     pass_at_k,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
 from inspector.services.suite.reach import (
     BLACK_BOX,
     LIBRARIES,

@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.model.label_rollup import DEFAULT_VIEW
-from inspector.model.labelset import LabelSet
-from inspector.model.taxonomy import Taxonomy
+from inspector.model.labels.labelset import LabelSet
+from inspector.model.labels.rollup import DEFAULT_VIEW
+from inspector.model.labels.taxonomy import Taxonomy
 from inspector.services.analysis.cost import strict_pass_at_1
 from inspector.services.analysis.outcomes import RunOutcomes, SampleOutcome
 from inspector.services.labels.export import (

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from inspector.model.safe_text import sanitize
-from inspector.model.task import Task
+from inspector.model.benchmark.task import Task
+from inspector.model.untrusted.safe_text import sanitize
 from inspector.services.analysis.compare import RunComparison
 from inspector.services.analysis.export_plots import (
     FORMATS as FIGURE_FORMATS,

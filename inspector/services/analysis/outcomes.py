@@ -1,8 +1,10 @@
 """One light record per sample — what the run analyses need — from a loaded run or the catalog.
 
 The analyses (:mod:`.compare`, :mod:`.breakdown`, :mod:`.cost`) work on these records, so they
-run the same on a :class:`~inspector.model.run.Run` loaded from disk and on the catalog's index
-(:class:`~inspector.model.entries.SampleEntry`), which answers for a 10,000-sample corpus in a
+run the same on a :class:`~inspector.model.results.run.Run` loaded from disk and on the catalog's
+index
+(:class:`~inspector.model.results.entries.SampleEntry`), which answers for a 10,000-sample corpus in
+a
 fraction of a second where loading every ``result.json`` takes many seconds.
 """
 
@@ -13,9 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.model.entries import RunEntry, SampleEntry
-from inspector.model.results import Generation
-from inspector.model.run import Run
+from inspector.model.results.entries import RunEntry, SampleEntry
+from inspector.model.results.run import Run
+from inspector.model.results.sample import Generation
 from inspector.services.figures.metrics import strict_passed
 
 

@@ -16,8 +16,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.model.difficulty import OracleMetrics
-from inspector.model.predictions import parse_predictions_name
+from inspector.model.benchmark.difficulty import OracleMetrics
+from inspector.model.benchmark.predictions import parse_predictions_name
 from inspector.services.analysis.cache import MetricsCache, fingerprint
 from inspector.services.analysis.code_metrics import CodeMetrics, code_metrics_for, detect_language
 from inspector.services.analysis.oracle import oracle_metrics_for

@@ -12,10 +12,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.model.entries import RunEntry
-from inspector.model.errors import LoadIssue
-from inspector.model.ids import select_by_id
-from inspector.model.task import Task
+from inspector.model.benchmark.task import Task
+from inspector.model.results.entries import RunEntry
+from inspector.model.runs.ids import select_by_id
+from inspector.model.untrusted.errors import LoadIssue
 from inspector.services.analysis.outcomes import RunOutcomes, from_outcome_rows
 from inspector.services.catalog.index import Catalog, Progress
 

@@ -1,5 +1,5 @@
 """Per task: spec complexity from the README and, with a reference implementation, the
-RepoGenesis difficulty (:mod:`inspector.model.difficulty`).
+RepoGenesis difficulty (:mod:`inspector.model.benchmark.difficulty`).
 
 A task's reference implementation is ``ORACLE_DIR/<task>/`` when ``oracle_dir`` is given,
 else an ``oracle/`` folder inside the task's own folder, when present.
@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.model.difficulty import Difficulty, classify, unclassified
-from inspector.model.discover import locate_runs
-from inspector.model.spec_complexity import SpecComplexity, spec_complexity
-from inspector.model.task import Task
-from inspector.model.tasks import load_tasks, tasks_dir
+from inspector.model.benchmark.difficulty import Difficulty, classify, unclassified
+from inspector.model.benchmark.task import Task
+from inspector.model.benchmark.tasks import load_tasks, tasks_dir
+from inspector.model.readme.spec_complexity import SpecComplexity, spec_complexity
+from inspector.model.runs.discover import locate_runs
 from inspector.services.analysis.oracle import oracle_metrics_for
 
 ORACLE_SUBFOLDER = "oracle"

@@ -7,7 +7,7 @@ is refreshed incrementally: a run location is reloaded only when one of its JSON
 (size or mtime), appeared or vanished, or a file of one of its samples' generated repos did
 (:mod:`inspector.services.repo.tree_signature`). It is a cache: deleting it loses nothing.
 
-A stock-layout run that is a run of ours in another format (:mod:`inspector.model.twins`) is
+A stock-layout run that is a run of ours in another format (:mod:`inspector.model.runs.twins`) is
 kept (``runs.twin_of``) but left out of :meth:`Catalog.runs`, :meth:`Catalog.samples`,
 :meth:`Catalog.outcome_rows`, the tests and the counts, as discovery leaves it out of
 ``Discovery.runs``: one evaluation, one run.
@@ -28,20 +28,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector import paths
-from inspector.model.entries import RunEntry, SampleEntry, TestEntry
-from inspector.model.errors import LoadError, LoadIssue
-from inspector.model.jsonfields import Fields, read_json
-from inspector.model.results import Generation
-from inspector.model.runformat import RUN_FILE, parse_sample, parse_task, repo_scope
-from inspector.model.tampering import TamperFinding
-from inspector.model.verdict import Verdict
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.results.entries import RunEntry, SampleEntry, TestEntry
+from inspector.model.results.sample import Generation
+from inspector.model.results.verdict import Verdict
+from inspector.model.runs.runformat import RUN_FILE, parse_sample, parse_task, repo_scope
+from inspector.model.untrusted.errors import LoadError, LoadIssue
+from inspector.model.untrusted.jsonfields import Fields, read_json
 from inspector.services.catalog.rows import RunRows
 
 if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up time)
-    from inspector.model.discover import RunLocation, TasksFound
-    from inspector.model.results import SampleResult
-    from inspector.model.run import Run
-    from inspector.model.task import Task
+    from inspector.model.benchmark.task import Task
+    from inspector.model.results.run import Run
+    from inspector.model.results.sample import SampleResult
+    from inspector.model.runs.discover import RunLocation, TasksFound
     from inspector.services.figures.health import HealthReport, NotEvaluableSample
 
 _Row = tuple[Any, ...]  # one sqlite row: sqlite3 types its values as Any
@@ -221,7 +221,7 @@ class Catalog:
                 cancelled: Callable[[], bool] | None = None) -> RefreshReport:
         """Bring the index up to date with the disk; returns what changed."""
         # start-up: this module loads with the first screen, model.discover need not
-        from inspector.model.discover import locate_runs
+        from inspector.model.runs.discover import locate_runs
         from inspector.services.catalog.load import (
             load_rows,  # reason: start-up time (process pool)
         )
@@ -276,7 +276,7 @@ class Catalog:
 
     def _task_table(self) -> dict[str, Task]:
         # start-up: this module loads with the first screen, model.tasks need not
-        from inspector.model.tasks import load_tasks
+        from inspector.model.benchmark.tasks import load_tasks
 
         if self._tasks is None:
             self._tasks = {}
@@ -345,7 +345,7 @@ class Catalog:
     def _link_twins(self) -> None:
         """Mark every stock run that is a run of ours in another format (``twin_of``)."""
         # start-up: this module loads with the first screen, model.twins need not
-        from inspector.model.twins import STOCK, Candidate, pair
+        from inspector.model.runs.twins import STOCK, Candidate, pair
 
         with self._lock:
             rows = self._db.execute(
@@ -559,7 +559,7 @@ class Catalog:
     def issues(self) -> list[LoadIssue]:
         """Problems met while locating and loading runs (never raised)."""
         # start-up: this module loads with the first screen, model.discover need not
-        from inspector.model.discover import duplicate_id_issues
+        from inspector.model.runs.discover import duplicate_id_issues
 
         out = list(self._located_issues)
         out.extend(self._unstored.values())
@@ -596,7 +596,7 @@ class Catalog:
 
     def _know_tasks_root(self) -> None:
         # start-up: this module loads with the first screen, model.discover need not
-        from inspector.model.discover import locate_runs
+        from inspector.model.runs.discover import locate_runs
 
         if not self._tasks_root_known:  # an index opened without a refresh
             located = locate_runs(self.root)
@@ -627,7 +627,7 @@ class Catalog:
 
     def _runs_at(self, location: Path) -> list[Run]:
         # start-up: this module loads with the first screen, model.discover need not
-        from inspector.model.discover import RunLocation, load_location
+        from inspector.model.runs.discover import RunLocation, load_location
 
         with self._lock:
             row = self._db.execute("SELECT kind FROM locations WHERE path=?",

@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
-from inspector.model.discover import RunLocation, load_location
-from inspector.model.errors import LoadIssue
-from inspector.model.task import Task
+from inspector.model.benchmark.task import Task
+from inspector.model.runs.discover import RunLocation, load_location
+from inspector.model.untrusted.errors import LoadIssue
 from inspector.services.catalog.rows import RunRows, run_rows
 
 POOL_FROM_SAMPLES = 2000

@@ -10,14 +10,14 @@ import json
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from inspector.model.results import Generation
-from inspector.model.verdict import verdict_of
+from inspector.model.results.sample import Generation
+from inspector.model.results.verdict import verdict_of
 
 if TYPE_CHECKING:
-    from inspector.model.discover import RunLocation
-    from inspector.model.results import SampleResult
-    from inspector.model.run import Run
-    from inspector.model.task import Task
+    from inspector.model.benchmark.task import Task
+    from inspector.model.results.run import Run
+    from inspector.model.results.sample import SampleResult
+    from inspector.model.runs.discover import RunLocation
 
 MESSAGE_CHARS = 300
 _Row = tuple[Any, ...]  # one sqlite row: sqlite3 types its values as Any
@@ -66,7 +66,7 @@ RunRows = tuple["_Row", list[tuple["_Row", list["_Row"]]]]
 def run_rows(loc: RunLocation, run: Run) -> RunRows:
     """The index rows of ``run`` (metrics, verdicts, tampering scan included)."""
     # start-up: this module loads with the first screen, model.twins need not
-    from inspector.model.twins import STOCK, content_key, recorded_twins
+    from inspector.model.runs.twins import STOCK, content_key, recorded_twins
     from inspector.services.figures.metrics import compute_run_metrics
     from inspector.services.tamper.findings import sample_tampering
 

@@ -13,7 +13,7 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
-from inspector.model.progress import PROGRESS_FILE
+from inspector.model.runs.progress import PROGRESS_FILE
 
 IGNORED_PARTS = frozenset({".git", "__pycache__", "node_modules", ".venv", "venv", "logs",
                            ".pytest_cache"})

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import cast
 
-from inspector.model.discover import RunLocation
-from inspector.model.task import Task
+from inspector.model.benchmark.task import Task
+from inspector.model.runs.discover import RunLocation
 from inspector.services.catalog.load import load_one, read_frame, write_frame
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.model import discover_runs
-from inspector.model.repo_scope import REPO_REFUSED
+from inspector.model.runs.repo_scope import REPO_REFUSED
 from inspector.services.deploy.backend import Backend
 from inspector.services.deploy.local import LocalBackend, LocalExecNotAllowed
 from inspector.services.deploy.warm import DeployError, Target

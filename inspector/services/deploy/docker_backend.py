@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.model import Phase, PhaseStatus
-from inspector.model.results import NotEvaluable
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.results.sample import NotEvaluable
 from inspector.services.deploy.backend import (
     HEALTH_PATHS,
     PhaseOutcome,

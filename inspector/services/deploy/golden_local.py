@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO
 
 from inspector.model import Phase, PhaseStatus, TestCase
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
 from inspector.services.deploy.backend import PhaseOutcome, TestRun, pytest_rootdir, tests_outcome
 from inspector.services.host.venvs import run_logged
 from inspector.services.logs.phase_log import PhaseLog, now_iso

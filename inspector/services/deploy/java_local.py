@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import IO
 
 from inspector.model import Phase, PhaseStatus
-from inspector.model.java_tests import java_tests
-from inspector.model.results import NotEvaluable
+from inspector.model.results.sample import NotEvaluable
+from inspector.model.suite.java_tests import java_tests
 from inspector.services.deploy.backend import (
     BASE_URL_VARS,
     Limits,

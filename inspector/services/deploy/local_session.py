@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Protocol
 
 from inspector.model import Phase, PhaseStatus
-from inspector.model.requirement_sources import plain_requirement_problem
-from inspector.model.results import NotEvaluable
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.requirement_sources import plain_requirement_problem
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.results.sample import NotEvaluable
 from inspector.services.deploy.backend import (
     HEALTH_PATHS,
     PhaseOutcome,

@@ -37,7 +37,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
 from inspector.services.host.venvs import MARKER, VenvCache, VenvResult
 from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.suite.reach import record_names

@@ -1,6 +1,6 @@
 """The evaluation's live progress: which samples are queued, running (on which node) and done,
 the throughput and the ETA; kept by the driver and written to ``progress.json`` in the run
-folder (see :mod:`inspector.model.progress`) for the app and anyone watching.
+folder (see :mod:`inspector.model.runs.progress`) for the app and anyone watching.
 
 Executors report what happens (:meth:`ProgressBoard.started`, :meth:`ProgressBoard.finished`,
 …) from any thread; a background thread writes the file at most every ``min_interval``
@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.model.progress import (
+from inspector.model.runs.progress import (
     IN_FLIGHT_CAP,
     PROGRESS_FILE,
     InFlight,

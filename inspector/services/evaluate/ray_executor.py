@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from inspector.model import SampleResult, Task
-from inspector.model.results import NotEvaluable
+from inspector.model.results.sample import NotEvaluable
 from inspector.services.deploy.backend import Backend, Limits, SampleJob
 from inspector.services.evaluate.progress_board import ProgressBoard
 from inspector.services.evaluate.run import (

@@ -30,14 +30,14 @@ from inspector.model import (
     TestCase,
     TestSummary,
 )
-from inspector.model.errors import LoadError
-from inspector.model.ids import id_problem
-from inspector.model.not_evaluable import INFRA_ERROR_PREFIX
-from inspector.model.predictions import parse_predictions_name
-from inspector.model.pytest_output import exit_meaning, find_cause
-from inspector.model.results import NotEvaluable
-from inspector.model.runformat import load_run, rel
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.predictions import parse_predictions_name
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.model.results.not_evaluable import INFRA_ERROR_PREFIX
+from inspector.model.results.sample import NotEvaluable
+from inspector.model.runs.ids import id_problem
+from inspector.model.runs.runformat import load_run, rel
+from inspector.model.suite.pytest_output import exit_meaning, find_cause
+from inspector.model.untrusted.errors import LoadError
 from inspector.services.deploy.backend import Backend, Limits, PhaseOutcome, SampleJob, TestRun
 from inspector.services.deploy.steps import deploy
 from inspector.services.evaluate.progress_board import ProgressBoard

@@ -11,10 +11,9 @@ from typing import Any
 
 from inspector import __version__
 from inspector.model import Phase, SampleResult, Task
-from inspector.model.jsonfields import read_json
-from inspector.model.logs import parse_log_line
-from inspector.model.results import NotEvaluable
-from inspector.model.runformat import (
+from inspector.model.logs.phase_logs import parse_log_line
+from inspector.model.results.sample import NotEvaluable
+from inspector.model.runs.runformat import (
     FORMAT_NAME,
     FORMAT_VERSION,
     GIVEN_UP_FIELD,
@@ -25,13 +24,14 @@ from inspector.model.runformat import (
     sample_to_json,
     task_to_json,
 )
-from inspector.model.twins import (
+from inspector.model.runs.twins import (
     STOCK,
     TWINS_FIELD,
     stock_api_counts,
     stock_dsr_success,
     stock_exit_code,
 )
+from inspector.model.untrusted.jsonfields import read_json
 from inspector.services.figures.metrics import repogenesis_summary
 from inspector.services.storage.atomic import write_bytes_atomic, write_json_atomic
 

@@ -4,7 +4,8 @@ official figures (:mod:`inspector.services.figures.metrics`), never instead of t
 The rules (``docs/errata.md``):
 
 * a test named by an entry of the errata (or inside a file, class or function an entry names:
-  :func:`inspector.model.errata.covers`) is left out of **every** sample of its task, in every
+  :func:`inspector.model.labels.errata.covers`) is left out of **every** sample of its task, in
+  every
   run, whether it passed or failed there: a defect of the task's test is the task's, so all
   runs are judged on the same tests;
 * a task is **dropped** (out of every denominator) when every test of its suite is left out;
@@ -27,8 +28,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from inspector.model import Run, SampleResult, SuiteStatus
-from inspector.model.errata import Errata, covers
-from inspector.model.outcomes import Outcome
+from inspector.model.labels.errata import Errata, covers
+from inspector.model.results.outcomes import Outcome
 
 COUNTED = (Outcome.PASSED, Outcome.FAILED, Outcome.ERROR)
 

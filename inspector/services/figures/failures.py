@@ -6,8 +6,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from inspector.model import Run, SampleResult, SuiteStatus, Task
-from inspector.model.pytest_output import exit_meaning
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.suite.pytest_output import exit_meaning
 from inspector.services.suite.cause import cause_of
 from inspector.services.tamper.findings import finding_line, sample_tampering
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.model import Run, SampleResult
-from inspector.model.outcomes import INCOMPLETE_RATIO
+from inspector.model.results.outcomes import INCOMPLETE_RATIO
 from inspector.services.suite.audit import (
     HARNESS_CONVENTION,
     MISSING_DEPENDENCY,

@@ -12,7 +12,7 @@
 * ``dsr_lenient`` and ``api_coverage_lenient``: what the stock harness would report for the same
   samples, where our figure is stricter (port really open; route really declared).
 * ``pass_at_1_ci`` and ``test_pass_ci``: their 95 % intervals (Wilson for pass@1 when each
-  task has one sample, else a bootstrap over tasks; see :mod:`inspector.model.stats`), from
+  task has one sample, else a bootstrap over tasks; see :mod:`inspector.model.figures.stats`), from
   the same per-task counts and scored samples as the figures; None when there is nothing.
 * ``not_evaluable``: samples the infrastructure left without a verdict (an unreachable dependency
   repository, a port held by another process, a harness exception, …) are in none of the
@@ -34,9 +34,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from inspector.model import Run, SampleResult, SuiteStatus
-from inspector.model.stats import Interval, pass_at_1_interval, score_interval
-from inspector.model.stats import pass_at_k as pass_at_k  # its home; re-exported here
-from inspector.model.stock_flaws import JAVA_DOUBLED
+from inspector.model.figures.stats import Interval, pass_at_1_interval, score_interval
+from inspector.model.figures.stats import pass_at_k as pass_at_k  # its home; re-exported here
+from inspector.model.runs.stock_flaws import JAVA_DOUBLED
 
 
 def _mean(values: list[float]) -> float:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspector import paths
-from inspector.model.requirement_sources import check_requirement_sources
+from inspector.model.repo.requirement_sources import check_requirement_sources
 from inspector.services.host.install_box import CommandLog, InstallBox
 from inspector.services.host.install_settings import (
     CONFIG_FILES,
@@ -148,7 +148,7 @@ class VenvCache:
     Requirements are installed only from the configured package index: a line pointing pip
     anywhere else (URL, VCS, local path, other index, ...) fails the install before anything
     runs, and before a cached venv is reused, unless ``allow_any_source``
-    (:mod:`inspector.model.requirement_sources`).
+    (:mod:`inspector.model.repo.requirement_sources`).
     """
 
     def __init__(self, root: Path | None = None, installer: str | None = None,

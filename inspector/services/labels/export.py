@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from inspector.model.label_rollup import VIEW_TEXT, VIEW_UNIT
-from inspector.model.taxonomy import Taxonomy
+from inspector.model.labels.rollup import VIEW_TEXT, VIEW_UNIT
+from inspector.model.labels.taxonomy import Taxonomy
 
 EXPORT_FORMAT = "genesis-inspector.label-export"
 EXPORT_VERSION = 1
@@ -68,7 +68,7 @@ class Breakdown:
     category listed (zeros too), then ids the taxonomy does not know, sorted. ``group_totals``
     and ``total`` count resolved rows (the shares' denominators); ``unresolved`` holds the
     unresolved count per group and, last, their total. ``view``: what one row is (a view of
-    :data:`inspector.model.label_rollup.VIEWS`; ``""`` when not said).
+    :data:`inspector.model.labels.rollup.VIEWS`; ``""`` when not said).
     """
 
     title: str

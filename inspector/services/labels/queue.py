@@ -18,12 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspector.model.entries import SampleEntry
-from inspector.model.errors import LoadError
-from inspector.model.labels import Anchor, Suggestion
-from inspector.model.results import SampleResult
-from inspector.model.task import Task
-from inspector.model.triage import Confirmation, Remedy, RootGroup, SampleTriage
+from inspector.model.benchmark.task import Task
+from inspector.model.failures.triage import Confirmation, Remedy, RootGroup, SampleTriage
+from inspector.model.labels.label_file import Anchor, Suggestion
+from inspector.model.results.entries import SampleEntry
+from inspector.model.results.sample import SampleResult
+from inspector.model.untrusted.errors import LoadError
 from inspector.services.catalog.index import Catalog
 from inspector.services.deploy.warm import DeployError, DeploymentPool, Target
 from inspector.services.labels.evidence import evidence_candidates, log_evidence

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
-from inspector.model.logs import LogLine, format_log_line, parse_log_line
+from inspector.model.logs.phase_logs import LogLine, format_log_line, parse_log_line
 from inspector.services.logs import line_buffer
 from inspector.services.logs.caps import DEFAULT_LOG_CAP_MB
 from inspector.services.logs.line_buffer import MAX_LINE_CHARS, cut_note

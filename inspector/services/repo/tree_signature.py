@@ -4,7 +4,7 @@ A sample's index row carries what was found by scanning its repo (tampering atte
 ``conftest.py`` that forges results, ...), so a repo changed after indexing must make its run
 location reload, in the app and in every command reading the index alike. The signature is
 the size, mtime and ctime of every file and folder of each repo (never following a symlink;
-the folders of :data:`~inspector.model.generated_repo.SKIP_DIRS` count by their own entry,
+the folders of :data:`~inspector.model.repo.generated_repo.SKIP_DIRS` count by their own entry,
 not walked): any write to a file changes its ctime, which no user tool can set back. Stat
 only, no byte read; a repo past :data:`MAX_ENTRIES` entries counts its first ones and its
 size.
@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from inspector.model.generated_repo import SKIP_DIRS
+from inspector.model.repo.generated_repo import SKIP_DIRS
 
 MAX_ENTRIES = 50_000
 """Entries of one repo stat-ed for its signature."""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.model.agreement import AgreementReport
-from inspector.model.shown_paths import PathScope
-from inspector.model.taxonomy import Taxonomy
-from inspector.model.verdict import Verdict
+from inspector.model.labels.agreement import AgreementReport
+from inspector.model.labels.taxonomy import Taxonomy
+from inspector.model.results.verdict import Verdict
+from inspector.model.untrusted.shown_paths import PathScope
 from inspector.services.analysis.overview import CategoryTables
 from inspector.services.figures.corrected import Corrections
 from inspector.services.figures.health import HealthReport

@@ -15,18 +15,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.model import discover_runs
-from inspector.model.agreement import agreement
-from inspector.model.label_rollup import (
+from inspector.model.labels.agreement import agreement
+from inspector.model.labels.rollup import (
     DEFAULT_AGREEMENT_VIEW,
     DEFAULT_VIEW,
     labelled_samples,
     view_ratings,
 )
-from inspector.model.results import SampleResult
-from inspector.model.run import Run
-from inspector.model.safe_text import sanitize
-from inspector.model.shown_paths import PathScope
-from inspector.model.verdict import verdict_of
+from inspector.model.results.run import Run
+from inspector.model.results.sample import SampleResult
+from inspector.model.results.verdict import verdict_of
+from inspector.model.untrusted.safe_text import sanitize
+from inspector.model.untrusted.shown_paths import PathScope
 from inspector.services.analysis.export_plots import figure_bytes, overview_plots
 from inspector.services.analysis.overview_load import (
     labels_folder_for,
@@ -114,8 +114,9 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
                 db_path: Path | None = None, view: str = DEFAULT_VIEW) -> ReportInput:
     """Everything the report of ``root`` shows. ``path`` is the folder as the user named it
     (it goes into the commands the page suggests); the label tables count ``view``
-    (:mod:`inspector.model.label_rollup`), agreement is per root cause. Raises
-    :class:`ReportError` when there are no runs, :class:`~inspector.model.errors.LoadError`
+    (:mod:`inspector.model.labels.rollup`), agreement is per root cause. Raises
+    :class:`ReportError` when there are no runs,
+    :class:`~inspector.model.untrusted.errors.LoadError`
     for an invalid taxonomy."""
     say = step or (lambda _what: None)
     say("reading runs")

@@ -17,7 +17,7 @@ Two images, each cached by what it depends on:
 Only the requirements files enter an install container (never the repo's code). It is the one
 step with a network (Docker's bridge: the package index must be reachable, so an sdist's build
 script can reach the network too); requirement lines that point pip anywhere but the configured
-index are refused before anything is installed (:mod:`inspector.model.requirement_sources`)
+index are refused before anything is installed (:mod:`inspector.model.repo.requirement_sources`)
 unless the user opts out.
 
 Installs use uv when the host has it (the ``uv`` package's executable, bind-mounted read-only;
@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector import paths
-from inspector.model.requirement_sources import (
+from inspector.model.repo.requirement_sources import (
     check_requirement_sources,
     plain_requirement_problem,
 )

@@ -37,7 +37,7 @@ import stat
 import tarfile
 from pathlib import Path
 
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
 
 # Started in the golden folder (pytest's invocation dir: ids print as ``tests/...``, as in a
 # stock run from the repo root); argv: PLAN -- PYTEST_ARG..., PLAN a JSON object (see

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from inspector.model import Outcome, TestCase
-from inspector.model.testids import relocate_id, rootdir_relative_to_repo
+from inspector.model.suite.testids import relocate_id, rootdir_relative_to_repo
 
 MAX_TEXT = 20_000
 

@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
 from inspector.services.repo.pymodules import KNOWN_THIRD_PARTY, is_stdlib
 
 BLACK_BOX, LIBRARIES, WHITE_BOX = "black-box", "libraries", "white-box"

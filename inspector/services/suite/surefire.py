@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from inspector.model import Outcome, TestCase
-from inspector.model.java_tests import JavaTest
+from inspector.model.suite.java_tests import JavaTest
 
 MAX_TEXT = 20_000
 _FRAME = re.compile(r"^\s*at\s+(?:[\w.$]+/)?(?P<cls>[\w.$]+)\.(?P<meth>[\w$<>]+)"

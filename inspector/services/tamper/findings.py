@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.model import Run, SampleResult, Task
-from inspector.model.safe_text import sanitize_field
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.untrusted.safe_text import sanitize_field
 from inspector.services.repo.tree_signature import repo_tree_signature
 from inspector.services.tamper.scan import scan_repo
 

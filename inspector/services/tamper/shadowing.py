@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 from importlib.metadata import distributions
 from pathlib import Path
 
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
 
 RUNNER_ROOTS = ("pytest", "requests", "httpx")
 """The golden tests' own libraries (what the stock harness installs for them)."""

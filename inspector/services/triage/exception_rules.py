@@ -2,7 +2,8 @@
 
 :func:`suggest` reads what is on disk for one sample (its phase logs, its failing tests'
 messages and tracebacks, the generated repository) and, when one of a short list of rules
-recognises the failure, returns a :class:`~inspector.model.labels.Suggestion`: a category of
+recognises the failure, returns a :class:`~inspector.model.labels.label_file.Suggestion`: a category
+of
 the RepoGenesis taxonomy, one sentence quoting the decisive line, the rule's stable id and
 evidence anchors (log lines, repo files, tests). It is shown to annotators and never applied
 by itself; when no rule fires it returns ``None`` rather than guess.
@@ -47,18 +48,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from inspector.model.failure_text import (
+from inspector.model.failures.text import (
     LIBRARY_PATH,
     NO_MODULE,
     PY_FRAME,
     PYTEST_FRAME,
     SITE_PACKAGE,
 )
-from inspector.model.generated_repo import GeneratedRepo
-from inspector.model.labels import Anchor, Suggestion
-from inspector.model.logs import parse_log_line
-from inspector.model.outcomes import Phase
-from inspector.model.results import SampleResult, TestCase
+from inspector.model.labels.label_file import Anchor, Suggestion
+from inspector.model.logs.phase_logs import parse_log_line
+from inspector.model.repo.generated_repo import GeneratedRepo
+from inspector.model.results.outcomes import Phase
+from inspector.model.results.sample import SampleResult, TestCase
 from inspector.services.repo.pymodules import IMPORT_ALIASES as _IMPORT_ALIASES
 from inspector.services.repo.pymodules import Requirement, parse_requirements
 from inspector.services.repo.pymodules import norm_dist as _norm_dist

@@ -4,7 +4,7 @@ failure no test carries (a failed deployment, a suite that did not run or ran pa
 from __future__ import annotations
 
 from inspector.model import SampleResult, Task
-from inspector.model.triage import (
+from inspector.model.failures.triage import (
     DEPLOY_FAILED,
     SUITE_INCOMPLETE,
     SUITE_NOT_RUN,

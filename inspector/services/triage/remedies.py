@@ -52,8 +52,7 @@ from datetime import datetime
 from pathlib import Path
 
 from inspector.model import Phase, TestCase
-from inspector.model.requirement_sources import plain_requirement_problem
-from inspector.model.triage import (
+from inspector.model.failures.triage import (
     ADD_TASK_FILE,
     INSTALL_REPO_PACKAGE,
     INSTALL_TEST_PACKAGE,
@@ -62,6 +61,7 @@ from inspector.model.triage import (
     Remedy,
     TestSuggestion,
 )
+from inspector.model.repo.requirement_sources import plain_requirement_problem
 from inspector.services.deploy.backend import Backend, Limits, SampleJob
 from inspector.services.deploy.steps import DeployOutcome, deploy
 from inspector.services.deploy.warm import DeploymentPool, Target

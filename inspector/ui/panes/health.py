@@ -10,8 +10,8 @@ from textual import on
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from inspector.model.entries import SampleEntry
-from inspector.model.safe_text import sanitize_field
+from inspector.model.results.entries import SampleEntry
+from inspector.model.untrusted.safe_text import sanitize_field
 from inspector.ui.messages import OpenSample
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import plain, sanitize

@@ -10,8 +10,8 @@ from textual import on
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from inspector.model.entries import RunEntry, SampleEntry
-from inspector.model.verdict import Verdict
+from inspector.model.results.entries import RunEntry, SampleEntry
+from inspector.model.results.verdict import Verdict
 from inspector.ui.messages import OpenSample
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import sanitize

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from inspector.model.progress import RunProgress
+from inspector.model.runs.progress import RunProgress
 from inspector.services.evaluate.progress_board import format_duration
 from inspector.ui.safe import plain, sanitize
 
