@@ -16,11 +16,11 @@ Writes, in Genesis Inspector's run format (``docs/run-format.md``)::
 
 ``result.json`` is exactly :func:`inspector.model.runs.runformat.sample_to_json` of a real
 :class:`inspector.model.SampleResult`; ``run.json`` is written by
-:func:`inspector.services.evaluate.run_writer.write_run_json`; API coverage and repo digests come
-from
-:mod:`inspector.services.repo.coverage` and :mod:`inspector.services.repo.files`. The number of test
-results (test cases over all ``result.json`` files) equals ``--tests`` exactly when the task
-sizes allow it (always at the defaults); the exact figures are printed either way.
+:func:`inspector.services.evaluate.run_writer.write_run_json`; API coverage and repo digests
+come from :mod:`inspector.services.repo.coverage` and :mod:`inspector.services.repo.files`.
+The number of test results (test cases over all ``result.json`` files) equals ``--tests``
+exactly when the task sizes allow it (always at the defaults); the exact figures are printed
+either way.
 
 Deterministic for a given ``--seed`` (and independent of ``--jobs``).
 """

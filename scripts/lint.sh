@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Lint and type-check (the first two steps of CI's test command and of scripts/check.sh).
+# Lint, type-check and check the import layers (the first steps of CI's test command and
+# of scripts/check.sh).
 # The interpreter is the `python` on PATH (activate the virtualenv first, or set PYTHON=...).
 # mypy reads its settings from pyproject.toml: the model and the services strict, the rest loose.
 set -euo pipefail
@@ -7,3 +8,6 @@ cd "$(dirname "$0")/.."
 python="${PYTHON:-python}"
 "$python" -m ruff check inspector tests bench scripts
 "$python" -m mypy
+# the order of the service folders and no import cycles ([tool.importlinter] in pyproject.toml)
+"$python" -c 'import sys; from importlinter.cli import lint_imports_command as c; sys.exit(c())' \
+    --no-cache

@@ -14,7 +14,7 @@ NOT_AT_START = ("watchdog", "docker", "httpx", "pygments", "markdown_it",
                 "inspector.services.figures.health", "inspector.services.tamper",
                 "inspector.services.triage",
                 "inspector.services.sandbox", "inspector.services.deploy", "ray",
-                "inspector.services.cluster",
+                "inspector.services.evaluate.ray_executor",
                 "inspector.model.runs.discover", "inspector.ui.screens.help",
                 "inspector.ui.screens.sample")
 

@@ -17,7 +17,8 @@ import pytest
 from inspector.model import Outcome, Phase, PhaseStatus, Task
 from inspector.model.benchmark.tasks import load_tasks
 from inspector.services.deploy.backend import Limits, SampleJob, TestRun
-from inspector.services.deploy.local import LocalBackend, LocalSession
+from inspector.services.deploy.local import LocalBackend
+from inspector.services.deploy.local_session import LocalSession
 from inspector.services.deploy.steps import deploy
 from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.evaluate.run import EvaluationPlan, Evaluator, evaluate_sample

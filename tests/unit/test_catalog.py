@@ -20,7 +20,7 @@ import pytest
 from inspector.model import discover_runs
 from inspector.model.results.verdict import verdict_of
 from inspector.model.untrusted.errors import LoadError
-from inspector.services.catalog import index as catalog_mod
+from inspector.services.catalog import rows as catalog_rows
 from inspector.services.catalog.index import INDEX_VERSION, Catalog, index_path_for
 from inspector.services.figures.metrics import compute_run_metrics
 
@@ -695,5 +695,5 @@ class TestTwoInspectors:
 
 
 def test_message_is_limited_to_one_short_line():
-    assert catalog_mod._first_line("\n\n  first  \nsecond") == "first"
-    assert len(catalog_mod._first_line("x" * 1000)) == catalog_mod.MESSAGE_CHARS
+    assert catalog_rows._first_line("\n\n  first  \nsecond") == "first"
+    assert len(catalog_rows._first_line("x" * 1000)) == catalog_rows.MESSAGE_CHARS

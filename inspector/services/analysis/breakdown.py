@@ -2,8 +2,8 @@
 
 * :func:`pass_at_1_by` — per run and group: strict Pass@1 (per task the share of its samples
   that passed strictly, averaged over the group's tasks —
-  :mod:`inspector.services.figures.metrics`'s
-  rule) and the stock figure (mean test pass ratio over samples whose suite counted tests —
+  :mod:`inspector.services.figures.metrics`'s rule) and the stock figure (mean test pass
+  ratio over samples whose suite counted tests —
   the stock ``avg_pass_at_1`` rule). Keys: :func:`framework_key`, :func:`language_key`,
   :func:`tier_key` (``tier_of(task) -> tier``, e.g. the difficulty scorer's).
 * :func:`category_tables` — the labelled failure categories (final labels rolled up as

@@ -45,6 +45,7 @@ from inspector.model.figures.stats import (
 )
 from inspector.services.analysis.cost import CostSummary, cost_summary
 from inspector.services.analysis.outcomes import RunOutcomes, SampleOutcome
+from inspector.services.analysis.overview import analyze_used_tasks, tier_name, tier_sort_key
 
 WIN, LOSS, TIE = "win", "loss", "tie"
 MDD_ALPHA, MDD_POWER = 0.05, 0.8
@@ -170,8 +171,6 @@ class RunComparison:
     def by_tier(self) -> list[TierResult]:
         """Per difficulty tier (when tiers are known): tasks, mean pass@1 of each side, and
         A's wins/losses/ties on strict pass — easiest tier first."""
-        from inspector.services.analysis.overview import tier_sort_key
-
         if not self.tiers:
             return []
         groups: dict[str, list[TaskPair]] = {}
@@ -235,8 +234,6 @@ def _mean_over(pairs: list[TaskPair], side: str, kind: str) -> dict[int, float]:
 def task_tiers(runs: list[RunOutcomes], tasks: Mapping[str, Task]) -> dict[str, str]:
     """The difficulty tier of each task of ``runs`` found in ``tasks`` (e.g. a catalog's
     :meth:`~inspector.services.catalog.index.Catalog.tasks`), as the run analysis names it."""
-    from inspector.services.analysis.overview import analyze_used_tasks, tier_name
-
     return {name: tier_name(t) for name, t in analyze_used_tasks(runs, tasks).items()}
 
 

@@ -64,6 +64,7 @@ def _colour(i: int) -> str:
 
 
 def _figure(width: float, height: float) -> Any:
+    # start-up: matplotlib is loaded only when this runs
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -74,6 +75,7 @@ def _figure(width: float, height: float) -> Any:
 
 def figure_bytes(fig: Any, fmt: str) -> bytes:
     """``fig`` as SVG or PNG, with no date or software stamp (the same bytes every time)."""
+    # start-up: matplotlib is loaded only when this runs
     import matplotlib
 
     if fmt not in FORMATS:
@@ -86,6 +88,7 @@ def figure_bytes(fig: Any, fmt: str) -> bytes:
 
 
 def _drawn(build: Callable[[], Any]) -> Any:
+    # start-up: matplotlib is loaded only when this runs
     import matplotlib
 
     with _LOCK, matplotlib.rc_context(RC):

@@ -29,6 +29,8 @@ from inspector.services.analysis.breakdown import (
 )
 from inspector.services.analysis.cost import CostSummary, cost_summary
 from inspector.services.analysis.outcomes import RunOutcomes
+from inspector.services.analysis.spec_cache import SpecCache
+from inspector.services.analysis.tasks import analyze_task
 from inspector.services.labels.export import Breakdown, breakdown_to_json
 
 if TYPE_CHECKING:  # tasks loads the code-metrics libraries: only when tasks are scored
@@ -199,9 +201,6 @@ def analyze_used_tasks(runs: Iterable[RunOutcomes], tasks: Mapping[str, Task],
     """The spec complexity and difficulty of every task the runs used (and that has a README
     in ``tasks``); spec scores come from the cache (:mod:`.spec_cache`) when the README and
     the code that reads it are unchanged."""
-    from inspector.services.analysis.spec_cache import SpecCache
-    from inspector.services.analysis.tasks import analyze_task
-
     used = sorted({s.task for r in runs for s in r.samples} & set(tasks))
     specs = SpecCache()
     out: dict[str, TaskAnalysis] = {}

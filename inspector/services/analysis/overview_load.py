@@ -19,8 +19,9 @@ from inspector.services.analysis.overview import (
     analyze_used_tasks,
     build_overview,
 )
-from inspector.services.analysis.source import outcomes_of
+from inspector.services.analysis.source import outcomes_of, refreshed
 from inspector.services.catalog.index import Catalog
+from inspector.services.labels.store import LabelStore, find_labels_dir
 
 
 @dataclass
@@ -36,8 +37,6 @@ def read_labels(folder: Path) -> LabelsRead:
     """The labels of ``folder`` (``labels/`` with ``annotators/*.json``). Raises
     :class:`~inspector.model.untrusted.errors.LoadError` naming the taxonomy file when it is
     invalid."""
-    from inspector.services.labels.store import LabelStore
-
     store = LabelStore(folder)
     taxonomy = store.taxonomy()
     loaded = store.load()
@@ -49,8 +48,6 @@ def read_labels(folder: Path) -> LabelsRead:
 
 def labels_folder_for(root: Path, explicit: Path | None = None) -> Path:
     """``explicit``, else the labels folder of ``root`` (``find_labels_dir``)."""
-    from inspector.services.labels.store import find_labels_dir
-
     return explicit if explicit is not None else find_labels_dir(root)
 
 
@@ -93,8 +90,6 @@ def overview_of_folder(root: Path, labels: LabelInput | None = None,
                        cancelled: Callable[[], bool] | None = None,
                        db_path: Path | None = None, view: str = DEFAULT_VIEW) -> Overview:
     """Refresh the index of ``root`` and build its overview."""
-    from inspector.services.analysis.source import refreshed
-
     def indexing(done: int, total: int, what: str) -> None:
         if step is not None:
             step("indexing runs", done, total)

@@ -20,6 +20,8 @@ from inspector.model.benchmark.difficulty import OracleMetrics
 from inspector.model.benchmark.predictions import parse_predictions_name
 from inspector.services.analysis.cache import MetricsCache, fingerprint
 from inspector.services.analysis.code_metrics import CodeMetrics, code_metrics_for, detect_language
+from inspector.services.analysis.oracle import oracle_metrics_for
+from inspector.services.catalog.index import Catalog
 
 Progress = Callable[[int, int], None]  # (done, total)
 POOL_MIN = 16  # fewer repos to measure than this: no pool (its start-up costs more)
@@ -120,8 +122,6 @@ def find_samples(path: Path) -> tuple[list[SampleRef], list[str]]:
     """Samples under ``path`` and problems worth saying: predictions folders directly, else
     the runs through the catalog's persistent index (the app's; a second look at an unchanged
     corpus of 10,000 samples takes about half a second instead of reloading every result)."""
-    from inspector.services.catalog.index import Catalog
-
     if looks_like_predictions(path):  # no need to search it for runs
         return predictions_samples(path), []
     catalog = Catalog(path)
@@ -217,8 +217,6 @@ def analyze_code(path: Path, oracle_dir: Path | None = None, jobs: int | None = 
                  cache_path: Path | None = None) -> CodeReport:
     """Code metrics of every sample under ``path``; with ``oracle_dir`` (one folder per task)
     each sample carries its task's reference metrics."""
-    from inspector.services.analysis.oracle import oracle_metrics_for
-
     start = time.perf_counter()
     refs, issues = find_samples(path)
     repos = [(r.repo, r.language) for r in refs if r.repo is not None]

@@ -12,7 +12,9 @@ from pathlib import Path
 
 from inspector.model.benchmark.difficulty import Difficulty, classify, unclassified
 from inspector.model.benchmark.task import Task
+from inspector.model.benchmark.tasks import load_tasks, tasks_dir
 from inspector.model.readme.spec_complexity import SpecComplexity, spec_complexity
+from inspector.model.runs.discover import locate_runs
 from inspector.services.analysis.oracle import oracle_metrics_for
 
 ORACLE_SUBFOLDER = "oracle"
@@ -73,9 +75,6 @@ def tasks_root_for(path: Path) -> Path:
     """The tasks folder ``path`` means: itself when it holds ``<task>/README.md`` (or
     ``repo/<task>/README.md``), its ``tasks/``, else the one its runs name (``run.json``'s
     ``tasks_root``, or a ``tasks/`` folder up the tree)."""
-    from inspector.model.benchmark.tasks import tasks_dir
-    from inspector.model.runs.discover import locate_runs
-
     if (path / "tasks").is_dir():
         return path / "tasks"
     base = tasks_dir(path)
@@ -89,8 +88,6 @@ def tasks_root_for(path: Path) -> Path:
 
 def analyze_tasks(tasks_root: Path, oracle_dir: Path | None = None) -> TasksReport:
     """Every task under ``tasks_root`` (a RepoGenesis ``repo/`` folder or its parent)."""
-    from inspector.model.benchmark.tasks import load_tasks
-
     tasks, issues = load_tasks(tasks_root)
     return TasksReport(tuple(analyze_task(t, oracle_dir) for t in tasks.values()),
                        tuple(str(i) for i in issues if i.severity == "error"))

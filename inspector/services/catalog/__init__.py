@@ -1,1 +1,1 @@
-"""Catalog."""
+"""The catalog: the on-disk index of runs the app reads, its worker processes, the watcher."""

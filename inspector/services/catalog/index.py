@@ -23,7 +23,7 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,10 +31,11 @@ from inspector import paths
 from inspector.model.repo.tampering import TamperFinding
 from inspector.model.results.entries import RunEntry, SampleEntry, TestEntry
 from inspector.model.results.sample import Generation
-from inspector.model.results.verdict import Verdict, verdict_of
+from inspector.model.results.verdict import Verdict
 from inspector.model.runs.runformat import RUN_FILE, parse_sample, parse_task, repo_scope
 from inspector.model.untrusted.errors import LoadError, LoadIssue
 from inspector.model.untrusted.jsonfields import Fields, read_json
+from inspector.services.catalog.rows import RunRows
 
 if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up time)
     from inspector.model.benchmark.task import Task
@@ -43,9 +44,8 @@ if TYPE_CHECKING:  # the loaders and analyses are imported where used (start-up 
     from inspector.model.runs.discover import RunLocation, TasksFound
     from inspector.services.figures.health import HealthReport, NotEvaluableSample
 
-INDEX_VERSION = 15  # 15: verdict not_evaluable; 14: runs.content/twin_*, repo trees; 13: unreadable
-MESSAGE_CHARS = 300
 _Row = tuple[Any, ...]  # one sqlite row: sqlite3 types its values as Any
+INDEX_VERSION = 15  # 15: verdict not_evaluable; 14: runs.content/twin_*, repo trees; 13: unreadable
 
 OUTCOME_COLUMNS = ("run_key", "task", "sample", "language", "framework", "passed", "total",
                    "collection_errors", "gen_seconds", "gen_tokens_in", "gen_tokens_out",
@@ -156,41 +156,6 @@ def _scanfiles(folder: Path) -> list[Path]:
         return []
 
 
-def _first_line(text: str) -> str:
-    for line in text.splitlines():
-        if line.strip():
-            return line.strip()[:MESSAGE_CHARS]
-    return ""
-
-
-def sample_message(s: SampleResult, task: Task | None = None) -> str:
-    """The most telling one-line reason a sample failed ("" when it passed): for a suite that
-    did not run (fully), the first cause line pytest printed and the file:line it points at."""
-    from inspector.services.suite.cause import cause_of
-
-    if s.passed:
-        return ""
-    if s.not_evaluable is not None:
-        return _first_line(f"not evaluable: {s.not_evaluable.reason}")
-    if not s.deployment.success:
-        return _first_line(s.deployment.message or s.build_error or s.error or "")
-    cause = cause_of(s, task)
-    if cause is not None:
-        where = f" ({cause.location})" if cause.location else ""
-        return _first_line(f"{cause.text}{where}")
-    for c in s.tests.cases:
-        if c.outcome.is_failure:
-            return f"{c.id}: {c.first_message_line}"[:MESSAGE_CHARS]
-    if s.error:
-        return _first_line(s.error)
-    t = s.tests
-    if t.total == 0:
-        return "no test was collected or counted"
-    bad = t.failed + t.errors
-    return (f"{bad} of {t.total} tests failed (this format kept only counts)"
-            if not t.has_cases else f"{bad} of {t.total} tests failed")
-
-
 class Catalog:
     """Index of every run under ``root``; thread-safe (one connection behind a lock)."""
 
@@ -255,8 +220,11 @@ class Catalog:
     def refresh(self, progress: Progress | None = None,
                 cancelled: Callable[[], bool] | None = None) -> RefreshReport:
         """Bring the index up to date with the disk; returns what changed."""
+        # start-up: this module loads with the first screen, model.discover need not
         from inspector.model.runs.discover import locate_runs
-        from inspector.services.catalog.load import load_rows
+        from inspector.services.catalog.load import (
+            load_rows,  # reason: start-up time (process pool)
+        )
 
         started = time.perf_counter()
         report = RefreshReport()
@@ -307,6 +275,7 @@ class Catalog:
         return report
 
     def _task_table(self) -> dict[str, Task]:
+        # start-up: this module loads with the first screen, model.tasks need not
         from inspector.model.benchmark.tasks import load_tasks
 
         if self._tasks is None:
@@ -375,6 +344,7 @@ class Catalog:
 
     def _link_twins(self) -> None:
         """Mark every stock run that is a run of ours in another format (``twin_of``)."""
+        # start-up: this module loads with the first screen, model.twins need not
         from inspector.model.runs.twins import STOCK, Candidate, pair
 
         with self._lock:
@@ -528,6 +498,7 @@ class Catalog:
         it. Counts-only samples (stock reports) that duplicate a run with per-test results
         (same agent, model, task and sample) are left out so evidence is not counted twice.
         """
+        # start-up: this module loads with the first screen, services.figures.health need not
         from inspector.services.figures.health import (
             SuiteRecord,
             TestRecord,
@@ -566,6 +537,7 @@ class Catalog:
 
     def _not_evaluable(self) -> tuple[NotEvaluableSample, ...]:
         """Every indexed sample the infrastructure left without a verdict (from run metrics)."""
+        # start-up: this module loads with the first screen, services.figures.health need not
         from inspector.services.figures.health import NotEvaluableSample
 
         return tuple(NotEvaluableSample(str(r.get("sample_id", "")), str(r.get("kind", "")),
@@ -586,6 +558,7 @@ class Catalog:
 
     def issues(self) -> list[LoadIssue]:
         """Problems met while locating and loading runs (never raised)."""
+        # start-up: this module loads with the first screen, model.discover need not
         from inspector.model.runs.discover import duplicate_id_issues
 
         out = list(self._located_issues)
@@ -622,6 +595,7 @@ class Catalog:
             return dict(self._task_table())
 
     def _know_tasks_root(self) -> None:
+        # start-up: this module loads with the first screen, model.discover need not
         from inspector.model.runs.discover import locate_runs
 
         if not self._tasks_root_known:  # an index opened without a refresh
@@ -652,6 +626,7 @@ class Catalog:
         raise LoadError(run.source_path, f"sample {entry.sample_id} not found any more")
 
     def _runs_at(self, location: Path) -> list[Run]:
+        # start-up: this module loads with the first screen, model.discover need not
         from inspector.model.runs.discover import RunLocation, load_location
 
         with self._lock:
@@ -675,6 +650,7 @@ _NOT_TWIN = "run_key NOT IN (SELECT key FROM runs WHERE twin_of IS NOT NULL)"
 
 def _with_repos(files_signature: str, repos: Iterable[str]) -> str:
     """A location's signature: its JSON files' and its samples' repo trees'."""
+    # start-up: this module loads with the first screen, services.repo.tree_signature need not
     from inspector.services.repo.tree_signature import repo_tree_signature
 
     return f"{files_signature}:{repo_tree_signature(repos)}"
@@ -702,59 +678,6 @@ def _issue_json(i: LoadIssue) -> dict[str, str]:
 
 def _issue_from_json(d: dict[str, str]) -> LoadIssue:
     return LoadIssue(Path(d["path"]), d["field"], d["message"], d["severity"])
-
-
-RunRows = tuple["_Row", list[tuple["_Row", list["_Row"]]]]
-"""One run's index rows: the run row, and each sample row with its test rows."""
-
-
-def run_rows(loc: RunLocation, run: Run) -> RunRows:
-    """The index rows of ``run`` (metrics, verdicts, tampering scan included)."""
-    from inspector.model.runs.twins import STOCK, content_key, recorded_twins
-    from inspector.services.figures.metrics import compute_run_metrics
-    from inspector.services.tamper.findings import sample_tampering
-
-    metrics = compute_run_metrics(run)
-    key = f"{loc.path}#{run.id}"
-    samples = []
-    failures = 0
-    for s in run.samples:
-        v = verdict_of(s)
-        failures += v.is_failure
-        ac = s.api_coverage
-        phase = s.deployment.failed_phase.value if s.deployment.failed_phase else ""
-        if not s.deployment.success and not phase:
-            phase = "deploy"
-        sample_row = (
-            key, run.id, run.agent, run.model, s.sample_id, s.task, s.sample, s.language,
-            s.framework, v.value, phase, s.tests.passed, s.tests.failed, s.tests.errors,
-            s.tests.skipped, s.tests.total, s.tests.expected, s.tests.status.value,
-            s.tests.collection_errors, ac.implemented_apis if ac else None,
-            ac.required_apis if ac else None, sample_message(s, run.tasks.get(s.task)),
-            str(s.source_file) if s.source_file else None,
-            str(s.repo_path) if s.repo_path else None, s.elapsed_seconds, int(s.tests.has_cases),
-            int(s.deployment.success),
-            json.dumps([f.to_json() for f in sample_tampering(s, run.tasks.get(s.task))]),
-            *_generation_row(s.generation),
-        )
-        tests = [(i, c.id, c.outcome.value, c.duration_seconds,
-                  c.first_message_line[:MESSAGE_CHARS] if c.outcome.is_failure else "",
-                  c.file, c.line) for i, c in enumerate(s.tests.cases)]
-        samples.append((sample_row, tests))
-    run_row = (key, str(loc.path), run.id, run.agent, run.model, run.language,
-               run.source.format, run.date, str(run.source.path), run.source.harness,
-               json.dumps(asdict(metrics)), json.dumps(list(run.notes)), run.status, failures,
-               content_key(run), json.dumps([str(p) for p in (
-                   () if run.source.format == STOCK else recorded_twins(run.source.path))]),
-               None, None)
-    return run_row, samples
-
-
-def _generation_row(g: Generation | None) -> tuple[float | None, int | None, int | None,
-                                                   float | None]:
-    if g is None:
-        return None, None, None, None
-    return g.seconds, g.input_tokens, g.output_tokens, g.cost_usd
 
 
 def _generation(r: _Row) -> Generation | None:

@@ -28,7 +28,7 @@ from typing import IO
 from inspector.model.benchmark.task import Task
 from inspector.model.runs.discover import RunLocation, load_location
 from inspector.model.untrusted.errors import LoadIssue
-from inspector.services.catalog.index import RunRows, run_rows
+from inspector.services.catalog.rows import RunRows, run_rows
 
 POOL_FROM_SAMPLES = 2000
 """A build this large (sample folders counted before loading) is spread over processes."""

@@ -43,6 +43,7 @@ def backend_factory(allow_local: bool, sandbox_limits: SandboxLimits | None = No
             except LocalExecNotAllowed as exc:
                 raise DeployError(str(exc)) from None
         if name == "docker":
+            # start-up: the Docker backend (and docker) only when it is chosen
             from inspector.services.deploy.docker_backend import DockerBackend
             from inspector.services.sandbox.cleanup import cleanup_leftovers
             from inspector.services.sandbox.engine import connect

@@ -44,7 +44,7 @@ from inspector.services.deploy.backend import (
     no_entry_point,
     tests_outcome,
 )
-from inspector.services.deploy.local import find_start_command
+from inspector.services.deploy.start_command import find_start_command
 from inspector.services.logs.phase_log import PhaseLog, now_iso
 from inspector.services.sandbox.container_exec import ExecHandle, exec_io, run_exec, start_exec
 from inspector.services.sandbox.engine import (
@@ -778,6 +778,7 @@ def _float(value: object) -> float:
 
 
 def _ulimits() -> list[Ulimit]:
+    # start-up: docker is loaded only when this runs
     from docker.types import Ulimit
 
     return [Ulimit(name="nofile", soft=4096, hard=4096)]

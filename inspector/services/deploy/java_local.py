@@ -26,12 +26,20 @@ from typing import IO
 from inspector.model import Phase, PhaseStatus
 from inspector.model.results.sample import NotEvaluable
 from inspector.model.suite.java_tests import java_tests
-from inspector.services.deploy.backend import Limits, PhaseOutcome, SampleJob, TestRun
-from inspector.services.deploy.local import COPY_IGNORE, LocalBackend, LocalSession
+from inspector.services.deploy.backend import (
+    BASE_URL_VARS,
+    Limits,
+    PhaseOutcome,
+    SampleJob,
+    TestRun,
+)
+from inspector.services.deploy.local_session import LocalHost, LocalSession
+from inspector.services.deploy.start_command import find_start_command
 from inspector.services.host import confine
 from inspector.services.host.venvs import run_logged
 from inspector.services.logs import line_buffer
 from inspector.services.logs.phase_log import PhaseLog, now_iso
+from inspector.services.repo.files import COPY_IGNORE
 from inspector.services.suite.maven_log import INFRA, MavenConsole, parse_maven_output
 from inspector.services.suite.surefire import SourceIndex, parse_surefire_reports
 
@@ -141,7 +149,7 @@ class _Capture:
 class JavaSession(LocalSession):
     """A local deployment of a Maven project."""
 
-    def __init__(self, backend: LocalBackend, job: SampleJob) -> None:
+    def __init__(self, backend: LocalHost, job: SampleJob) -> None:
         job = replace(job, limits=java_limits(job.limits))
         super().__init__(backend, job)
         root = job.task.root
@@ -200,8 +208,6 @@ class JavaSession(LocalSession):
         return box
 
     def _start_command(self, port: int) -> tuple[list[str], str] | None:
-        from inspector.services.deploy.local import find_start_command
-
         found = find_start_command(self.workdir, port)
         if found is not None and found[0][0] == "bash":
             return found
@@ -256,6 +262,4 @@ def _surefire_filter(test_id: str) -> str:
 
 
 def _base_url_vars(port: int) -> dict[str, str]:
-    from inspector.services.deploy.backend import BASE_URL_VARS
-
     return {var: f"http://127.0.0.1:{port}" for var in BASE_URL_VARS}

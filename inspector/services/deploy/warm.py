@@ -24,7 +24,7 @@ from inspector import paths
 from inspector.model import Phase, SampleResult, Task
 from inspector.services.deploy.backend import Backend, Limits, SampleJob, Session
 from inspector.services.deploy.steps import DeployOutcome, deploy
-from inspector.services.host.ports import PortLock
+from inspector.services.host.ports import PortLock, port_open
 from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.logs.rerun_logs import (
     DEFAULT_KEEP_RERUNS,
@@ -115,6 +115,7 @@ class LiveDeployment:
         if self.backend == "local":
             return f"http://127.0.0.1:{self.job.port}"
         if self._forward is None:
+            # start-up: the sandbox (and docker) only for a Docker deployment
             from inspector.services.sandbox.forward import PortForward
 
             container = getattr(self.session, "container", None)
@@ -222,8 +223,6 @@ class DeploymentPool:
                 return status == "running"
             except Exception:  # noqa: BLE001 - removed behind our back
                 return False
-        from inspector.services.host.ports import port_open
-
         return port_open(live.job.port)
 
     def _deploy(self, target: Target, backend_name: str, say: Say,

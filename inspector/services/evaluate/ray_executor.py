@@ -104,6 +104,7 @@ _BACKENDS: dict[tuple[str, bool, bool], Backend] = {}  # per worker process: cac
 def _backend(spec: _Spec) -> Backend:
     key = (spec.backend, spec.allow_local, spec.any_source)
     if key not in _BACKENDS:
+        # start-up: a node loads its backends on its first sample, the driver never
         from inspector.services.deploy.choose import backend_factory
 
         _BACKENDS[key] = backend_factory(spec.allow_local, any_source=spec.any_source)(
@@ -114,6 +115,7 @@ def _backend(spec: _Spec) -> Backend:
 def _node_id() -> str:
     """Ray's id of the node this runs on (``?`` outside a Ray task)."""
     try:
+        # start-up: ray is loaded only when this runs
         import ray
 
         return str(ray.get_runtime_context().get_node_id())
@@ -131,6 +133,7 @@ def evaluate_on_node(spec: _Spec, notices: Any = None, attempt: int = 1) -> _Nod
     ``notices`` (a :class:`StartNotices` actor) is told first."""
     host = _node_name()
     if notices is not None:
+        # start-up: ray is loaded only when this runs
         import ray
 
         # waited for (a millisecond or two): a worker dying right after must not lose it
@@ -207,6 +210,7 @@ class RayExecutor:
 
     def _connect(self) -> Any:
         try:
+            # start-up: ray is loaded only when this runs
             import ray
         except ImportError:
             raise EvaluationError("the ray executor needs Ray: pip install "
@@ -220,6 +224,7 @@ class RayExecutor:
                 else:
                     extra = {}
                     if s.backend == "docker":
+                        # start-up: docker only for the Docker backend
                         from inspector.services.sandbox.engine import engine_reachable
 
                         if engine_reachable():
@@ -261,6 +266,7 @@ class RayExecutor:
             task = remote
             avoid = self._avoid.get(key)
             if avoid:  # a retry prefers a node other than those that failed it
+                # start-up: ray is loaded only when this runs
                 from ray.util.scheduling_strategies import NodeLabelSchedulingStrategy, NotIn
 
                 task = remote.options(scheduling_strategy=NodeLabelSchedulingStrategy(
@@ -294,6 +300,7 @@ class RayExecutor:
         take it along); ``None`` when it cannot be made (progress then shows no node until a
         sample finishes)."""
         try:
+            # start-up: ray is loaded only when this runs
             from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
             here = ray.get_runtime_context().get_node_id()

@@ -35,19 +35,22 @@ from inspector.model.benchmark.tasks import load_tasks
 from inspector.model.results.not_evaluable import INFRA_ERROR_PREFIX
 from inspector.model.results.sample import NotEvaluable
 from inspector.model.runs.ids import id_problem
-from inspector.model.runs.runformat import INFRA_FILE, load_run, rel
+from inspector.model.runs.runformat import load_run, rel
 from inspector.model.suite.pytest_output import exit_meaning, find_cause
 from inspector.model.untrusted.errors import LoadError
 from inspector.services.deploy.backend import Backend, Limits, PhaseOutcome, SampleJob, TestRun
 from inspector.services.deploy.steps import deploy
 from inspector.services.evaluate.progress_board import ProgressBoard
 from inspector.services.evaluate.run_writer import (
+    clear_infra_failure,
     record_twins,
     sample_dir,
     stock_report,
+    write_infra_failure,
     write_repogenesis_output,
     write_run_json,
     write_sample,
+    write_sample_files,
 )
 from inspector.services.host.ports import PortLock
 from inspector.services.logs.phase_log import PhaseLog, now_iso, read_output
@@ -490,26 +493,19 @@ class Evaluator:
         def deliver(d: Delivery) -> None:
             result = d.result
             if result is None:  # never a result: the sample stays to be evaluated on resume
-                folder = sample_dir(plan.out, d.task, d.sample)
                 with self._lock:
-                    folder.mkdir(parents=True, exist_ok=True)
-                    (folder / INFRA_FILE).write_text((d.infra_failure or "") + "\n",
-                                                     encoding="utf-8")
+                    write_infra_failure(plan.out, d.task, d.sample, d.infra_failure or "")
                     self.infra_failures += 1
                     given_up[(d.task, d.sample)] = d.not_evaluable or NotEvaluable(
                         "harness_exception", d.infra_failure or "the infrastructure failed it")
                     save_run("running")
                 board.gave_up(f"{d.task}/{d.sample}")
                 return
-            folder = sample_dir(plan.out, result.task, result.sample)
-            with self._lock:
+            with self._lock:  # one write path: the run writer
                 if d.files is not None:
-                    for rel_name, data in d.files.items():
-                        target = folder / rel_name
-                        target.parent.mkdir(parents=True, exist_ok=True)
-                        target.write_bytes(data)
+                    write_sample_files(plan.out, result.task, result.sample, d.files)
                 write_sample(plan.out, result, d.started_at, d.finished_at)
-                (folder / INFRA_FILE).unlink(missing_ok=True)
+                clear_infra_failure(plan.out, result.task, result.sample)
                 given_up.pop((result.task, result.sample), None)
                 done.append(result)
                 save_run("running")

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import platform
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from inspector import __version__
 from inspector.model import Phase, SampleResult, Task
+from inspector.model.logs.phase_logs import parse_log_line
 from inspector.model.results.sample import NotEvaluable
 from inspector.model.runs.runformat import (
     FORMAT_NAME,
     FORMAT_VERSION,
     GIVEN_UP_FIELD,
+    INFRA_FILE,
     RESULT_FILE,
     RUN_FILE,
     rel,
@@ -30,7 +33,7 @@ from inspector.model.runs.twins import (
 )
 from inspector.model.untrusted.jsonfields import read_json
 from inspector.services.figures.metrics import repogenesis_summary
-from inspector.services.storage.atomic import write_json_atomic
+from inspector.services.storage.atomic import write_bytes_atomic, write_json_atomic
 
 HARNESS_VERSION = "1.0.0"  # the RepoGenesis harness version whose report format we write
 
@@ -44,6 +47,25 @@ def write_sample(run_dir: Path, result: SampleResult, started_at: str | None,
     d = sample_dir(run_dir, result.task, result.sample)
     write_json_atomic(d / RESULT_FILE, sample_to_json(result, d, started_at, finished_at))
     return d
+
+
+def write_sample_files(run_dir: Path, task: str, sample: int, files: Mapping[str, bytes]) -> None:
+    """A sample folder's files made elsewhere (a cluster node's scratch folder), by relative
+    path; written before its ``result.json``."""
+    folder = sample_dir(run_dir, task, sample)
+    for rel_name, data in files.items():
+        write_bytes_atomic(folder / rel_name, data)
+
+
+def write_infra_failure(run_dir: Path, task: str, sample: int, why: str) -> None:
+    """Mark a sample the infrastructure failed (:data:`INFRA_FILE`): evaluated again on resume."""
+    write_bytes_atomic(sample_dir(run_dir, task, sample) / INFRA_FILE,
+                       (why + "\n").encode("utf-8"))
+
+
+def clear_infra_failure(run_dir: Path, task: str, sample: int) -> None:
+    """The sample has a result now: no infrastructure failure left to resume."""
+    (sample_dir(run_dir, task, sample) / INFRA_FILE).unlink(missing_ok=True)
 
 
 def write_run_json(run_dir: Path, *, run_id: str, agent: str, model: str, language: str,
@@ -183,8 +205,6 @@ def container_transcript(s: SampleResult, startup_timeout: float = 15.0) -> str:
     order: install (the image build) before ``>>>>> DSR_START``, start and health check inside
     the DSR markers, tests inside the TEST markers, exactly where the entrypoint prints them.
     """
-    from inspector.model.logs.phase_logs import parse_log_line
-
     def phase_lines(phase: Phase) -> list[str]:
         path = s.logs.get(phase)
         if path is None or not path.is_file():
@@ -216,10 +236,6 @@ def write_repogenesis_output(out: Path, samples: list[SampleResult], predictions
     :func:`container_transcript`), which the stock harness does not keep.
     Per-repo files are written like the stock harness: 2-space JSON without trailing newline.
     """
-    import json
-
-    from inspector.services.storage.atomic import write_bytes_atomic
-
     report = stock_report(samples, rel(predictions, out), elapsed, timestamp, agent, model,
                           startup_timeout, backend)
     stamp = timestamp.strftime("%Y-%m-%d_%H-%M-%S")

@@ -1,1 +1,1 @@
-"""Figures."""
+"""Figures of runs: metrics, corrected figures, benchmark health, failures across runs."""

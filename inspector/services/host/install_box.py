@@ -19,18 +19,25 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, Protocol
 
 from inspector.services.host import confine
 
-if TYPE_CHECKING:
-    from inspector.services.host.venvs import CommandLog
 
-Runner = Callable[[list[str], "CommandLog", Path | None, dict[str, str] | None, float,
+class CommandLog(Protocol):
+    """Where :func:`~.venvs.run_logged` writes: a :class:`PhaseLog`, or a wrapper around one."""
+
+    def meta(self, text: str) -> None: ...
+
+    def pump(self, stream: IO[bytes], name: str) -> threading.Thread: ...
+
+
+Runner = Callable[[list[str], CommandLog, Path | None, dict[str, str] | None, float,
                    Callable[[], bool]], int | None]
 
 

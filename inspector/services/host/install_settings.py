@@ -18,6 +18,10 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 # pip and uv settings that change how an install runs but never what it installs
+#: What the stock harness installs when a repo names no requirements.
+STOCK_BUNDLE = ["flask", "fastapi", "uvicorn", "django", "djangorestframework", "requests",
+                "sqlalchemy", "pydantic"]
+
 _HOW_NOT_WHAT = frozenset({
     "PIP_DEFAULT_TIMEOUT", "PIP_TIMEOUT", "PIP_RETRIES", "PIP_DISABLE_PIP_VERSION_CHECK",
     "PIP_NO_INPUT", "PIP_ROOT_USER_ACTION", "PIP_PROGRESS_BAR", "PIP_QUIET", "PIP_VERBOSE",

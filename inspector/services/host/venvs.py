@@ -11,6 +11,7 @@ import fcntl
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -18,10 +19,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Protocol
 
 from inspector import paths
 from inspector.model.repo.requirement_sources import check_requirement_sources
+from inspector.services.host.install_box import CommandLog, InstallBox
 from inspector.services.host.install_settings import (
     CONFIG_FILES,
     content_settings,
@@ -29,9 +30,6 @@ from inspector.services.host.install_settings import (
     identity_key,
 )
 from inspector.services.logs.phase_log import PhaseLog
-
-if TYPE_CHECKING:
-    from inspector.services.host.install_box import InstallBox
 
 MARKER = ".genesis-complete"
 LAYOUT = "2"  # bump when how a venv is built changes
@@ -74,14 +72,6 @@ def requirements_key(requirements: str, extra: tuple[str, ...] = (),
     return h.hexdigest()[:20]
 
 
-class CommandLog(Protocol):
-    """Where :func:`run_logged` writes: a :class:`PhaseLog`, or a wrapper around one."""
-
-    def meta(self, text: str) -> None: ...
-
-    def pump(self, stream: IO[bytes], name: str) -> threading.Thread: ...
-
-
 def run_logged(cmd: list[str], log: CommandLog, cwd: Path | None, env: dict[str, str] | None,
                timeout: float, cancelled: Callable[[], bool]) -> int | None:
     """Run a command, streaming its output into ``log``. None means timeout or cancel."""
@@ -109,8 +99,6 @@ def run_logged(cmd: list[str], log: CommandLog, cwd: Path | None, env: dict[str,
 
 
 def _killpg(proc: subprocess.Popen[bytes]) -> None:
-    import signal
-
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -126,6 +114,7 @@ def uv_binary() -> str | None:
     with _UV_LOCK:
         if not _UV:
             try:
+                # start-up: uv is loaded only when this runs
                 from uv import find_uv_bin
 
                 _UV.append(find_uv_bin())

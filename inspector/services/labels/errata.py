@@ -7,6 +7,7 @@ entry of its (task, test); :func:`read_errata` reads and validates a file (one
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from pathlib import Path
 
@@ -135,6 +136,4 @@ def read_errata(path: Path) -> Errata:
 
 def dumps_errata(errata: Errata) -> str:
     """The document as written: 2-space JSON, one key order, a final newline."""
-    import json
-
     return json.dumps(errata.to_json(), indent=2, ensure_ascii=False) + "\n"

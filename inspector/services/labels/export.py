@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from inspector.model.labels.rollup import VIEW_TEXT, VIEW_UNIT
 from inspector.model.labels.taxonomy import Taxonomy
 
 EXPORT_FORMAT = "genesis-inspector.label-export"
@@ -114,8 +115,6 @@ def sorted_rows(rows: Iterable[ExportRow]) -> list[ExportRow]:
 
 def view_title(title: str, view: str) -> str:
     """``title`` saying what one counted row is: ``"… (per sample)"``."""
-    from inspector.model.labels.rollup import VIEW_UNIT
-
     return f"{title} (per {VIEW_UNIT[view].removesuffix('s')})" if view else title
 
 
@@ -181,8 +180,6 @@ def _tables(rows: list[ExportRow], taxonomy: Taxonomy, view: str = ""
 
 def view_line(view: str) -> str:
     """The sentence under a table heading saying what the tables count (``""``: no view)."""
-    from inspector.model.labels.rollup import VIEW_TEXT
-
     return f"Counted {VIEW_TEXT[view]}." if view else ""
 
 
@@ -307,8 +304,6 @@ def export_json(rows: Iterable[ExportRow], taxonomy: Taxonomy,
     """The json export as a document (see :func:`render`). With a ``view``: ``view``,
     ``view_text`` and ``counted`` (the rows the tables count, with ``details`` of a sample
     merged into its row)."""
-    from inspector.model.labels.rollup import VIEW_TEXT
-
     rows = sorted_rows(rows)
     units = rows if counted is None else sorted_rows(counted)
     doc: dict[str, Any] = {
@@ -388,8 +383,6 @@ def render_latex(rows: Iterable[ExportRow], taxonomy: Taxonomy,
                  counted: Iterable[ExportRow] | None = None, view: str = "") -> str:
     """The three tables (of ``counted``, default ``rows``) as booktabs ``table``
     environments; with a ``view`` each caption says what a row counts."""
-    from inspector.model.labels.rollup import VIEW_UNIT
-
     units = sorted_rows(rows if counted is None else counted)
     per = f", counted per {VIEW_UNIT[view].removesuffix('s')}" if view else ""
     out = [r"% requires \usepackage{booktabs}", ""]

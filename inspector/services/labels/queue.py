@@ -26,7 +26,10 @@ from inspector.model.results.sample import SampleResult
 from inspector.model.untrusted.errors import LoadError
 from inspector.services.catalog.index import Catalog
 from inspector.services.deploy.warm import DeployError, DeploymentPool, Target
+from inspector.services.labels.evidence import evidence_candidates, log_evidence
+from inspector.services.suite.audit import audit_task
 from inspector.services.triage.engine import TriageContext, triage_sample
+from inspector.services.triage.exception_rules import suggest
 from inspector.services.triage.items import failure_items
 
 
@@ -89,6 +92,7 @@ class RemedyRunner:
                  cancel: threading.Event | None = None) -> Confirmation:
         """Try ``remedy`` on ``result``'s repo; raises :class:`DeployError` (no repo, no
         task, no backend) or the remedy's error when it cannot be tried."""
+        # start-up: remedies need the Docker client, loaded only to confirm one
         from inspector.services.triage.remedies import confirm
 
         if task is None:
@@ -116,10 +120,6 @@ def load_queue_sample(catalog: Catalog, entry: SampleEntry,
     """Read ``entry``'s result and task, triage it, suggest a category for the whole sample
     and collect its evidence (blocking: call it from a worker). A load error or a rule bug
     is reported in ``error``, never raised."""
-    from inspector.services.labels.evidence import evidence_candidates, log_evidence
-    from inspector.services.suite.audit import audit_task
-    from inspector.services.triage.exception_rules import suggest
-
     try:
         sample = catalog.load_sample(entry)
     except LoadError as exc:

@@ -14,6 +14,8 @@ from inspector.model.results.run import Run
 from inspector.model.results.sample import SampleResult
 from inspector.services.labels.export import ExportRow
 from inspector.services.labels.views import SampleWhere
+from inspector.services.suite.audit import audit_task
+from inspector.services.triage.exception_rules import suggest
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,9 +32,6 @@ class SampleInfo:
 
     def suggest(self) -> Suggestion | None:
         """The suggestion for this sample, with its task's README and suite audit."""
-        from inspector.services.suite.audit import audit_task
-        from inspector.services.triage.exception_rules import suggest
-
         return suggest(self.result, task_readme=self.readme,
                        audit=audit_task(self.task) if self.task is not None else None)
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from inspector.model import discover_runs
 from inspector.model.logs.levels import Level, classify
 from inspector.model.logs.phase_logs import STREAMS, unescape_text
 from inspector.model.results.outcomes import PHASE_ORDER, Phase
@@ -795,8 +796,6 @@ def locate_sample_log(target: Path, task: str | None = None, sample: int = 0,
     or a runs folder / run folder / RepoGenesis output folder, in which TASK (and ``sample``,
     ``run`` when several runs hold the task) picks the sample. Raises NoLogError.
     """
-    from inspector.model import discover_runs
-
     target = Path(target)
     if not target.exists():
         raise NoLogError(f"{target}: no such file or folder")

@@ -4,12 +4,17 @@ skip list are :mod:`inspector.model.repo.generated_repo`'s)."""
 from __future__ import annotations
 
 import hashlib
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from inspector.model.repo.generated_repo import MAX_FILE_BYTES, SKIP_DIRS, read_text, walk_files
 
-__all__ = ["MAX_FILE_BYTES", "SKIP_DIRS", "iter_files", "read_text", "repo_digest"]
+__all__ = ["COPY_IGNORE", "MAX_FILE_BYTES", "SKIP_DIRS", "iter_files", "read_text", "repo_digest"]
+
+#: What a deployment's copy of a repo (local workdir, the sandbox's tar) leaves out.
+COPY_IGNORE = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", ".DS_Store",
+                                     "node_modules", ".venv", "venv")
 
 
 def iter_files(repo: Path, extensions: tuple[str, ...] | None = None,

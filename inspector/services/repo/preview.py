@@ -113,6 +113,7 @@ def _lexer_for(lower: str, base: str) -> str:
     if suffix in _BY_SUFFIX:
         return _BY_SUFFIX[suffix]
     try:
+        # start-up: pygments is loaded only when this runs
         from pygments.lexers import get_lexer_for_filename
         from pygments.util import ClassNotFound
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from inspector.model.results.sample import SampleResult, TestCase
 from inspector.model.results.verdict import verdict_of
 from inspector.model.untrusted.safe_text import sanitize
+from inspector.services.logs.deployment_log import NoLogError, open_sample_log
 from inspector.services.report.caps import Caps, Cut, head, tail_lines
 from inspector.services.report.data import FailingTest, SampleDetail
 
@@ -48,8 +49,6 @@ def _test(case: TestCase, caps: Caps) -> FailingTest:
 
 def _log_tail(s: SampleResult, caps: Caps) -> tuple[Cut | None, str]:
     """The last lines of the sample's deployment log, or why there is none."""
-    from inspector.services.logs.deployment_log import NoLogError, open_sample_log
-
     try:
         log = open_sample_log(s)
     except NoLogError as exc:

@@ -8,17 +8,35 @@ folder, as ``inspector labels agreement`` computes it.
 
 from __future__ import annotations
 
+import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.model.labels.rollup import DEFAULT_VIEW, labelled_samples
+from inspector.model import discover_runs
+from inspector.model.labels.agreement import agreement
+from inspector.model.labels.rollup import (
+    DEFAULT_AGREEMENT_VIEW,
+    DEFAULT_VIEW,
+    labelled_samples,
+    view_ratings,
+)
 from inspector.model.results.run import Run
 from inspector.model.results.sample import SampleResult
 from inspector.model.results.verdict import verdict_of
 from inspector.model.untrusted.safe_text import sanitize
 from inspector.model.untrusted.shown_paths import PathScope
+from inspector.services.analysis.export_plots import figure_bytes, overview_plots
+from inspector.services.analysis.overview_load import (
+    labels_folder_for,
+    overview_from_catalog,
+    read_labels,
+)
+from inspector.services.analysis.source import refreshed
+from inspector.services.figures.corrected import apply_errata
+from inspector.services.figures.metrics import compute_run_metrics
+from inspector.services.labels.errata import errata_from_labels
 from inspector.services.report.caps import Caps
 from inspector.services.report.data import (
     CellSample,
@@ -27,6 +45,8 @@ from inspector.services.report.data import (
     ReportInput,
     RunColumn,
 )
+from inspector.services.report.details import order_failing, select_details
+from inspector.services.report.svg import inline_svg
 
 if TYPE_CHECKING:
     from inspector.services.analysis.overview import Overview
@@ -50,9 +70,6 @@ def _cells(runs: list[Run]) -> tuple[list[str], dict[tuple[str, int], list[Sampl
 
 
 def _plots(overview: Overview) -> list[Plot]:
-    from inspector.services.analysis.export_plots import figure_bytes, overview_plots
-    from inspector.services.report.svg import inline_svg
-
     out = []
     for i, p in enumerate(overview_plots(overview)):
         if p.figure is None:
@@ -80,8 +97,6 @@ def path_scope(runs: list[Run], root: Path | None = None) -> PathScope:
     """How the page shows paths: under ``root`` relative to it (behind its name), a run's
     folder (here, or as recorded where it was evaluated) from the folder's name, the rest
     of this machine's (home, temp, working folder) by their last components."""
-    import tempfile
-
     roots: list[tuple[str, str]] = []
     if root is not None:
         name = root.resolve().name or "."
@@ -103,16 +118,6 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
     :class:`ReportError` when there are no runs,
     :class:`~inspector.model.untrusted.errors.LoadError`
     for an invalid taxonomy."""
-    from inspector.model import discover_runs
-    from inspector.model.labels.agreement import agreement
-    from inspector.model.labels.rollup import DEFAULT_AGREEMENT_VIEW, view_ratings
-    from inspector.services.analysis.overview_load import (
-        labels_folder_for,
-        overview_from_catalog,
-        read_labels,
-    )
-    from inspector.services.analysis.source import refreshed
-
     say = step or (lambda _what: None)
     say("reading runs")
     found = discover_runs(root)
@@ -151,9 +156,6 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
                     labels=labels, labelled=labelled, plots=plots, notes=notes,
                     tier_source=overview.tier_source, paths=path_scope(runs, root))
     if label_input is not None:
-        from inspector.services.figures.corrected import apply_errata
-        from inspector.services.labels.errata import errata_from_labels
-
         data.corrected = apply_errata(runs, errata_from_labels(label_input.labels, runs,
                                                                created=""))
     return data
@@ -168,9 +170,6 @@ def assemble(title: str, path: str, runs: list[Run], *, caps: Caps | None = None
     failing samples' sections (their logs' tails are read here). ``labelled``: the sample
     ids with a label; ``paths``: how absolute paths are shown (default: relative to the
     runs' folders)."""
-    from inspector.services.figures.metrics import compute_run_metrics
-    from inspector.services.report.details import order_failing, select_details
-
     caps = caps or Caps()
     labelled = set(labelled)
     columns = []

@@ -45,6 +45,7 @@ def is_loopback_host(host: str) -> bool:
 
 def check_target(url: str, allow_hosts: Collection[str] = ()) -> httpx.URL:
     """The parsed URL when its host may be contacted; else :class:`RequestRefused`."""
+    # start-up: httpx is loaded only when this runs
     import httpx
 
     try:
@@ -71,6 +72,7 @@ def _now() -> str:
 
 
 def _describe(exc: httpx.HTTPError, timeout: float) -> str:
+    # start-up: httpx is loaded only when this runs
     import httpx
 
     if isinstance(exc, httpx.ConnectTimeout):
@@ -103,6 +105,7 @@ def send(spec: RequestSpec, base_url: str, *, timeout: float = 10.0, max_body: i
     whole exchange, body included. Redirects are not followed; proxy settings from the
     environment are ignored.
     """
+    # start-up: httpx is loaded only when this runs
     import httpx
 
     base = check_target(base_url, allow_hosts)

@@ -19,6 +19,7 @@ property placeholders; what cannot be found becomes an unknown part with its rea
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -102,7 +103,6 @@ class _File:
     line_starts: list[int] = field(default_factory=list)
 
     def line(self, pos: int) -> int:
-        import bisect
         return bisect.bisect_right(self.line_starts, pos)
 
     def src(self, line: int) -> str:

@@ -63,6 +63,7 @@ class InitResult:
 
 def base_image_id(client: docker.DockerClient) -> str | None:
     """The id of the base image, or None when ``inspector sandbox init`` has not run."""
+    # start-up: docker is loaded only when this runs
     from docker.errors import ImageNotFound
 
     try:
@@ -139,6 +140,7 @@ def _finish(client: docker.DockerClient, raw: str, say: Say, cancel: threading.E
         "  /usr/share/doc/* /usr/share/man/* /usr/share/info/* /usr/share/locale/*\n"
         "echo base-ready\n"
     )
+    # start-up: docker is loaded only when this runs
     from docker.types import Mount
 
     mounts, settings = pip_mounts_and_env()

@@ -75,6 +75,7 @@ def list_sandboxes(client: docker.DockerClient) -> list[SandboxInfo]:
 def remove_container(client: docker.DockerClient, container_id: str) -> bool:
     """Kill and remove one sandbox container; False if it was already gone or going (a
     sandbox that ended by itself removes itself)."""
+    # start-up: docker is loaded only when this runs
     from docker.errors import APIError, NotFound
 
     try:
@@ -106,6 +107,7 @@ def cleanup_leftovers(client: docker.DockerClient, *, everything: bool = False) 
             with contextlib.suppress(Exception):
                 net.remove()
                 removed.append(f"network {net.name}")
+    # start-up: images only when stale images are listed
     from inspector.services.sandbox.images import stale_sample_images
 
     for tag in stale_sample_images(client):

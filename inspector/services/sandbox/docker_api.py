@@ -34,6 +34,7 @@ def raw_socket(hijacked: object) -> socket.socket:
 
 def exec_frames(hijacked: object) -> Iterator[tuple[int, bytes]]:
     """The ``(stream, data)`` frames of a non-tty exec's hijacked socket (1 stdout, 2 stderr)."""
+    # start-up: docker is loaded only when this runs
     from docker.utils.socket import frames_iter
 
     frames: Iterator[tuple[int, bytes]] = frames_iter(  # type: ignore[no-untyped-call]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ def engine_address() -> str:
 def connect(timeout: float = 120.0) -> docker.DockerClient:
     """A client for the engine at ``$DOCKER_HOST`` (or the default socket), checked with a ping."""
     try:
+        # start-up: docker is loaded only when this runs
         import docker
         from docker.errors import DockerException
     except ImportError as exc:  # pragma: no cover - docker is a hard dependency
@@ -68,15 +70,11 @@ def _start_time(pid: int) -> str:
 
 def owner_label() -> str:
     """``<hostname>:<pid>:<start time>`` of this process (pid reuse cannot fake liveness)."""
-    import socket
-
     return f"{socket.gethostname()}:{os.getpid()}:{_start_time(os.getpid())}"
 
 
 def owner_alive(owner: str) -> bool | None:
     """Whether the inspector named by an owner label still runs; None when on another host."""
-    import socket
-
     parts = owner.split(":")
     if len(parts) != 3 or not parts[1].isdigit():
         return False

@@ -47,6 +47,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -55,8 +56,7 @@ from inspector.model.repo.requirement_sources import (
     check_requirement_sources,
     plain_requirement_problem,
 )
-from inspector.services.deploy.local import STOCK_BUNDLE, TEST_PACKAGES
-from inspector.services.host.install_settings import identity, identity_key
+from inspector.services.host.install_settings import STOCK_BUNDLE, identity, identity_key
 from inspector.services.host.venvs import uv_binary
 from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.sandbox.base_image import BASE_IMAGE, SANDBOX_UID, base_image_id
@@ -82,7 +82,7 @@ from inspector.services.sandbox.pip_env import (
     pip_mounts_and_env,
     write_settings,
 )
-from inspector.services.suite.reach import BASE_DISTRIBUTIONS, NAMES_FILE, SCAN
+from inspector.services.suite.reach import BASE_DISTRIBUTIONS, NAMES_FILE, SCAN, TEST_PACKAGES
 
 if TYPE_CHECKING:
     import docker
@@ -251,6 +251,7 @@ def _install_script(has_reqs: bool, has_test_reqs: bool, uv: bool = False) -> st
 def _uv_mount() -> tuple[list[docker.types.Mount], dict[str, str]]:
     """The host's uv executable, read-only, and its settings (none: pip only); the index
     settings come with :func:`.pip_env.pip_mounts_and_env`."""
+    # start-up: docker is loaded only when this runs
     from docker.types import Mount
 
     if os.environ.get("GENESIS_INSTALLER", "auto") == "pip":
@@ -336,6 +337,7 @@ def _ensure_runner_image(client: docker.DockerClient, base_id: str, test_reqs: s
 
 
 def _exists(client: docker.DockerClient, tag: str) -> bool:
+    # start-up: docker is loaded only when this runs
     from docker.errors import ImageNotFound
 
     try:
@@ -368,6 +370,7 @@ def _run_install(client: docker.DockerClient, image: str, script: str, req_dir: 
                  ) -> tuple[int | None, str]:
     """The install container: ``user``, every capability dropped but ``cap_add``,
     no-new-privileges, Docker's bridge network (the index), under a lease and a wall clock."""
+    # start-up: docker is loaded only when this runs
     from docker.types import Mount
 
     uv_mounts, uv_env = _uv_mount()
@@ -436,8 +439,6 @@ def stale_sample_images(client: docker.DockerClient) -> list[str]:
 
 def _age(img: object) -> float:
     """Seconds since the image was created (0 when unknown)."""
-    from datetime import datetime
-
     created = str(getattr(img, "attrs", {}).get("Created", ""))[:19]
     try:
         then = datetime.strptime(created + "+0000", "%Y-%m-%dT%H:%M:%S%z").timestamp()

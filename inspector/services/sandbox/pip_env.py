@@ -50,6 +50,7 @@ def pip_mounts_and_env(uv: bool = False) -> tuple[list[Mount], dict[str, str]]:
 
     Bind mounts (not volumes) so that a committed image records no volume.
     """
+    # start-up: docker is loaded only when this runs
     from docker.types import Mount
 
     mounts: list[Mount] = []

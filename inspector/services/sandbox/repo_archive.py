@@ -9,7 +9,7 @@ import os
 import tarfile
 from pathlib import Path
 
-from inspector.services.deploy.local import COPY_IGNORE
+from inspector.services.repo.files import COPY_IGNORE
 
 MAX_BYTES = 512 * 1024 * 1024
 SANDBOX_UID = 1000

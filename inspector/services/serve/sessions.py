@@ -28,6 +28,7 @@ TERM_GRACE = 3.0
 def _die_with_parent() -> None:
     """In the child, before exec: SIGTERM when the server dies, however it dies."""
     if sys.platform.startswith("linux"):
+        # Linux only: prctl
         import ctypes
 
         pr_set_pdeathsig = 1

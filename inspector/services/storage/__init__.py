@@ -1,1 +1,1 @@
-"""Storage."""
+"""Writing files safely: atomic writes under a lock."""

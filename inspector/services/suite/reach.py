@@ -44,6 +44,8 @@ SHADOWING = "shadowing_refused"  # the tamper scan's own kind for such a file: s
 # they require. A task's own test requirements (pandas, jsonschema) and a remedy's packages are
 # not part of it.
 BASE_DISTRIBUTIONS = ("pytest", "requests", "httpx")
+#: What the test runner installs besides the task's ``tests/requirements.txt``.
+TEST_PACKAGES = list(BASE_DISTRIBUTIONS)
 
 # Run by the runner environment's own interpreter (``python -I -c SCAN BASE SITE_PACKAGES...``;
 # BASE comma-separated distribution names): prints as JSON {"provides": [top-level names
@@ -388,6 +390,7 @@ def list_root(folder: str) -> list[str]:
     holding Python code within two levels (a folder of static assets, ``js/``, imports as an
     empty namespace package and runs nothing); nothing when it cannot be read. Self-contained:
     the Docker sandbox runs this very function (:func:`list_root_script`)."""
+    # self-contained: its source runs in the sandbox
     import os
 
     code = (".py", ".pyc", ".so", ".pth")

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -437,8 +438,6 @@ class _Analyser:
         if isinstance(node, (ast.List, ast.Tuple)):
             words = [e.value if isinstance(e, ast.Constant) and isinstance(e.value, str)
                      else "$UNKNOWN" for e in node.elts]
-            import shlex
-
             return " ".join(shlex.quote(w) for w in words)
         return ""
 

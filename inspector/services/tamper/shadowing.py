@@ -25,6 +25,7 @@ import stat
 import sys
 import sysconfig
 from collections.abc import Callable, Iterable
+from importlib.metadata import distributions
 from pathlib import Path
 
 from inspector.model.repo.tampering import TamperFinding
@@ -84,8 +85,6 @@ def _norm(name: str) -> str:
 
 def _dist_files(site: Path, roots: Iterable[str]) -> list[Path]:
     """The ``.py`` files of ``roots`` and everything they require, as installed in ``site``."""
-    from importlib.metadata import distributions
-
     dists = {_norm(d.metadata["Name"] or ""): d for d in distributions(path=[str(site)])}
     todo = [_norm(r) for r in roots]
     seen: set[str] = set()

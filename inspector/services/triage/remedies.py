@@ -63,12 +63,13 @@ from inspector.model.failures.triage import (
 )
 from inspector.model.repo.requirement_sources import plain_requirement_problem
 from inspector.services.deploy.backend import Backend, Limits, SampleJob
-from inspector.services.deploy.local import COPY_IGNORE, STOCK_BUNDLE
 from inspector.services.deploy.steps import DeployOutcome, deploy
 from inspector.services.deploy.warm import DeploymentPool, Target
+from inspector.services.host.install_settings import STOCK_BUNDLE
 from inspector.services.host.ports import PortLock
 from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.logs.rerun_logs import InUse, prune_deployments
+from inspector.services.repo.files import COPY_IGNORE
 from inspector.services.rerun.runner import LineSink, UnknownTest, recorded_cases, resolve_tests
 from inspector.services.suite.golden import CONFIG_FILES
 from inspector.services.triage.remedy_outcome import RemedyRun, is_collection_error, judge

@@ -31,6 +31,7 @@ from inspector.model.failures.triage import (
     Remedy,
 )
 from inspector.model.labels.label_file import Anchor
+from inspector.services.repo.pymodules import IMPORT_ALIASES, is_stdlib
 from inspector.services.suite.audit import (
     HARNESS_CONVENTION,
     MISSING_DEPENDENCY,
@@ -169,8 +170,6 @@ def _remedy_from_evidence(ev: ItemEvidence, category: str, rule: str, reason: st
 
 def _third_party(module: str, ev: ItemEvidence) -> bool:
     """Neither the standard library nor a module of the task's suite (a helper in tests/)."""
-    from inspector.services.repo.pymodules import is_stdlib
-
     top = module.split(".")[0]
     if is_stdlib(top) or top in ("conftest", "tests"):
         return False
@@ -180,8 +179,6 @@ def _third_party(module: str, ev: ItemEvidence) -> bool:
 
 
 def _dist_for(module: str) -> str:
-    from inspector.services.repo.pymodules import IMPORT_ALIASES
-
     top = module.split(".")[0]
     aliases = IMPORT_ALIASES.get(top, ())
     return aliases[0] if aliases else top

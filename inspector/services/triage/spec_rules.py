@@ -15,6 +15,7 @@ import hashlib
 from functools import lru_cache
 
 from inspector.model.failures import facts as ff
+from inspector.model.failures.assertion_reader import expectation_of
 from inspector.model.failures.triage import RUN_ALONE, Reading, Remedy
 from inspector.model.labels.label_file import Anchor
 from inspector.model.readme.check import check
@@ -58,8 +59,6 @@ def expectation(ev: ItemEvidence) -> ff.Expectation | None:
     """What the failing test expected, from its message, traceback and golden source."""
     if ev.case is None or ev.item.test_id is None:
         return None
-    from inspector.model.failures.assertion_reader import expectation_of
-
     test_file = ev.item.test_id.split("::")[0]
     source = ev.suite_source(test_file)
     sources = {}

@@ -1,1 +1,0 @@
-"""Evaluating on a cluster: ``inspector evaluate --executor ray`` (Ray is an optional extra)."""
