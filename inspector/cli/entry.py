@@ -1,7 +1,7 @@
 """Command line: ``inspector [PATH]``, ``summary``, ``failures``, ``evaluate``, ``replay``.
 
 Thin over the services. Every error a user can cause prints one clear line and exits non-zero.
-What reaches a terminal is sanitised (:mod:`inspector.cli_output`); piped output is exact.
+What reaches a terminal is sanitised (:mod:`inspector.cli.output`); piped output is exact.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector import __version__, cli_unreadable, paths
-from inspector.cli_errors import CliError, cli_settings
-from inspector.cli_output import print_json, protect_terminal, terminal_safe
+from inspector import __version__, paths
+from inspector.cli import unreadable as cli_unreadable
+from inspector.cli.errors import CliError, cli_settings
+from inspector.cli.output import print_json, protect_terminal, terminal_safe
 
 if TYPE_CHECKING:
     from inspector.model import LoadIssue
@@ -75,7 +76,7 @@ def _shown(path: Path) -> str:
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
-    from inspector import cli_errata
+    from inspector.cli import errata as cli_errata
     from inspector.model.safe_text import sanitize_field
     from inspector.model.stats import NO_SCORED, figure_with_interval
     from inspector.services.metrics import compute_run_metrics
@@ -249,7 +250,7 @@ def cmd_failures(args: argparse.Namespace) -> int:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from inspector.cli_progress import EvaluationDisplay
+    from inspector.cli.progress import EvaluationDisplay
     from inspector.services.deploy.backend import Limits
     from inspector.services.harness.evaluate import EvaluationError, EvaluationPlan, Evaluator
     from inspector.services.metrics import compute_run_metrics
@@ -365,7 +366,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from inspector.cli_sandbox import positive_mb
+    from inspector.cli.sandbox import positive_mb
     from inspector.services.logs.caps import DEFAULT_LOG_CAP_MB
 
     p = argparse.ArgumentParser(
@@ -380,7 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
         sp.add_argument("--json", action="store_true", help="machine-readable output")
         if name == "summary":
-            from inspector.cli_errata import add_options
+            from inspector.cli.errata import add_options
 
             add_options(sp)  # corrected figures: --labels / --errata (docs/errata.md)
         if name == "failures":
@@ -457,7 +458,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="report_<stamp>.json + intermediate/<stamp>/ or report.json + "
                          "intermediate/")
     ev.add_argument("--quiet", action="store_true")
-    from inspector import cli_analyze, cli_compare, cli_labels, cli_report, cli_sandbox
+    from inspector.cli import analyze as cli_analyze
+    from inspector.cli import compare as cli_compare
+    from inspector.cli import labels as cli_labels
+    from inspector.cli import report as cli_report
+    from inspector.cli import sandbox as cli_sandbox
 
     cli_sandbox.add_parsers(sub)
     cli_labels.add_parsers(sub)
@@ -465,7 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
     # `analyze` is created with its --runs analysis; the others add their options to it
     cli_analyze.add_options(cli_compare.add_analyze_runs(sub))
     cli_report.add_parser(sub)
-    from inspector import cli_serve
+    from inspector.cli import serve as cli_serve
 
     cli_serve.add_parser(sub)
     return p
@@ -474,7 +479,8 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_analyze(args: argparse.Namespace) -> int:
     """``inspector analyze PATH [--runs|--tasks|--code]`` (default ``--runs``); each analysis
     is its own module's."""
-    from inspector import cli_analyze, cli_compare
+    from inspector.cli import analyze as cli_analyze
+    from inspector.cli import compare as cli_compare
 
     if args.runs and (args.tasks or args.code):
         raise CliError("analyze: --runs goes alone (--tasks and --code may go together)")
@@ -499,21 +505,21 @@ def main(argv: list[str] | None = None) -> int:
     handlers = {"summary": cmd_summary, "failures": cmd_failures, "evaluate": cmd_evaluate,
                 "app": cmd_app, "replay": cmd_replay}
     if args.command in ("rerun", "request", "sandbox"):
-        from inspector import cli_sandbox
+        from inspector.cli import sandbox as cli_sandbox
 
         handlers[args.command] = getattr(cli_sandbox, f"cmd_{args.command}")
-    from inspector.cli_labels import cmd_labels
+    from inspector.cli.labels import cmd_labels
 
     handlers["labels"] = cmd_labels
-    from inspector.cli_compare import cmd_compare
+    from inspector.cli.compare import cmd_compare
 
     handlers["compare"] = cmd_compare
     handlers["analyze"] = cmd_analyze
-    from inspector.cli_report import cmd_report
+    from inspector.cli.report import cmd_report
 
     handlers["report"] = cmd_report
     if args.command == "serve":
-        from inspector.cli_serve import cmd_serve
+        from inspector.cli.serve import cmd_serve
 
         handlers["serve"] = cmd_serve
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector import paths
-from inspector.cli_errors import CliError
-from inspector.cli_output import print_json
+from inspector.cli.errors import CliError
+from inspector.cli.output import print_json
 from inspector.model.percent import NA, pct
 
 if TYPE_CHECKING:
@@ -177,7 +177,7 @@ def _confirm(args: argparse.Namespace, ctx: TriageContext, triages: list[SampleT
     """Try the remedies of up to ``--confirm-max`` root suggestions in the sandbox."""
     import time
 
-    from inspector.cli_sandbox import (
+    from inspector.cli.sandbox import (
         _backend_name,
         _cancel_on_sigint,
         _pool,
@@ -397,12 +397,12 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                          help="run the remedies (Docker, or local with --allow-local-exec)")
     confirm.add_argument("--confirm-max", type=int, default=10, metavar="N",
                          help="at most N remedies, in listing order (default 10)")
-    from inspector.cli_sandbox import sandbox_options
+    from inspector.cli.sandbox import sandbox_options
 
     sandbox_options(confirm)
     ck = lsub.add_parser("check", help="validate every label file and the taxonomy")
     ck.add_argument("path", nargs="?", help="runs folder or labels folder")
-    from inspector.cli_errata import add_errata_parser
+    from inspector.cli.errata import add_errata_parser
 
     er = add_errata_parser(lsub)
     for p in (ag, ex, sg, ck, er):
@@ -411,7 +411,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def cmd_labels(args: argparse.Namespace) -> int:
-    from inspector.cli_errata import cmd_errata
+    from inspector.cli.errata import cmd_errata
 
     handler = {"agreement": cmd_agreement, "export": cmd_export, "suggest": cmd_suggest,
                "check": cmd_check, "errata": cmd_errata}[args.action]

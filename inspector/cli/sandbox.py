@@ -13,9 +13,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.cli_args import at_least_one
-from inspector.cli_errors import EXIT_NOT_DEPLOYED, cli_settings
-from inspector.cli_output import print_json
+from inspector.cli.args import at_least_one
+from inspector.cli.errors import EXIT_NOT_DEPLOYED, cli_settings
+from inspector.cli.output import print_json
 
 if TYPE_CHECKING:
     from inspector.model import TestCase

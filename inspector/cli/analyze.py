@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector import paths
-from inspector.cli_errors import CliError
-from inspector.cli_output import print_json, text_table
+from inspector.cli.errors import CliError
+from inspector.cli.output import print_json, text_table
 
 if TYPE_CHECKING:
     from inspector.model.contract_types import Mention
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 def add_options(an: argparse.ArgumentParser) -> None:
     """``--tasks``, ``--code`` and their options on the ``analyze`` parser (which has PATH
-    and ``--json``: :func:`inspector.cli_compare.add_analyze_runs`)."""
+    and ``--json``: :func:`inspector.cli.compare.add_analyze_runs`)."""
     an.description = (an.description or "") + (
         " --tasks: spec complexity of every task README and the RepoGenesis difficulty from "
         "reference implementations (--oracle). --code: SLOC, functions, classes, cyclomatic "

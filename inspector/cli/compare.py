@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector import paths
-from inspector.cli_args import non_negative, positive
-from inspector.cli_errors import CliError
-from inspector.cli_output import print_json, text_table
+from inspector.cli.args import non_negative, positive
+from inspector.cli.errors import CliError
+from inspector.cli.output import print_json, text_table
 from inspector.model.percent import pct
 
 if TYPE_CHECKING:

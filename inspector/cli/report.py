@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from inspector import paths
-from inspector.cli_errors import CliError
+from inspector.cli.errors import CliError
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector import paths
-from inspector.cli_errors import CliError
+from inspector.cli.errors import CliError
 
 if TYPE_CHECKING:
     from inspector.services.serve.server import InspectorServer
