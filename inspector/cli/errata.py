@@ -196,10 +196,10 @@ def cmd_errata(args: argparse.Namespace) -> int:
     return 1 if loaded.problems else 0
 
 
-def add_errata_parser(lsub: argparse._SubParsersAction[argparse.ArgumentParser]
-                      ) -> argparse.ArgumentParser:
-    er = lsub.add_parser("errata", help="the tests labelled 'not-model' as an errata file "
-                                        "another lab can apply (`summary --errata FILE`)")
+def errata_arguments(er: argparse.ArgumentParser) -> None:
+    """``labels errata``: PATH, ``--out`` and ``--labels``."""
+    from inspector.cli.labels import labels_option
+
     er.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
     er.add_argument("--out", metavar="FILE", help="write here instead of stdout")
-    return er
+    labels_option(er)
