@@ -252,10 +252,10 @@ def _scored_against(folder: Path, source: str, labels: LabelSet) -> dict[str, An
 
 
 def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
+    from inspector.cli.score_text import format_score
     from inspector.model.errors import LoadError
     from inspector.services.labels.store import find_reference_labels_dir
     from inspector.services.triage.score import load_split, score_triage
-    from inspector.services.triage.score_text import format_score
 
     labels, source = args.labels, "given with --labels"
     if labels is None:

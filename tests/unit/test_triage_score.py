@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from inspector.cli.score_text import format_score
 from inspector.model.errors import LoadError
 from inspector.model.label_roots import final_follows, is_final_root, root_ratings
 from inspector.model.labels import ItemRef, Label, LabelFile
@@ -38,7 +39,6 @@ from inspector.services.triage.score import (
     score_triage,
     task_of,
 )
-from inspector.services.triage.score_text import format_score
 
 CATS = ["architectural", "dependency", "cross-file", "not-model", "other"]
 DEV = "lab/run-a/Alpha/0"  # a run id holding a slash: the task is still the middle part
