@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from inspector import paths
 from inspector.cli.errors import CliError
-from inspector.cli.output import print_json, text_table
+from inspector.cli.output import print_json
+from inspector.cli.tables import text_table
 
 if TYPE_CHECKING:
     from inspector.model.contract_types import Mention

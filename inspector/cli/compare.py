@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from inspector import paths
 from inspector.cli.args import non_negative, positive
 from inspector.cli.errors import CliError
-from inspector.cli.output import print_json, text_table
+from inspector.cli.output import print_json
+from inspector.cli.tables import text_table
 from inspector.model.percent import pct
 
 if TYPE_CHECKING:

@@ -74,7 +74,8 @@ def _view(args: argparse.Namespace, default: str) -> str:
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
-    from inspector.model.agreement import agreement, format_agreement
+    from inspector.cli.agreement_text import format_agreement
+    from inspector.model.agreement import agreement
     from inspector.model.label_rollup import DEFAULT_AGREEMENT_VIEW, VIEW_TEXT, view_ratings
 
     view = _view(args, DEFAULT_AGREEMENT_VIEW)
