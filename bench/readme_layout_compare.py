@@ -2,7 +2,7 @@
 ``readme_layout`` on every README given: a parser rewrite must give the same line ranges.
 
 usage: python bench/readme_layout_compare.py BEFORE.py [README ...]
-  BEFORE.py: the earlier module's source (``git show REF:inspector/model/readme_layout.py``);
+  BEFORE.py: the earlier module's source (``git show REF:inspector/model/readme/layout.py``);
   READMEs: default the bundled ones (sample_runs/**/README.md) and
   /work/shared/repogenesis-tasks/repo/*/README.md when present.
 Prints the layout of each README before and after (with --verbose) and every difference;
@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from inspector.model import readme_layout as after
+from inspector.model.readme import layout as after
 
 ROOT = Path(__file__).resolve().parent.parent
 TASKS = Path("/work/shared/repogenesis-tasks/repo")

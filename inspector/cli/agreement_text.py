@@ -1,12 +1,12 @@
-"""An :class:`~inspector.model.agreement.AgreementReport` as plain text for a terminal."""
+"""An :class:`~inspector.model.labels.agreement.AgreementReport` as plain text for a terminal."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from inspector.cli.tables import aligned_table
-from inspector.model.agreement import NA_NOTE, AgreementReport
-from inspector.model.percent import NA, pct
+from inspector.model.figures.percent import NA, pct
+from inspector.model.labels.agreement import NA_NOTE, AgreementReport
 
 
 def _stat(value: float | None) -> str:

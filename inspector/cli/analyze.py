@@ -21,7 +21,7 @@ from inspector.cli.output import print_json
 from inspector.cli.tables import text_table
 
 if TYPE_CHECKING:
-    from inspector.model.contract_types import Mention
+    from inspector.model.readme.contract_types import Mention
     from inspector.services.analysis.samples import CodeReport
     from inspector.services.analysis.tasks import TaskAnalysis, TasksReport
 

@@ -15,8 +15,8 @@ from inspector.cli.runs import pct_cell
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from inspector.cli.progress import EvaluationDisplay
     from inspector.services.deploy.backend import Limits
-    from inspector.services.harness.evaluate import EvaluationError, EvaluationPlan, Evaluator
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.evaluate.run import EvaluationError, EvaluationPlan, Evaluator
+    from inspector.services.figures.metrics import compute_run_metrics
 
     settings = cli_settings()
     from inspector.services.deploy.choose import backend_factory
@@ -55,7 +55,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         evaluator = Evaluator(plan, backend, display.message, cancel, on_board=display.attach)
         executor = None
         if args.executor == "ray":
-            from inspector.services.cluster.ray_executor import RayExecutor, RaySettings
+            from inspector.services.evaluate.ray_executor import RayExecutor, RaySettings
 
             executor = RayExecutor(RaySettings(
                 address=args.address, backend=args.backend, allow_local=allow_local,

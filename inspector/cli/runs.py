@@ -19,7 +19,7 @@ from inspector.cli.tables import text_table
 
 if TYPE_CHECKING:
     from inspector.model import LoadIssue
-    from inspector.model.discover import Discovery
+    from inspector.model.runs.discover import Discovery
 
 TAMPER_LINES = 20  # samples with tampering attempts named by `summary`
 
@@ -62,9 +62,9 @@ def _shown(path: Path) -> str:
 
 def cmd_summary(args: argparse.Namespace) -> int:
     from inspector.cli import errata as cli_errata
-    from inspector.model.safe_text import sanitize_field
-    from inspector.model.stats import NO_SCORED, figure_with_interval
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.model.figures.stats import NO_SCORED, figure_with_interval
+    from inspector.model.untrusted.safe_text import sanitize_field
+    from inspector.services.figures.metrics import compute_run_metrics
     from inspector.services.tamper.findings import run_tampering, summary_line
 
     found = _discover(args.path)
@@ -177,7 +177,7 @@ def _not_evaluable_lines(metrics: list) -> list[str]:
 def _suites_not_run(runs: list) -> list[str]:
     """One line per deployed sample whose suite did not run (fully): its status and cause."""
     from inspector.model import SuiteStatus
-    from inspector.model.pytest_output import exit_meaning
+    from inspector.model.suite.pytest_output import exit_meaning
     from inspector.services.suite.cause import cause_of
 
     lines = []
@@ -198,7 +198,7 @@ def _suites_not_run(runs: list) -> list[str]:
 
 
 def cmd_failures(args: argparse.Namespace) -> int:
-    from inspector.services.failures import list_failures
+    from inspector.services.figures.failures import list_failures
 
     found = _discover(args.path)
     runs = found.named(args.run)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from inspector.cli.tables import aligned_table as table
-from inspector.model.percent import NA, pct
+from inspector.model.figures.percent import NA, pct
 from inspector.services.triage.score import NONE, ScoreReport, UnitScore
 
 SPLIT_TITLES = {"held_out": "held-out", "dev": "dev", "all": "all"}

@@ -14,7 +14,7 @@ def cmd_app(args: argparse.Namespace) -> int:
     if not root.exists():
         raise CliError.missing(root)
     settings = cli_settings()
-    from inspector.model.labels import valid_annotator
+    from inspector.model.labels.label_file import valid_annotator
     from inspector.ui.app import InspectorApp
 
     if args.annotator and not valid_annotator(args.annotator):
@@ -27,7 +27,7 @@ def cmd_app(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from inspector.model.outcomes import Phase
+    from inspector.model.results.outcomes import Phase
     from inspector.services.logs.deployment_log import NoLogError, locate_sample_log
 
     speeds = {"1": 1.0, "2": 2.0, "5": 5.0, "10": 10.0, "50": 50.0, "max": None}

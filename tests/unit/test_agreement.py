@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inspector.cli.agreement_text import format_agreement
-from inspector.model.agreement import (
+from inspector.model.labels.agreement import (
     NA_NOTE,
     AgreementReport,
     CategoryAgreement,
