@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import main
-from inspector.cli_errors import CliError
+from inspector.cli.errors import CliError
 from inspector.model.untrusted.errors import LoadError
 from inspector.model.untrusted.files import read_regular
 from inspector.services.logs.deployment_log import NoLogError, open_log_path

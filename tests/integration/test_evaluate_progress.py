@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from inspector.cli_progress import render_progress
+from inspector.cli.progress import render_progress
 from inspector.model.runs.progress import InFlight, NodeProgress, RunProgress, load_progress
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from inspector.cli.agreement_text import format_agreement
 from inspector.model.labels.agreement import (
     NA_NOTE,
     AgreementReport,
@@ -19,7 +20,6 @@ from inspector.model.labels.agreement import (
     agreement,
     category_alpha,
     cohen_kappa,
-    format_agreement,
     krippendorff_alpha,
 )
 

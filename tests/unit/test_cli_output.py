@@ -8,7 +8,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector.cli_output import SanitizingStream, ascii_json
+from inspector.cli.output import SanitizingStream, ascii_json
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(),

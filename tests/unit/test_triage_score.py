@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from inspector.cli.score_text import format_score
 from inspector.model.failures.triage import TEST, FailureItem, Reading, SampleTriage, TestSuggestion
 from inspector.model.labels.label_file import ItemRef, Label, LabelFile
 from inspector.model.labels.labelset import LabelSet
@@ -38,7 +39,6 @@ from inspector.services.triage.score import (
     score_triage,
     task_of,
 )
-from inspector.services.triage.score_text import format_score
 
 CATS = ["architectural", "dependency", "cross-file", "not-model", "other"]
 DEV = "lab/run-a/Alpha/0"  # a run id holding a slash: the task is still the middle part

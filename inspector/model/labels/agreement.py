@@ -8,8 +8,8 @@ annotator only counts toward that annotator's total but never toward agreement.
   values, computed from the coincidence matrix as in Krippendorff (2011), "Computing
   Krippendorff's Alpha-Reliability".
 * :func:`category_alpha` — alpha on the data binarised to "this category or not".
-* :func:`agreement` gathers all of them into an :class:`AgreementReport`;
-  :func:`format_agreement` renders it as plain text for a terminal.
+* :func:`agreement` gathers all of them into an :class:`AgreementReport`
+  (:func:`inspector.cli.agreement_text.format_agreement` renders it for a terminal).
 
 Figures that are undefined come back as ``None``: no shared items, or chance agreement that
 is already perfect (every label the same category), where both statistics divide by zero.
@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
-
-from inspector.model.figures.percent import NA, pct
 
 NA_NOTE = "n/a: undefined (no shared items, or every label the same category)"
 
@@ -253,75 +251,3 @@ def agreement(ratings: Mapping[str, Mapping[str, str]],
         annotators=annotators, items=len(shared), total_items=len(ratings), pairs=pairs,
         alpha=alpha, alpha_values=alpha_values, per_category=per_category,
         disagreements=disagreements)
-
-
-# --------------------------------------------------------------------------- plain text
-
-def _stat(value: float | None) -> str:
-    return NA if value is None else f"{value:.3f}"
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """Rows under a header, two-space indented; first column left-aligned, others right."""
-    widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows,
-                                                                          strict=True)]
-
-    def line(cells: Sequence[str]) -> str:
-        parts = [cell.ljust(w) if i == 0 else cell.rjust(w)
-                 for i, (cell, w) in enumerate(zip(cells, widths, strict=True))]
-        return ("  " + "  ".join(parts)).rstrip()
-
-    return [line(headers), *(line(row) for row in rows)]
-
-
-def format_agreement(report: AgreementReport, names: Mapping[str, str] | None = None) -> str:
-    """The report as plain text (no colours), columns aligned; ``names`` maps category ids
-    to display names for the per-category table. Undefined figures read ``n/a``."""
-    names = names or {}
-    who = ", ".join(f"{name} ({count})" for name, count in report.annotators.items())
-    k = len(report.annotators)
-    header = (f"{report.items} shared items ({report.total_items} labelled by anyone), "
-              f"{k} annotator{'' if k == 1 else 's'}" + (f": {who}" if who else ""))
-    lines = [header, ""]
-    na = False
-
-    lines.append("Cohen's kappa")
-    if report.pairs:
-        rows = []
-        for p in report.pairs:
-            na |= p.observed is None or p.kappa is None
-            rows.append([f"{p.a} / {p.b}", str(p.items), str(p.agreed),
-                         pct(p.observed, NA), _stat(p.kappa)])
-        lines += _table(["pair", "items", "agreed", "observed", "kappa"], rows)
-    else:
-        lines.append("  (fewer than two annotators)")
-    lines.append("")
-
-    na |= report.alpha is None
-    lines.append(f"Krippendorff's alpha: {_stat(report.alpha)} "
-                 f"({report.alpha_values} values)")
-    lines.append("")
-
-    lines.append("Per category")
-    rows = []
-    for c in report.per_category:
-        na |= c.alpha is None
-        rows.append([names.get(c.category, c.category), str(c.labels), str(c.items),
-                     str(c.agreed), _stat(c.alpha)])
-    if rows:
-        lines += _table(["category", "labels", "items", "all agree", "alpha"], rows)
-    else:
-        lines.append("  (no categories)")
-    lines.append("")
-
-    if report.disagreements:
-        lines.append(f"Disagreements ({len(report.disagreements)})")
-        for d in report.disagreements:
-            said = ", ".join(f"{name}={category}" for name, category in d.ratings.items())
-            lines.append(f"  {d.item}: {said}")
-    else:
-        lines.append("Disagreements: none")
-
-    if na:
-        lines += ["", NA_NOTE]
-    return "\n".join(lines) + "\n"

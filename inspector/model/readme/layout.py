@@ -1,17 +1,34 @@
 """The layout of a task README as line numbers: code blocks (fenced, and bare JSON written as
 plain text), headings (Markdown and plain-text ones), numbered items, list items, tables and
-paragraphs. Everything else in the README contract reads the README through this."""
+paragraphs. Everything else in the README contract reads the README through this.
+
+markdown-it-py finds the fenced blocks and the ``#`` headings (its tokens carry their source
+lines); what Markdown does not know is ours: bare JSON, plain-text titles, numbered titles.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING
 
-_FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
+_LANG = re.compile(r"[\w+-]*")
 _NUMBERED = re.compile(r"^\d+[.)]\s+\S")
 _BULLET = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+")
 PLAIN_LEVEL = 7  # level given to plain-text headings ("Movie Resources" on its own line)
+
+
+@cache
+def _markdown_it() -> MarkdownIt:
+    """One CommonMark parser of blocks (building one costs more than parsing a README); no
+    inline parsing: a heading's title is its inline token's raw content."""
+    from markdown_it import MarkdownIt  # not at start-up: only a README analysis needs it
+
+    return MarkdownIt("commonmark").disable("inline")
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +59,7 @@ class Layout:
     headings: list[tuple[int, int, str]] = field(default_factory=list)  # (line, level, title)
     numbered: list[int] = field(default_factory=list)  # top-level "1) Title" / "2. Title" lines
     _owner: list[int] = field(default_factory=list)  # per line: index of its block, -1 none
+    _atx: set[int] = field(default_factory=set)  # lines of Markdown ("#") headings
 
     @classmethod
     def read(cls, text: str) -> Layout:
@@ -52,31 +70,46 @@ class Layout:
     def line(self, no: int) -> str:
         return self.lines[no - 1] if 1 <= no <= len(self.lines) else ""
 
+    def _markdown(self) -> tuple[dict[int, tuple[int, str, bool]], dict[int, tuple[int, str]]]:
+        """From markdown-it's tokens: fenced blocks (first line -> (last line, language,
+        closed); an unclosed fence runs to the end) and ``#`` headings (line -> (level,
+        title))."""
+        fences: dict[int, tuple[int, str, bool]] = {}
+        headings: dict[int, tuple[int, str]] = {}
+        tokens = _markdown_it().parse("\n".join(self.lines))
+        for i, tok in enumerate(tokens):
+            if tok.map is None:
+                continue
+            if tok.type == "fence":
+                lang = _LANG.match(tok.info.strip())
+                # the closing fence, if there is one (after a block quote's '>'s)
+                last = self.line(tok.map[1]).strip().lstrip("> ")
+                closed = tok.map[1] > tok.map[0] + 1 and len(last) >= len(tok.markup) and \
+                    set(last) == {tok.markup[0]}
+                fences[tok.map[0] + 1] = (tok.map[1], lang.group(0) if lang else "", closed)
+            elif tok.type == "heading_open" and tok.markup.startswith("#"):
+                title = tokens[i + 1].content.rstrip("#").strip("*_ ")
+                headings[tok.map[0] + 1] = (len(tok.markup), title)
+        self._atx = set(headings)
+        return fences, headings
+
     def _scan(self) -> None:
-        fence: str | None = None
-        start, lang = 0, ""
-        body: list[str] = []
+        fences, headings = self._markdown()
         skip_to = 0
         plain: list[tuple[int, int, str]] = []
         for no, raw in enumerate(self.lines, 1):
-            fm = _FENCE.match(raw)
-            if fence is not None:
-                self.code.add(no)
-                if fm and raw.strip().startswith(fence):
-                    self.blocks.append(Block(start, no, start + 1, "\n".join(body), lang))
-                    fence = None
-                else:
-                    body.append(raw)
-                continue
-            if fm:
-                fence, start, lang, body = fm.group(1), no, fm.group(2), []
-                self.code.add(no)
-                continue
             if no <= skip_to:
                 continue
-            hm = _HEADING.match(raw)
-            if hm:
-                self.headings.append((no, len(hm.group(1)), hm.group(2).strip("*_ ")))
+            if no in fences:
+                end, lang, closed = fences[no]
+                body = self.lines[no:end - 1 if closed else end]
+                self.blocks.append(Block(no, end, no + 1, "\n".join(body), lang))
+                self.code.update(range(no, end + 1))
+                skip_to = end
+                continue
+            if no in headings:
+                level, title = headings[no]
+                self.headings.append((no, level, title))
             elif self._plain_heading(no):
                 plain.append((no, PLAIN_LEVEL, raw.strip()))
             elif _NUMBERED.match(raw):
@@ -85,8 +118,6 @@ class Layout:
             if bare:
                 self.blocks.append(bare)
                 skip_to = bare.end
-        if fence is not None:  # an unclosed fence runs to the end
-            self.blocks.append(Block(start, len(self.lines), start + 1, "\n".join(body), lang))
         if len(self.headings) < 2:  # plain-text titles only where Markdown headings are missing
             self.headings = sorted(self.headings + plain)
         self.blocks.sort(key=lambda b: b.start)
@@ -203,7 +234,7 @@ class Layout:
                 break
             got.insert(0, raw.strip())
             first = first or n
-            if _HEADING.match(raw) or self.is_item(n):
+            if n in self._atx or self.is_item(n):
                 break
             n -= 1
         return first, " ".join(got)

@@ -1,4 +1,4 @@
-"""A deployment's processes found in ``/proc`` when no PID namespace holds them: its process
+"""A deployment's processes found through psutil when no PID namespace holds them: its process
 group and session, every process carrying its token in the environment, and the owner of the
 port it listens on; and killing all of them, daemons that double-forked included."""
 
@@ -9,26 +9,18 @@ import os
 import signal
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-PROC = Path("/proc")
+import psutil
 
-
-def _stat(pid: int | str) -> list[bytes] | None:
-    """``state ppid pgrp session ...`` (the fields after ``comm``), None if gone."""
-    try:
-        raw = (PROC / str(pid) / "stat").read_bytes()
-    except OSError:
-        return None
-    # pid (comm) state ppid pgrp session ...: comm may hold spaces and parentheses
-    return raw[raw.rfind(b")") + 2:].split()
+#: What a process that is gone, not ours to read, or a zombie raises.
+_GONE = (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess, OSError)
 
 
-def _pids() -> list[int]:
-    try:
-        return [int(e.name) for e in PROC.iterdir() if e.name.isdigit()]
-    except OSError:
-        return []
+def _alive(p: psutil.Process) -> bool:
+    """Running (zombies awaiting reaping do not count)."""
+    with contextlib.suppress(*_GONE):
+        return p.status() != psutil.STATUS_ZOMBIE
+    return False
 
 
 def group_alive(pgid: int) -> bool:
@@ -41,12 +33,10 @@ def group_alive(pgid: int) -> bool:
         os.killpg(pgid, 0)
     except (ProcessLookupError, PermissionError):
         return False
-    if not (PROC / "self" / "stat").is_file():
-        return True
-    for pid in _pids():
-        fields = _stat(pid)
-        if fields and len(fields) > 2 and int(fields[2]) == pgid and fields[0] != b"Z":
-            return True
+    for p in psutil.process_iter():
+        with contextlib.suppress(*_GONE):
+            if os.getpgid(p.pid) == pgid and _alive(p):
+                return True
     return False
 
 
@@ -54,85 +44,56 @@ def alive_pids(pids: set[int]) -> set[int]:
     """Those of ``pids`` still running (not zombies)."""
     out = set()
     for pid in pids:
-        fields = _stat(pid)
-        if fields and fields[0] != b"Z":
-            out.add(pid)
+        with contextlib.suppress(*_GONE):
+            if _alive(psutil.Process(pid)):
+                out.add(pid)
     return out
 
 
 def boot_ticks() -> int:
-    """Now, in the clock ticks since boot that ``/proc/PID/stat`` gives start times in."""
+    """Now, in the clock ticks since boot that process start times are compared in."""
     return int(time.clock_gettime(time.CLOCK_BOOTTIME) * os.sysconf("SC_CLK_TCK"))
+
+
+def _start_ticks(p: psutil.Process) -> int:
+    """When ``p`` started, in clock ticks since boot (as :func:`boot_ticks`)."""
+    return round((p.create_time() - psutil.boot_time()) * os.sysconf("SC_CLK_TCK"))
 
 
 def tracked_pids(leader: int, token: str, port: int | None, since: int) -> set[int]:
     """The deployment's processes: in the leader's group or session, or carrying ``token`` in
     their environment, or (started at or after ``since``, by this user) listening on ``port``."""
-    needle = token.encode()
     out: set[int] = set()
-    for pid in _pids():
-        fields = _stat(pid)
-        if not fields or len(fields) < 4:
-            continue
-        if int(fields[2]) == leader or int(fields[3]) == leader:
-            out.add(pid)
-            continue
-        with contextlib.suppress(OSError):
-            if needle in (PROC / str(pid) / "environ").read_bytes():
-                out.add(pid)
+    for p in psutil.process_iter():
+        with contextlib.suppress(*_GONE):
+            if leader in (os.getpgid(p.pid), os.getsid(p.pid)):
+                out.add(p.pid)
+                continue
+        with contextlib.suppress(*_GONE):
+            if any(token in f"{k}={v}" for k, v in p.environ().items()):
+                out.add(p.pid)
     if port:
         for pid in port_owners(port):
-            fields = _stat(pid)
-            if fields and len(fields) > 19 and int(fields[19]) >= since and \
-                    _owner(pid) == os.geteuid():
-                out.add(pid)
+            with contextlib.suppress(*_GONE):
+                p = psutil.Process(pid)
+                if _start_ticks(p) >= since and p.uids().effective == os.geteuid():
+                    out.add(pid)
     return out - _ours()
-
-
-def _owner(pid: int) -> int | None:
-    try:
-        return (PROC / str(pid)).stat().st_uid
-    except OSError:
-        return None
 
 
 def _ours() -> set[int]:
     """This process and its ancestors: never killed."""
-    mine, pid = set(), os.getpid()
-    while pid > 1 and pid not in mine:
-        mine.add(pid)
-        fields = _stat(pid)
-        pid = int(fields[1]) if fields else 0
-    return mine
+    me = psutil.Process()
+    return {me.pid, *(p.pid for p in me.parents())}
 
 
 def port_owners(port: int) -> set[int]:
     """Processes holding a listening TCP socket on ``port`` (IPv4 or IPv6)."""
-    inodes: set[str] = set()
-    for table in ("tcp", "tcp6"):
-        try:
-            lines = (PROC / "net" / table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            cols = line.split()
-            if len(cols) > 9 and cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
-                inodes.add(cols[9])
-    if not inodes:
-        return set()
-    wanted = {f"socket:[{i}]" for i in inodes}
-    owners = set()
-    for pid in _pids():
-        try:
-            fds = list((PROC / str(pid) / "fd").iterdir())
-        except OSError:
-            continue
-        for fd in fds:
-            with contextlib.suppress(OSError):
-                if os.readlink(fd) in wanted:
-                    owners.add(pid)
-                    break
-    return owners
+    with contextlib.suppress(*_GONE):
+        return {c.pid for c in psutil.net_connections(kind="tcp")
+                if c.pid is not None and c.status == psutil.CONN_LISTEN and c.laddr
+                and c.laddr.port == port}
+    return set()
 
 
 def kill_all(collect: Callable[[], set[int]], leader: int, grace: float) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector import paths
-from inspector.cli_errors import CliError
+from inspector.cli.errors import CliError
 
 if TYPE_CHECKING:
     from inspector.services.serve.server import InspectorServer
@@ -18,12 +18,8 @@ DEFAULT_PORT = 8000
 DEFAULT_MAX_SESSIONS = 4
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    sp = sub.add_parser(
-        "serve", help="serve the app in a browser (one app process per tab)",
-        description="Serve the inspector in a web browser: each tab runs its own app process. "
-                    "Any host but loopback needs a token (generated when not given); the URL "
-                    "to open is printed.")
+def serve_arguments(sp: argparse.ArgumentParser) -> None:
+    """PATH, the address, the access and the sessions."""
     sp.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
     sp.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default 127.0.0.1, this machine only)")

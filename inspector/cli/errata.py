@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector import paths
-from inspector.cli_errors import CliError
-from inspector.cli_output import print_json
+from inspector.cli.errors import CliError
+from inspector.cli.output import print_json
 
 if TYPE_CHECKING:
     from inspector.model import Run
@@ -160,7 +160,7 @@ def json_block(found: tuple[Corrections, Source] | None, run_id: str) -> dict[st
 
 def cmd_errata(args: argparse.Namespace) -> int:
     """``inspector labels errata [PATH] [--labels DIR] [--out FILE]``."""
-    from inspector.cli_labels import _load, _runs
+    from inspector.cli.labels import _load, _runs
     from inspector.services.labels.errata import (
         dumps_errata,
         errata_from_labels,
@@ -196,10 +196,10 @@ def cmd_errata(args: argparse.Namespace) -> int:
     return 1 if loaded.problems else 0
 
 
-def add_errata_parser(lsub: argparse._SubParsersAction[argparse.ArgumentParser]
-                      ) -> argparse.ArgumentParser:
-    er = lsub.add_parser("errata", help="the tests labelled 'not-model' as an errata file "
-                                        "another lab can apply (`summary --errata FILE`)")
+def errata_arguments(er: argparse.ArgumentParser) -> None:
+    """``labels errata``: PATH, ``--out`` and ``--labels``."""
+    from inspector.cli.labels import labels_option
+
     er.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
     er.add_argument("--out", metavar="FILE", help="write here instead of stdout")
-    return er
+    labels_option(er)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from inspector.cli.tables import aligned_table as table
 from inspector.model.figures.percent import NA, pct
 from inspector.services.triage.score import NONE, ScoreReport, UnitScore
 
@@ -15,19 +16,6 @@ LIST_LIMIT = 25
 
 def _num(x: float | None) -> str:
     return NA if x is None else f"{x:.3f}"
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  "
-          ) -> list[str]:
-    """Rows under a header; first column left-aligned, the others right-aligned."""
-    widths = [max(len(str(c)) for c in col) for col in zip(headers, *rows, strict=True)]
-
-    def line(cells: Sequence[str]) -> str:
-        parts = [c.ljust(w) if i == 0 else c.rjust(w)
-                 for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
-        return (indent + "  ".join(parts)).rstrip()
-
-    return [line(headers), *(line(r) for r in rows)]
 
 
 def _summary_row(split: str, unit: str, s: UnitScore) -> list[str]:

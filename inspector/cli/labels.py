@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector import paths
-from inspector.cli_errors import CliError
-from inspector.cli_output import print_json
+from inspector.cli.errors import CliError
+from inspector.cli.output import print_json
 from inspector.model.figures.percent import NA, pct
 
 if TYPE_CHECKING:
@@ -74,7 +74,8 @@ def _view(args: argparse.Namespace, default: str) -> str:
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
-    from inspector.model.labels.agreement import agreement, format_agreement
+    from inspector.cli.agreement_text import format_agreement
+    from inspector.model.labels.agreement import agreement
     from inspector.model.labels.rollup import DEFAULT_AGREEMENT_VIEW, VIEW_TEXT, view_ratings
 
     view = _view(args, DEFAULT_AGREEMENT_VIEW)
@@ -177,7 +178,7 @@ def _confirm(args: argparse.Namespace, ctx: TriageContext, triages: list[SampleT
     """Try the remedies of up to ``--confirm-max`` root suggestions in the sandbox."""
     import time
 
-    from inspector.cli_sandbox import (
+    from inspector.cli.sandbox import (
         _backend_name,
         _cancel_on_sigint,
         _pool,
@@ -252,10 +253,10 @@ def _scored_against(folder: Path, source: str, labels: LabelSet) -> dict[str, An
 
 
 def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
+    from inspector.cli.score_text import format_score
     from inspector.model.untrusted.errors import LoadError
     from inspector.services.labels.store import find_reference_labels_dir
     from inspector.services.triage.score import load_split, score_triage
-    from inspector.services.triage.score_text import format_score
 
     labels, source = args.labels, "given with --labels"
     if labels is None:
@@ -353,13 +354,14 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if loaded.problems or unknown else 0
 
 
-def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    lb = sub.add_parser("labels", help="failure labels: agreement, export, suggestions, check",
-                        description="Work with failure labels (labels/annotators/<name>.json "
-                                    "next to the runs).")
-    lsub = lb.add_subparsers(dest="action", required=True)
-    ag = lsub.add_parser("agreement", help="Cohen's kappa per annotator pair, "
-                                           "Krippendorff's alpha overall and per category")
+def labels_option(p: argparse.ArgumentParser) -> None:
+    """``--labels DIR``, on every ``labels`` action."""
+    p.add_argument("--labels", metavar="DIR",
+                   help="labels folder (default: <path>/labels or the nearest parent's)")
+
+
+def agreement_arguments(ag: argparse.ArgumentParser) -> None:
+    """PATH, ``--json``, the view and ``--labels``."""
     ag.add_argument("path", nargs="?", help="runs folder or labels folder (default: bundled "
                                             "sample_runs)")
     ag.add_argument("--json", action="store_true", help="machine-readable output")
@@ -367,8 +369,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                     help="rate each root cause once (default), each sample's primary "
                          "category (each annotator's own labels rolled up), or each test")
     ag.add_argument("--per-root", action="store_true", help="same as --view root")
-    ex = lsub.add_parser("export", help="the paper's failure-category table, plus per-run and "
-                                        "per-agent breakdowns")
+    labels_option(ag)
+
+
+def export_arguments(ex: argparse.ArgumentParser) -> None:
+    """RUN_DIR, the format, the output file, the view and ``--labels``."""
     ex.add_argument("run_dir", help="a run folder, or a folder of runs")
     ex.add_argument("--format", default="md", choices=["md", "csv", "json", "latex"])
     ex.add_argument("-o", "--output", help="write to this file instead of stdout")
@@ -376,8 +381,13 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                     help="what the tables count: each labelled sample once under its primary "
                          "category (default), each root cause once, or each labelled test")
     ex.add_argument("--per-root", action="store_true", help="same as --view root")
-    sg = lsub.add_parser("suggest", help="the suggested category of every failing sample, and "
-                                         "how often it matches the labels")
+    labels_option(ex)
+
+
+def suggest_arguments(sg: argparse.ArgumentParser) -> None:
+    """PATH, ``--json``, the mode, the causal confirmation and ``--labels``."""
+    from inspector.cli.sandbox import sandbox_options
+
     sg.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
     sg.add_argument("--json", action="store_true")
     mode = sg.add_mutually_exclusive_group()
@@ -397,22 +407,11 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                          help="run the remedies (Docker, or local with --allow-local-exec)")
     confirm.add_argument("--confirm-max", type=int, default=10, metavar="N",
                          help="at most N remedies, in listing order (default 10)")
-    from inspector.cli_sandbox import sandbox_options
-
     sandbox_options(confirm)
-    ck = lsub.add_parser("check", help="validate every label file and the taxonomy")
+    labels_option(sg)
+
+
+def check_arguments(ck: argparse.ArgumentParser) -> None:
+    """PATH and ``--labels``."""
     ck.add_argument("path", nargs="?", help="runs folder or labels folder")
-    from inspector.cli_errata import add_errata_parser
-
-    er = add_errata_parser(lsub)
-    for p in (ag, ex, sg, ck, er):
-        p.add_argument("--labels", metavar="DIR",
-                       help="labels folder (default: <path>/labels or the nearest parent's)")
-
-
-def cmd_labels(args: argparse.Namespace) -> int:
-    from inspector.cli_errata import cmd_errata
-
-    handler = {"agreement": cmd_agreement, "export": cmd_export, "suggest": cmd_suggest,
-               "check": cmd_check, "errata": cmd_errata}[args.action]
-    return handler(args)
+    labels_option(ck)

@@ -11,11 +11,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from inspector.cli_args import at_least_one
-from inspector.cli_errors import EXIT_NOT_DEPLOYED, cli_settings
-from inspector.cli_output import print_json
+from inspector.cli.args import at_least_one
+from inspector.cli.errors import EXIT_NOT_DEPLOYED, cli_settings
+from inspector.cli.output import print_json
 
 if TYPE_CHECKING:
     from inspector.model import TestCase
@@ -232,73 +232,100 @@ def cmd_request(args: argparse.Namespace) -> int:
     return 0 if resp.status < 400 else 1
 
 
-def cmd_sandbox(args: argparse.Namespace) -> int:
+def _engine() -> Any:
+    """The Docker engine's client, or None (said on stderr) when there is none."""
     from inspector.services.sandbox.engine import EngineUnavailable, connect
 
     try:
-        client = connect()
+        return connect()
     except EngineUnavailable as exc:
         _err(f"error: {exc}")
-        return EXIT_NOT_DEPLOYED
-    if args.action == "init":
-        from inspector.services.sandbox.apt_sources import AptSource, NoAptSource
-        from inspector.services.sandbox.base_image import InitError, init_base_image
+        return None
 
-        source = AptSource(args.mirror.rstrip("/"), args.suite or "bookworm", ("main",),
-                           Path("--mirror")) if args.mirror else None
-        with _cancel_on_sigint() as cancel:
-            try:
-                res = init_base_image(client, force=args.force, source=source,
-                                      say=lambda s: _err(s) if not args.quiet else None,
-                                      cancel=cancel)
-            except (InitError, NoAptSource) as exc:
-                _err(f"error: {exc}")
-                return 1
-        print(f"{res.image} {res.image_id[:19]} "
-              + (f"built in {res.seconds:.0f}s" if res.built else "already present"))
+
+def cmd_sandbox_init(args: argparse.Namespace) -> int:
+    """Build the sandbox base image (unless present, or with ``--force``)."""
+    from inspector.services.sandbox.apt_sources import AptSource, NoAptSource
+    from inspector.services.sandbox.base_image import InitError, init_base_image
+
+    client = _engine()
+    if client is None:
+        return EXIT_NOT_DEPLOYED
+    source = AptSource(args.mirror.rstrip("/"), args.suite or "bookworm", ("main",),
+                       Path("--mirror")) if args.mirror else None
+    with _cancel_on_sigint() as cancel:
+        try:
+            res = init_base_image(client, force=args.force, source=source,
+                                  say=lambda s: _err(s) if not args.quiet else None,
+                                  cancel=cancel)
+        except (InitError, NoAptSource) as exc:
+            _err(f"error: {exc}")
+            return 1
+    print(f"{res.image} {res.image_id[:19]} "
+          + (f"built in {res.seconds:.0f}s" if res.built else "already present"))
+    return 0
+
+
+def cmd_sandbox_ls(args: argparse.Namespace) -> int:
+    """List the sandbox containers."""
+    from inspector.services.sandbox.cleanup import list_sandboxes
+
+    client = _engine()
+    if client is None:
+        return EXIT_NOT_DEPLOYED
+    rows = list_sandboxes(client)
+    if args.json:
+        print_json(json.dumps([r.__dict__ for r in rows], indent=2))
         return 0
+    if not rows:
+        print("no sandboxes")
+    for r in rows:
+        owner = {True: "owner alive", False: "owner gone", None: "other host"}[r.owner_alive]
+        left = "  (leftover)" if r.leftover else ""
+        print(f"{r.id[:12]}  {r.kind:8} {r.status:8} {r.sample or '-':50} {owner}{left}")
+    return 0
+
+
+def cmd_sandbox_stop(args: argparse.Namespace) -> int:
+    """Stop and remove the sandboxes named (by a unique id prefix), or all with ``--all``."""
     from inspector.services.sandbox.cleanup import (
         cleanup_leftovers,
         list_sandboxes,
         remove_container,
     )
 
-    if args.action == "ls":
-        rows = list_sandboxes(client)
-        if args.json:
-            print_json(json.dumps([r.__dict__ for r in rows], indent=2))
-            return 0
-        if not rows:
-            print("no sandboxes")
-        for r in rows:
-            owner = {True: "owner alive", False: "owner gone", None: "other host"}[
-                r.owner_alive]
-            left = "  (leftover)" if r.leftover else ""
-            print(f"{r.id[:12]}  {r.kind:8} {r.status:8} {r.sample or '-':50} {owner}{left}")
-        return 0
-    if args.action == "stop":
-        if args.all:
-            removed = cleanup_leftovers(client, everything=True)
-        else:
-            if not args.ids:
-                _err("error: name container ids (from `inspector sandbox ls`) or use --all")
+    client = _engine()
+    if client is None:
+        return EXIT_NOT_DEPLOYED
+    if args.all:
+        removed = cleanup_leftovers(client, everything=True)
+    else:
+        if not args.ids:
+            _err("error: name container ids (from `inspector sandbox ls`) or use --all")
+            return 1
+        ids = {r.id: r for r in list_sandboxes(client)}
+        removed = []
+        for want in args.ids:
+            hits = [i for i in ids if i.startswith(want)]
+            if len(hits) != 1:
+                _err(f"error: {want!r} matches {len(hits)} sandboxes")
                 return 1
-            ids = {r.id: r for r in list_sandboxes(client)}
-            removed = []
-            for want in args.ids:
-                hits = [i for i in ids if i.startswith(want)]
-                if len(hits) != 1:
-                    _err(f"error: {want!r} matches {len(hits)} sandboxes")
-                    return 1
-                if remove_container(client, hits[0]):
-                    removed.append(f"container {ids[hits[0]].name}")
-        print("\n".join(f"removed {r}" for r in removed) or "nothing to remove")
-        return 0
-    if args.action == "prune":
-        removed = cleanup_leftovers(client)
-        print("\n".join(f"removed {r}" for r in removed) or "no leftovers")
-        return 0
-    raise AssertionError(args.action)
+            if remove_container(client, hits[0]):
+                removed.append(f"container {ids[hits[0]].name}")
+    print("\n".join(f"removed {r}" for r in removed) or "nothing to remove")
+    return 0
+
+
+def cmd_sandbox_prune(args: argparse.Namespace) -> int:
+    """Remove the leftovers of inspectors that are gone."""
+    from inspector.services.sandbox.cleanup import cleanup_leftovers
+
+    client = _engine()
+    if client is None:
+        return EXIT_NOT_DEPLOYED
+    removed = cleanup_leftovers(client)
+    print("\n".join(f"removed {r}" for r in removed) or "no leftovers")
+    return 0
 
 
 def _deploy_options(p: argparse.ArgumentParser) -> None:
@@ -342,12 +369,8 @@ def sandbox_options(p: argparse._ActionsContainer) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress or test output")
 
 
-def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    rr = sub.add_parser(
-        "rerun", help="redeploy one sample and run one test (or all its failures) again",
-        description="Redeploy a generated repo in a sandbox and run tests against it. Exit "
-                    "code 0: the tests pass; 1: a test fails; 2: the repo could not be "
-                    "deployed.")
+def rerun_arguments(rr: argparse.ArgumentParser) -> None:
+    """The sample, the sandbox options, the tests and how often."""
     _deploy_options(rr)
     rr.add_argument("test_id", nargs="*", help="pytest node id or test name (repeatable)")
     rr.add_argument("--all-failures", action="store_true",
@@ -355,23 +378,31 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     rr.add_argument("--times", type=int, default=1, metavar="N",
                     help="run N times and report how often each test fails")
     rr.add_argument("--json", action="store_true", help="machine-readable report")
-    rq = sub.add_parser("request", help="send one HTTP request to a redeployed sample")
+
+
+def request_arguments(rq: argparse.ArgumentParser) -> None:
+    """The sample, the sandbox options and the request."""
     _deploy_options(rq)
     rq.add_argument("method")
     rq.add_argument("path", help="path with optional ?query")
     rq.add_argument("--json-body", metavar="JSON", help="JSON request body")
     rq.add_argument("-H", "--header", action="append", help="'Name: value' (repeatable)")
-    sb = sub.add_parser("sandbox", help="build the sandbox base image; list/stop sandboxes")
-    sb_sub = sb.add_subparsers(dest="action", required=True)
-    init = sb_sub.add_parser("init", help="build the base image locally (debootstrap + "
-                                          "docker import; mirror from the apt sources)")
+
+
+def init_arguments(init: argparse.ArgumentParser) -> None:
+    """``sandbox init``: rebuild, the mirror and its suite."""
     init.add_argument("--force", action="store_true", help="rebuild even if present")
     init.add_argument("--mirror", help="Debian mirror URL (default: from /etc/apt)")
     init.add_argument("--suite", help="Debian suite with --mirror (default bookworm)")
     init.add_argument("--quiet", action="store_true")
-    ls = sb_sub.add_parser("ls", help="list sandbox containers")
+
+
+def ls_arguments(ls: argparse.ArgumentParser) -> None:
+    """``sandbox ls``: ``--json``."""
     ls.add_argument("--json", action="store_true")
-    st = sb_sub.add_parser("stop", help="stop and remove sandboxes")
+
+
+def stop_arguments(st: argparse.ArgumentParser) -> None:
+    """``sandbox stop``: ids or ``--all``."""
     st.add_argument("ids", nargs="*")
     st.add_argument("--all", action="store_true")
-    sb_sub.add_parser("prune", help="remove leftovers of inspectors that are gone")

@@ -8,17 +8,11 @@ import time
 from pathlib import Path
 
 from inspector import paths
-from inspector.cli_errors import CliError
+from inspector.cli.errors import CliError
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    rp = sub.add_parser(
-        "report", help="one self-contained HTML file to share a triage",
-        description="Write one self-contained HTML page (no network at view time): the "
-                    "summary per run, the run x task matrix linking failing cells to their "
-                    "sample's failing tests and log tail, benchmark health, label tables and "
-                    "agreement, and the run analysis plots. The same input gives the same "
-                    "bytes.")
+def report_arguments(rp: argparse.ArgumentParser) -> None:
+    """PATH, the HTML file, the labels and the view."""
     rp.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
     rp.add_argument("--html", required=True, metavar="OUT.html", help="the file to write")
     rp.add_argument("--labels", metavar="DIR",

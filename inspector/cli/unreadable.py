@@ -2,7 +2,7 @@
 
 Figures are computed over the samples that could be read; every unreadable sample is listed
 with its file and the whole reason (``docs/unreadable.md``), and the command exits
-:data:`~inspector.cli_errors.EXIT_UNREADABLE`.
+:data:`~inspector.cli.errors.EXIT_UNREADABLE`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from inspector.cli_errors import EXIT_UNREADABLE
+from inspector.cli.errors import EXIT_UNREADABLE
 from inspector.model.runs.unreadable import figures_basis, unreadable_line
 
 if TYPE_CHECKING:

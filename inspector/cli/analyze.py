@@ -1,4 +1,4 @@
-"""``inspector analyze PATH --tasks|--code``: thin over :mod:`inspector.services.analysis`.
+"""``inspector analyze PATH [--runs|--tasks|--code]``: thin over :mod:`inspector.services.analysis`.
 
 ``--tasks``: per task, the README's spec complexity (figures, score, tier) and the
 RepoGenesis difficulty from a reference implementation (``--oracle DIR``), or Unclassified.
@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector import paths
-from inspector.cli_errors import CliError
-from inspector.cli_output import print_json, text_table
+from inspector.cli.errors import CliError
+from inspector.cli.output import print_json
+from inspector.cli.tables import text_table
 
 if TYPE_CHECKING:
     from inspector.model.readme.contract_types import Mention
@@ -27,12 +28,7 @@ if TYPE_CHECKING:
 
 def add_options(an: argparse.ArgumentParser) -> None:
     """``--tasks``, ``--code`` and their options on the ``analyze`` parser (which has PATH
-    and ``--json``: :func:`inspector.cli_compare.add_analyze_runs`)."""
-    an.description = (an.description or "") + (
-        " --tasks: spec complexity of every task README and the RepoGenesis difficulty from "
-        "reference implementations (--oracle). --code: SLOC, functions, classes, cyclomatic "
-        "and cognitive complexity of every sample's repo (radon + complexipy for Python, "
-        "lizard for Java).")
+    and ``--json``: :func:`inspector.cli.compare.analyze_arguments`)."""
     an.add_argument("--tasks", action="store_true", help="per task: spec complexity and "
                                                          "difficulty (PATH: runs or tasks "
                                                          "folder)")
@@ -68,8 +64,22 @@ def _oracle(path: str | None) -> Path | None:
     return folder
 
 
-
 def cmd_analyze(args: argparse.Namespace) -> int:
+    """``inspector analyze PATH [--runs|--tasks|--code]`` (default ``--runs``); each analysis
+    is its own module's."""
+    from inspector.cli.compare import cmd_analyze_runs
+
+    if args.runs and (args.tasks or args.code):
+        raise CliError("analyze: --runs goes alone (--tasks and --code may go together)")
+    if (args.export or args.compare) and not args.runs:
+        raise CliError("analyze: --export and --compare go with --runs")
+    if args.tasks or args.code:
+        return _tasks_and_code(args)
+    # --runs, and the default: the whole run analysis (as the app's Analysis tab shows it)
+    return cmd_analyze_runs(args)
+
+
+def _tasks_and_code(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         raise CliError("--jobs must be at least 1")
     root, oracle = _root(args.path), _oracle(args.oracle)

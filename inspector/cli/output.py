@@ -95,18 +95,6 @@ def terminal_safe(text: str, stream: Any = None) -> str:
     return sanitize(text) if _is_terminal(sys.stdout if stream is None else stream) else text
 
 
-def text_table(headers: list[str], rows: list[list[str]]) -> str:
-    """Rows under headers in left-aligned columns, each cell made safe for the terminal."""
-    rows = [[terminal_safe(c) for c in r] for r in rows]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip(),
-             "  ".join("-" * w for w in widths)]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-              for r in rows]
-    return "\n".join(lines)
-
-
 def ascii_json(text: str) -> str:
     """JSON ``text`` with every non-ASCII character and DEL written as a JSON escape
     (they can only occur inside strings): the same document, in printable ASCII."""

@@ -1,10 +1,8 @@
 """``inspector compare RUN_A RUN_B`` and ``inspector analyze PATH --runs``: thin over
 :mod:`inspector.services.analysis`.
 
-``add_analyze_runs`` creates the ``analyze`` sub-command (PATH, ``--json``, ``--runs``,
-``--labels``) and returns it, so other analyses (``--tasks``, ``--code``) add their options to
-the same parser; ``add_runs_options`` adds just ``--runs``/``--labels`` to an ``analyze``
-parser made elsewhere.
+``analyze_arguments`` gives the ``analyze`` command PATH, ``--json`` and the ``--runs``
+options; other analyses (``--tasks``, ``--code``) add theirs to the same parser.
 """
 
 from __future__ import annotations
@@ -18,9 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from inspector import paths
-from inspector.cli_args import non_negative, positive
-from inspector.cli_errors import CliError
-from inspector.cli_output import print_json, text_table
+from inspector.cli.args import non_negative, positive
+from inspector.cli.errors import CliError
+from inspector.cli.output import print_json
+from inspector.cli.tables import text_table
 from inspector.model.figures.percent import pct
 
 if TYPE_CHECKING:
@@ -269,16 +268,10 @@ def _breakdown_text(b: Any, taxonomy: Any) -> str:
 
 # ----------------------------------------------------------------------------- parsers
 
-def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def compare_arguments(cp: argparse.ArgumentParser) -> None:
+    """RUN_A, RUN_B, the root, ``--json``, the bootstrap and ``--export``."""
     from inspector.model.figures.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
-    cp = sub.add_parser(
-        "compare", help="paired comparison of two runs on the same tasks",
-        description="Per-task wins and losses, McNemar's exact test on strict pass, paired "
-                    "bootstrap 95%% CIs of the differences in pass@1 and test pass ratio, "
-                    "pass@k and pass^k with several samples, generation cost when recorded. "
-                    "RUN_A and RUN_B are run folders, or run ids (or a unique part of one) "
-                    "under --root.")
     cp.add_argument("run_a", metavar="RUN_A")
     cp.add_argument("run_b", metavar="RUN_B")
     cp.add_argument("--root", help="where run ids are looked up (default: bundled sample_runs)")
@@ -292,19 +285,12 @@ def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                          "Markdown/CSV/JSON/LaTeX tables and SVG/PNG figures into DIR")
 
 
-def add_analyze_runs(sub: argparse._SubParsersAction[argparse.ArgumentParser]
-                     ) -> argparse.ArgumentParser:
-    """Create the ``analyze`` sub-command (PATH, ``--json``) with its ``--runs`` analysis;
-    returns the parser so other analyses add their own options to it."""
-    an = sub.add_parser("analyze", help="analyses of the runs under PATH",
-                        description="--runs (the default): Pass@1 by difficulty tier, "
-                                    "framework and language per run, failure categories "
-                                    "(labels) by agent, tier and framework, generation cost "
-                                    "vs pass.")
+def analyze_arguments(an: argparse.ArgumentParser) -> None:
+    """The ``analyze`` command's PATH and ``--json``, with its ``--runs`` analysis's options
+    (the other analyses add theirs: :func:`inspector.cli.analyze.add_options`)."""
     an.add_argument("path", nargs="?", help="runs folder (default: bundled sample_runs)")
     an.add_argument("--json", action="store_true", help="machine-readable output")
     add_runs_options(an)
-    return an
 
 
 def add_runs_options(an: argparse.ArgumentParser) -> None:
