@@ -45,7 +45,7 @@ from inspector.model.logs.phase_logs import STREAMS
 from inspector.model.runs.runformat import load_run, parse_sample, sample_to_json
 from inspector.services.evaluate.run_writer import stock_report, stock_result, write_run_json
 
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[3]
 SAMPLE_RUNS = ROOT / "sample_runs"
 SCHEMA_DIR = ROOT / "inspector" / "schemas"
 ID_PREFIX = "https://genesis-inspector.dev/schemas/run-format/v1/"

@@ -9,18 +9,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from hostile_text import RAW, hostile_root
-from report_runs import (
-    HOSTILE_RUN,
-    HOSTILE_TASK,
-    HOSTILE_TEST,
-    XSS,
-    big_runs,
-    case,
-    hostile_runs,
-    run,
-    sample,
-)
 
 from inspector import paths
 from inspector.model import discover_runs
@@ -32,6 +20,18 @@ from inspector.services.report.details import anchor_of
 from inspector.services.report.load import assemble, load_report
 from inspector.services.report.markup import pct
 from inspector.services.report.page import render
+from tests.hostile_text import RAW, hostile_root
+from tests.report_runs import (
+    HOSTILE_RUN,
+    HOSTILE_TASK,
+    HOSTILE_TEST,
+    XSS,
+    big_runs,
+    case,
+    hostile_runs,
+    run,
+    sample,
+)
 
 MB = 1_000_000
 

@@ -9,7 +9,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-import tamper_runs
 from jsonschema import Draft202012Validator
 
 from inspector.model import discover_runs
@@ -21,6 +20,7 @@ from inspector.services.catalog.index import INDEX_VERSION, Catalog
 from inspector.services.figures.failures import list_failures
 from inspector.services.figures.metrics import compute_run_metrics
 from inspector.services.tamper.findings import sample_tampering
+from tests import tamper_runs
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[3] / "inspector" / "schemas"
                      / "result.schema.json").read_text())
