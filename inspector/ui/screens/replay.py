@@ -122,7 +122,6 @@ class ReplayScreen(Screen[None]):
 
     @property
     def filter(self) -> LogFilter:
-        """The filter of the filter bar."""
         return self.bars.filter
 
     @property
