@@ -7,6 +7,7 @@ category, confidence, note, evidence, retraction. A write is announced once it i
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -184,12 +185,13 @@ class DetailPane(Vertical):
 
         def done(label: Label | None, error: Exception | None) -> None:
             sample = label.item.sample if label is not None else ""
-            if error is not None:
-                app.notify(f"Not saved: {error}", severity="error", timeout=12)
-            elif saved:
-                app.notify(saved, timeout=2)
-            app.post_message(LabelsChanged(sample))
-            self.post_message(self._Written(sample))
+            with suppress(RuntimeError):  # the app has exited: nothing left to tell
+                if error is not None:  # App.notify only posts a message: thread-safe
+                    app.notify(f"Not saved: {error}", severity="error", timeout=12)
+                elif saved:
+                    app.notify(saved, timeout=2)
+                app.post_message(LabelsChanged(sample))
+                self.post_message(self._Written(sample))
 
         return done
 

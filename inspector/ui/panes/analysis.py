@@ -253,15 +253,13 @@ class AnalysisPane(LazyPane):
                 folder: Path) -> None:
         from inspector.services.analysis.export import ExportError, export_analysis
 
-        self.app.call_from_thread(self.notify, f"Exporting to {folder}…", timeout=2)
+        self.notify(f"Exporting to {folder}…", timeout=2)  # notify only posts: thread-safe
         try:
             files = export_analysis(overview, folder, comparison)
         except (ExportError, OSError) as exc:
-            self.app.call_from_thread(self.notify, f"Not exported: {exc}", severity="error",
-                                      timeout=10)
+            self.notify(f"Not exported: {exc}", severity="error", timeout=10)
             return
-        self.app.call_from_thread(self.notify, f"Wrote {len(files)} files to {folder} "
-                                               f"(see {files[-1].name}).", timeout=6)
+        self.notify(f"Wrote {len(files)} files to {folder} (see {files[-1].name}).", timeout=6)
 
     def action_cancel(self) -> None:
         self.workers.cancel_group(self, "analysis")
