@@ -133,6 +133,11 @@ class DetailPane(Vertical):
         self.show_evidence(view)
         self.show_labels(view)
 
+    def loading(self, view: ItemView) -> None:
+        """The item of a sample still being read: the keys act on it (and say so)."""
+        self.view = view
+        self.header.say(f"Loading {view.entry.sample_id}…")
+
     def show_scope(self, view: ItemView) -> None:
         self.header.show_scope(view.row, self.session.mine(view.row.ref), view.roots)
 

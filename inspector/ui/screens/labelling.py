@@ -176,7 +176,7 @@ class LabelScreen(Screen[None]):
         if self.index in self.loaded:
             self._render_item()
         else:
-            self.header.say(f"Loading {self.entry.sample_id}…")
+            self.detail.loading(self._view())
 
     @on(ReviewQueue.Counted)
     def _update_progress(self) -> None:
@@ -194,9 +194,12 @@ class LabelScreen(Screen[None]):
     def _left_note(self) -> None:
         self.queue.focus()
 
+    def _view(self) -> ItemView:
+        return ItemView(self.entry, self.loaded.get(self.index), self.row,
+                        len(self.queue.roots()), self._triage is not None)
+
     def _render_item(self) -> None:
-        self.detail.show(ItemView(self.entry, self.loaded.get(self.index), self.row,
-                                  len(self.queue.roots()), self._triage is not None))
+        self.detail.show(self._view())
 
     # ------------------------------------------------------------------ keys
 
