@@ -133,7 +133,7 @@ class DetailPane(Vertical):
         self.show_evidence(view)
         self.show_labels(view)
 
-    def loading(self, view: ItemView) -> None:
+    def show_loading(self, view: ItemView) -> None:
         """The item of a sample still being read: the keys act on it (and say so)."""
         self.view = view
         self.header.say(f"Loading {view.entry.sample_id}…")

@@ -176,7 +176,7 @@ class LabelScreen(Screen[None]):
         if self.index in self.loaded:
             self._render_item()
         else:
-            self.detail.loading(self._view())
+            self.detail.show_loading(self._view())
 
     @on(ReviewQueue.Counted)
     def _update_progress(self) -> None:
