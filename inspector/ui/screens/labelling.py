@@ -7,10 +7,13 @@ labels the root and its group: the members get labels that *follow* the root (st
 label of its own, overriding the group (``f`` makes it follow again). ``r`` re-runs the item's
 remedy in a sandbox (a background worker; Esc cancels) to confirm the suspected cause.
 
-The screen is composed of the status line (:class:`~inspector.ui.labelling.progress.LabelProgress`),
-the queue (:class:`~inspector.ui.widgets.failure_queue.FailureQueue`, posting ``RowChanged``)
-and the item (:class:`~inspector.ui.labelling.detail.DetailPane`); where keys go next and what
-they write is plain logic in :mod:`inspector.ui.labelling`.
+The screen composes, binds keys and routes messages between its regions: the status line
+(:class:`~inspector.ui.labelling.progress.LabelProgress`), the queue
+(:class:`~inspector.ui.labelling.queue.ReviewQueue`: the current item, where keys go next, the
+samples loading in workers; posts ``Moved`` and ``Counted``) and the item
+(:class:`~inspector.ui.labelling.detail.DetailPane`: shows it, writes its label, runs re-runs;
+posts ``Labelled`` and ``Written``); what keys write and where they go is plain logic in
+:mod:`inspector.ui.labelling`.
 """
 
 from __future__ import annotations

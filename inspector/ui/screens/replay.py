@@ -5,8 +5,11 @@ read lazily, so a 1 GB log opens at once. ``Esc`` cancels a running scan or inde
 leaves the screen second.
 
 The screen keeps composition, key bindings and delegation: each region is a widget of
-``inspector/ui/replay/`` that redraws only when its reactive fields change, and a playback frame
-(1/30 s) updates only what the clock moves (header clock, playhead, demo clock).
+``inspector/ui/replay/`` that redraws only when its reactive fields change. The log region
+(:class:`~inspector.ui.replay.log.ReplayLog`) owns the replay's state and workers and the filter
+bar (:class:`~inspector.ui.replay.bars.FilterBar`) the filter and search; both post messages,
+which the screen routes to the other regions. A playback frame (1/30 s) updates only what the
+clock moves (header clock, playhead, demo clock).
 """
 
 from __future__ import annotations
