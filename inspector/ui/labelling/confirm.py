@@ -14,9 +14,9 @@ from rich.text import Text
 from textual.message import Message
 from textual.widget import Widget
 
-from inspector.model.results import SampleResult
-from inspector.model.task import Task
-from inspector.model.triage import Confirmation, Remedy
+from inspector.model.benchmark.task import Task
+from inspector.model.failures.triage import Confirmation, Remedy
+from inspector.model.results.sample import SampleResult
 from inspector.services.labels.queue import QueueSample
 from inspector.ui.app_access import inspector_app
 from inspector.ui.label_text import item_name

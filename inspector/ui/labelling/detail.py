@@ -17,10 +17,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from inspector.model.entries import SampleEntry
-from inspector.model.errors import LoadError
-from inspector.model.labels import CONFIDENCES, Anchor, ItemRef, Label
-from inspector.model.taxonomy import Taxonomy
+from inspector.model.labels.label_file import CONFIDENCES, Anchor, ItemRef, Label
+from inspector.model.labels.taxonomy import Taxonomy
+from inspector.model.results.entries import SampleEntry
+from inspector.model.untrusted.errors import LoadError
 from inspector.services.labels.queue import QueueSample
 from inspector.services.labels.session import KEEP, LabelSession
 from inspector.ui.dialogs.prompt import PromptScreen

@@ -13,8 +13,8 @@ from textual import on, work
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from inspector.model.entries import SampleEntry
-from inspector.model.labels import ItemRef
+from inspector.model.labels.label_file import ItemRef
+from inspector.model.results.entries import SampleEntry
 from inspector.services.labels.queue import QueueSample, QueueTriage
 from inspector.services.labels.session import LabelSession
 from inspector.ui.app_access import inspector_app

@@ -10,7 +10,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input
 
-from inspector.model.log_levels import LEVEL_CHOICES
+from inspector.model.logs.levels import LEVEL_CHOICES
 from inspector.services.logs.filters import FilterError, LogFilter, Query
 from inspector.ui.focus import focus_now
 

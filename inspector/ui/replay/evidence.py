@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.screen import Screen
 
-from inspector.model.errors import LoadError
-from inspector.model.labels import Anchor, ItemRef
+from inspector.model.labels.label_file import Anchor, ItemRef
+from inspector.model.untrusted.errors import LoadError
 from inspector.services.logs.deployment_log import DeploymentLog, Record
 from inspector.ui.app_access import label_session
 from inspector.ui.save_notice import announce_save

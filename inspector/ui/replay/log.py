@@ -20,8 +20,8 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.worker import get_current_worker
 
-from inspector.model.outcomes import Phase
-from inspector.model.replay_clock import ReplayClock
+from inspector.model.logs.replay_clock import ReplayClock
+from inspector.model.results.outcomes import Phase
 from inspector.services.logs.deployment_log import DeploymentLog
 from inspector.services.logs.export import export_lines
 from inspector.services.logs.filters import LogFilter, Rows, find, first_error

@@ -28,9 +28,9 @@ from textual.events import Key
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input
 
-from inspector.model.entries import SampleEntry
-from inspector.model.labels import ItemRef
-from inspector.model.triage import Confirmation
+from inspector.model.failures.triage import Confirmation
+from inspector.model.labels.label_file import ItemRef
+from inspector.model.results.entries import SampleEntry
 from inspector.services.labels.queue import QueueSample, QueueTriage
 from inspector.services.labels.session import LabelSession
 from inspector.ui.app_access import open_label_session

@@ -24,9 +24,9 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from inspector.model.log_levels import pytest_test_ref
-from inspector.model.outcomes import Phase
-from inspector.model.replay_clock import ReplayClock
+from inspector.model.logs.levels import pytest_test_ref
+from inspector.model.logs.replay_clock import ReplayClock
+from inspector.model.results.outcomes import Phase
 from inspector.services.logs.deployment_log import DeploymentLog
 from inspector.services.logs.filters import LogFilter
 from inspector.ui.dialogs.prompt import PromptScreen
