@@ -241,8 +241,7 @@ class InspectorApp(SafeTextApp, App[None]):
         self.watcher = RunsWatcher(self.root, lambda: self.post_message(DiskChanged()))
         mode = self.watcher.start()
         if mode == "off":
-            self.call_from_thread(self.notify, f"Live updates are off: {self.watcher.error}",
-                                  severity="warning")
+            self.notify(f"Live updates are off: {self.watcher.error}", severity="warning")
 
     def on_disk_changed(self, message: DiskChanged) -> None:
         self.refresh_catalog()
@@ -254,7 +253,7 @@ class InspectorApp(SafeTextApp, App[None]):
         """Re-read the label files (another inspector, or git, changed them)."""
         assert self.labels is not None
         self.labels.reload()
-        self.call_from_thread(self.post_message, LabelsChanged(""))
+        self.post_message(LabelsChanged(""))
 
     def on_labels_changed(self, message: LabelsChanged) -> None:
         if self.main_screen.is_mounted:
@@ -285,15 +284,14 @@ class InspectorApp(SafeTextApp, App[None]):
                 cancelled=lambda: worker.is_cancelled)
         except Exception as exc:  # noqa: BLE001 - the progress line must not hang on it
             self.main_screen.post_message(CatalogUpdated(None, first=first))
-            self.call_from_thread(self.notify, f"Indexing stopped: {type(exc).__name__}: "
-                                  f"{str(exc)[:300]}. Ctrl+R retries.", severity="error",
-                                  timeout=15)
+            self.notify(f"Indexing stopped: {type(exc).__name__}: {str(exc)[:300]}. Ctrl+R "
+                        "retries.", severity="error", timeout=15)
             return
         if report.changed or first or report.cancelled:
             self.main_screen.post_message(CatalogUpdated(report, first=first))
         if report.cancelled:
-            self.call_from_thread(self.notify, "Indexing cancelled: showing the runs indexed "
-                                  "so far. Ctrl+R resumes.", severity="warning")
+            self.notify("Indexing cancelled: showing the runs indexed so far. Ctrl+R resumes.",
+                        severity="warning")
 
     def action_cancel_indexing(self) -> None:
         self.workers.cancel_group(self, "catalog")

@@ -16,13 +16,11 @@ def announce_save(app: App, saved: str) -> Callable[[Label | None, Exception | N
     on the writer thread, it shows ``saved`` after the file is written, or the error."""
 
     def done(label: Label | None, error: Exception | None) -> None:
-        def show() -> None:
+        # App.notify only posts a message: safe from the writer thread
+        with suppress(RuntimeError):  # the app has exited: nothing left to tell
             if error is not None:
                 app.notify(f"Not saved: {error}", severity="error", timeout=12)
             else:
                 app.notify(saved, timeout=3)
-
-        with suppress(RuntimeError):  # the app has exited: nothing left to tell
-            app.call_from_thread(show)
 
     return done

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Select, Static
 from textual.worker import get_current_worker
@@ -18,6 +19,14 @@ from inspector.ui.safe import plain
 if TYPE_CHECKING:
     from inspector.services.analysis.compare import RunComparison
     from inspector.services.analysis.overview import Overview
+
+
+class Compared(Message, bubble=False):
+    """The comparison worker's result."""
+
+    def __init__(self, comparison: RunComparison) -> None:
+        super().__init__()
+        self.comparison = comparison
 
 
 class CompareView(Vertical):
@@ -95,9 +104,11 @@ class CompareView(Vertical):
             return
         result = compare_runs(runs[a], runs[b], tier_of=ov.tier_of)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show, result)
+            self.post_message(Compared(result))
 
-    def _show(self, c: RunComparison) -> None:
+    @on(Compared)
+    def _show(self, event: Compared) -> None:
+        c = event.comparison
         from inspector.services.analysis.comparison_wording import comparison_lines
         from inspector.ui.analysis import plots
 

@@ -1,6 +1,7 @@
-"""Causal re-runs from the labelling queue: one at a time, in a thread worker of the screen's
-(group ``confirm``), the progress on the suggestion panel, each result kept by item key for
-the suggestion to show."""
+"""Causal re-runs from the labelling queue: one at a time, in a thread worker of the item
+pane's (group ``confirm``), the progress on the suggestion panel, each result kept by item key
+for the suggestion to show. The worker posts :class:`ConfirmFinished` to the pane, which hands
+it to :meth:`ConfirmRuns.finished`."""
 
 from __future__ import annotations
 
@@ -10,13 +11,18 @@ from collections.abc import Callable
 from functools import partial
 
 from rich.text import Text
+from textual.message import Message
 from textual.widget import Widget
 
 from inspector.model.benchmark.task import Task
 from inspector.model.failures.triage import Confirmation, Remedy
 from inspector.model.results.sample import SampleResult
+from inspector.services.labels.queue import QueueSample
 from inspector.ui.app_access import inspector_app
+from inspector.ui.label_text import item_name
+from inspector.ui.labelling.item import suggestion_for
 from inspector.ui.safe import plain, sanitize
+from inspector.ui.widgets.failure_queue import QueueRow
 from inspector.ui.widgets.suggestion_panel import SuggestionPanel, confirmation_text
 
 ConfirmFn = Callable[..., Confirmation]
@@ -38,9 +44,19 @@ def outcome_text(key: str, cancelled: bool, result: Confirmation | None,
     return final
 
 
+class ConfirmFinished(Message, bubble=False):
+    """The re-run of item ``key`` ended (``cancel`` is its event)."""
+
+    def __init__(self, cancel: threading.Event, key: str, result: Confirmation | None,
+                 error: str | None) -> None:
+        super().__init__()
+        self.cancel, self.key, self.result, self.error = cancel, key, result, error
+
+
 class ConfirmRuns:
-    """The re-runs of ``owner`` (a screen): ``confirm`` runs one; ``done`` is called on the
-    event loop once one has finished while ``owner`` is still shown."""
+    """The re-runs of ``owner`` (a widget, which hands :class:`ConfirmFinished` to
+    :meth:`finished`): ``confirm`` runs one; ``done`` is called on the event loop once one has
+    finished while ``owner`` is still shown."""
 
     def __init__(self, owner: Widget, confirm: ConfirmFn | None,
                  panel: Callable[[], SuggestionPanel], done: Callable[[], None]) -> None:
@@ -51,6 +67,32 @@ class ConfirmRuns:
         self.results: dict[str, Confirmation] = {}  # item key -> this session's re-run
         self.cancel: threading.Event | None = None  # the running one's
         self.key: str | None = None  # the item being confirmed
+
+    def of(self, row: QueueRow) -> Confirmation | None:
+        """This session's re-run of ``row``'s item (or of its group's root)."""
+        conf = self.results.get(row.ref.key)
+        if conf is None and row.is_member and row.root_ref is not None:
+            conf = self.results.get(row.root_ref.key)  # the group's re-run
+        return conf
+
+    def request(self, row: QueueRow, loaded: QueueSample | None) -> None:
+        """``r``: re-run the remedy of ``row``'s item, or say why not."""
+        s = suggestion_for(row, loaded)
+        remedy = s.remedy if s is not None else None
+        say = self.owner.notify
+        if loaded is None or loaded.sample is None:
+            say("Still loading this sample.", severity="warning", timeout=3)
+        elif remedy is None:
+            say("No remedy to try for this item: nothing a re-run could confirm.",
+                severity="warning", timeout=5)
+        elif self.cancel is not None:
+            say("A confirmation is already running (Esc cancels it).", severity="warning",
+                timeout=4)
+        elif self.confirm_fn is None:
+            say("Causal re-runs are not available in this build.", severity="error", timeout=6)
+        else:
+            what = f"{remedy.describe()} — {item_name(row.item) if row.item else 'sample'}"
+            self.start(remedy, loaded.sample, loaded.task, row.ref.key, what)
 
     def start(self, remedy: Remedy, sample: SampleResult, task: Task | None, key: str,
               what: str) -> None:
@@ -83,10 +125,11 @@ class ConfirmRuns:
         finally:
             app.track_cancel(cancel, False)
         with contextlib.suppress(RuntimeError):  # the app has gone
-            app.call_from_thread(self._finished, cancel, key, result, error)
+            self.owner.post_message(ConfirmFinished(cancel, key, result, error))
 
-    def _finished(self, cancel: threading.Event, key: str, result: Confirmation | None,
-                  error: str | None) -> None:
+    def finished(self, event: ConfirmFinished) -> None:
+        """A re-run ended: keep its result, say so on the panel."""
+        cancel, key, result, error = event.cancel, event.key, event.result, event.error
         if self.cancel is cancel:
             self.cancel = None
             self.key = None

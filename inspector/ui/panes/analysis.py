@@ -49,6 +49,14 @@ class AnalysisProgress(Message):
     total: int
 
 
+@dataclass
+class AnalysisFinished(Message, bubble=False):
+    """The analysis worker ended: its ``overview``, or ``None`` and what to say."""
+
+    overview: Overview | None
+    message: str
+
+
 class AnalysisViews(Vertical):
     """Plots, Tasks and Compare, one inner tab each."""
 
@@ -168,13 +176,12 @@ class AnalysisPane(LazyPane):
                 self.catalog, self.root, self.labels(), self.oracle_dir, step=step,
                 cancelled=lambda: worker.is_cancelled)
         except Cancelled:
-            self.app.call_from_thread(self._finished, None, "Analysis cancelled (r runs it "
-                                                            "again).")
+            self.post_message(AnalysisFinished(None, "Analysis cancelled (r runs it again)."))
             return
         except Exception as exc:  # noqa: BLE001 - shown, never a traceback
-            self.app.call_from_thread(self._finished, None, f"Analysis failed: {exc}")
+            self.post_message(AnalysisFinished(None, f"Analysis failed: {exc}"))
             return
-        self.app.call_from_thread(self._finished, overview, "")
+        self.post_message(AnalysisFinished(overview, ""))
 
     def on_analysis_progress(self, message: AnalysisProgress) -> None:
         if not self.busy:  # a late message of a finished analysis
@@ -184,7 +191,8 @@ class AnalysisPane(LazyPane):
         self._status(f"Analysing: {message.what} {message.done}/{message.total}  "
                      "(Esc cancels)")
 
-    def _finished(self, overview: Overview | None, message: str) -> None:
+    def on_analysis_finished(self, event: AnalysisFinished) -> None:
+        overview, message = event.overview, event.message
         self.busy = False
         self.query_one("#analysis-progress", ProgressBar).remove_class("busy")
         if overview is None:
@@ -253,15 +261,13 @@ class AnalysisPane(LazyPane):
                 folder: Path) -> None:
         from inspector.services.analysis.export import ExportError, export_analysis
 
-        self.app.call_from_thread(self.notify, f"Exporting to {folder}…", timeout=2)
+        self.notify(f"Exporting to {folder}…", timeout=2)  # notify only posts: thread-safe
         try:
             files = export_analysis(overview, folder, comparison)
         except (ExportError, OSError) as exc:
-            self.app.call_from_thread(self.notify, f"Not exported: {exc}", severity="error",
-                                      timeout=10)
+            self.notify(f"Not exported: {exc}", severity="error", timeout=10)
             return
-        self.app.call_from_thread(self.notify, f"Wrote {len(files)} files to {folder} "
-                                               f"(see {files[-1].name}).", timeout=6)
+        self.notify(f"Wrote {len(files)} files to {folder} (see {files[-1].name}).", timeout=6)
 
     def action_cancel(self) -> None:
         self.workers.cancel_group(self, "analysis")

@@ -42,6 +42,11 @@ class DemoHeader(Horizontal):
         yield Static("", id="demo-phase")
         yield Digits("0:00.0", id="demo-clock")
 
+    def show(self, phase: DemoPhase, elapsed: float) -> None:
+        """The phase being played and the clock at ``elapsed`` seconds."""
+        self.phase = phase
+        self.clock = clock_text(elapsed)
+
     def watch_phase(self, phase: DemoPhase | None) -> None:
         if phase is None:
             return

@@ -13,7 +13,7 @@ from inspector.services.logs.deployment_log import DeploymentLog
 class Throttle:
     """Passes ``progress(done, total)`` on to ``report`` at most once per ``interval`` s."""
 
-    def __init__(self, report: Callable[[int, int], None], interval: float = 0.1, *,
+    def __init__(self, report: Callable[[int, int], object], interval: float = 0.1, *,
                  start: float = 0.0) -> None:
         self.report = report
         self.interval = interval
@@ -26,7 +26,7 @@ class Throttle:
             self.report(done, total)
 
 
-def follow(log: DeploymentLog, changed: Callable[[list[str]], None],
+def follow(log: DeploymentLog, changed: Callable[[list[str]], object],
            cancelled: Callable[[], bool], interval: float = 0.25) -> None:
     """Poll ``log`` until ``cancelled()``; ``changed(events)`` when it grew or was rotated,
     truncated or deleted (``events`` say which)."""

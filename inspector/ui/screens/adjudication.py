@@ -3,12 +3,15 @@ final category (written to ``adjudication.json``; the annotators' files stay as 
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.events import Key
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
@@ -21,6 +24,10 @@ from inspector.ui.label_text import category_text
 from inspector.ui.messages import LabelsChanged, OpenSample
 from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.safe import plain, sanitize
+
+
+class Written(Message):
+    """An adjudication is on disk: the list is refilled."""
 
 
 class DisagreementScreen(Screen[None]):
@@ -165,17 +172,21 @@ class DisagreementScreen(Screen[None]):
             "cancels)", placeholder="reason, kept with the adjudication"), after)
 
     def _written(self, label: Label | None, error: Exception | None) -> None:
-        self.app.call_from_thread(self._after_write, label, error)
+        """On the label writer's thread, once the file is written: say so (``notify`` and
+        ``post_message`` only post messages, so both are thread-safe), then refill the list."""
+        with suppress(RuntimeError):  # the app has exited: nothing left to tell
+            app = self.app
+            if error is not None:
+                app.notify(f"Not saved: {error}", severity="error", timeout=12)
+                return
+            if label is not None:
+                app.notify(f"Final: {self.session.taxonomy.name_of(label.category)}", timeout=2)
+                app.post_message(LabelsChanged(label.item.sample))
+            self.post_message(Written())
 
-    def _after_write(self, label: Label | None, error: Exception | None) -> None:
-        if error is not None:
-            self.notify(f"Not saved: {error}", severity="error", timeout=12)
-            return
-        if label is not None:
-            self.notify(f"Final: {self.session.taxonomy.name_of(label.category)}", timeout=2)
-            self.app.post_message(LabelsChanged(label.item.sample))
-        if self.is_attached:
-            self.fill()
+    @on(Written)
+    def _after_write(self) -> None:
+        self.fill()
 
     def action_toggle_open(self) -> None:
         self.only_open = not self.only_open

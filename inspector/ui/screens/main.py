@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, ProgressBar, Static, TabbedContent, TabPane
 
@@ -35,6 +36,14 @@ if TYPE_CHECKING:
     from inspector.services.figures.health import HealthReport
 
 TABS = ("runs-tab", "samples-tab", "matrix-tab", "health-tab", "analysis-tab")
+
+
+class HealthRead(Message, bubble=False):
+    """The health worker's report."""
+
+    def __init__(self, report: HealthReport) -> None:
+        super().__init__()
+        self.report = report
 
 
 class MainScreen(Screen[None]):
@@ -218,11 +227,11 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="health")
     def analyse_health(self) -> None:
-        report = inspector_app(self).catalog.health()
-        self.app.call_from_thread(self._show_health, report)
+        self.post_message(HealthRead(inspector_app(self).catalog.health()))
 
-    def _show_health(self, report: HealthReport) -> None:
-        self.health = report
+    @on(HealthRead)
+    def _show_health(self, event: HealthRead) -> None:
+        report = self.health = event.report
         self.health_pane.set_report(report)
         self._hand_out_data()
         self._refresh_visible()

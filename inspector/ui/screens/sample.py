@@ -357,7 +357,7 @@ class SampleScreen(Screen[None]):
         try:
             sample = catalog.load_sample(other)
         except LoadError as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            self.notify(str(exc), severity="error")  # notify only posts: thread-safe
             return
         task = catalog.task(other.task, catalog.run(other.run_key))
         self.app.call_from_thread(self._mount_compare, generation, other, sample, task)  # type: ignore[arg-type]  # async callback, as above
