@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 from textual.widgets import Input, Static
-from textual.worker import WorkerCancelled
 
 from inspector.model.labels import ItemRef
 from inspector.services.labels.store import read_label_file
@@ -20,19 +19,7 @@ from inspector.ui.screens.labelling import LabelScreen
 from inspector.ui.screens.replay import ReplayScreen
 from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.widgets.code_view import CodeView
-
-from .conftest import settle as _settle_all
-
-
-async def settle(app, pilot) -> None:  # type: ignore[no-untyped-def]
-    """Like conftest's, but an exclusive worker replaced by a newer one is not an error."""
-    for _ in range(5):
-        try:
-            await _settle_all(app, pilot)
-            return
-        except WorkerCancelled:
-            await pilot.pause(0.05)
-    await _settle_all(app, pilot)
+from tests.settle import settle
 
 FORGE = "repo_readme_1118_forge_m1-large_Python"
 RELAY = "repo_readme_1119_relay_open_coder-7b_Python"
