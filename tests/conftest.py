@@ -71,5 +71,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         for name in sorted(tier_markers(item.path, getattr(item, "fixturenames", ()))):
             item.add_marker(name)
-        if grouped and "cluster" in item.keywords:  # one Ray cluster at a time, one worker
-            item.add_marker(pytest.mark.xdist_group("ray"))
+        if grouped and "slow" in item.keywords:
+            # real local deployments listen on their task's fixed port (the same task in two
+            # tests, a Ray cluster's samples): under xdist --dist loadgroup, one after another
+            item.add_marker(pytest.mark.xdist_group("local-ports"))
