@@ -15,4 +15,4 @@ if [ "${1:-}" = "--all" ]; then
     shift
     exec "$python" -m pytest "$@"
 fi
-exec "$python" -m pytest -n "${JOBS:-auto}" -m "not docker and not browser and not cluster and not slow" "$@"
+exec "$python" -m pytest -n "${JOBS:-auto}" --dist worksteal -m "not docker and not browser and not cluster and not slow" "$@"
