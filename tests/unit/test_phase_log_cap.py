@@ -169,9 +169,9 @@ def test_read_output_reads_only_the_head_and_tail_of_a_huge_log(tmp_path: Path) 
         fh.write("2026-01-01T00:00:00.000000+00:00\tout\trootdir: /repo\n")
         fh.write(row * (60 * 2**20 // len(row)))
         fh.write("2026-01-01T00:00:01.000000+00:00\tout\t=== 1 failed in 1.00s ===\n")
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: a machine loaded by other programs does not count
     out = read_output(path)
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
     assert out[0] == "rootdir: /repo" and out[-1] == "=== 1 failed in 1.00s ==="
     assert len(out) < 10 * 2**20 // len(row) + 10
 
