@@ -62,7 +62,7 @@ with contextlib.redirect_stdout(out):
             ov = overview_from_catalog(catalog, Path(root))
         code = 0 if ov.samples else 1
     elif step == "fromdisk":
-        from inspector.model.discover import discover_runs
+        from inspector.model.runs.discover import discover_runs
         from inspector.services.analysis.outcomes import from_run
         from inspector.services.analysis.overview import analyze_used_tasks, build_overview
         found = discover_runs(Path(root))

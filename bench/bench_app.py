@@ -40,7 +40,7 @@ def _rss_mb() -> float:
 
 
 def phase_index(root: str) -> dict:
-    from inspector.services.catalog import Catalog
+    from inspector.services.catalog.index import Catalog
 
     t0 = time.perf_counter()
     catalog = Catalog(Path(root))

@@ -88,7 +88,7 @@ def main() -> None:
           f"p90 {1000 * sorted(lat)[44]:.1f} ms; 200 at once: {1000 * per:.1f} ms per task")
 
     # the same task telling the driver's start-notice actor it started (what progress costs)
-    from inspector.services.cluster.ray_executor import StartNotices
+    from inspector.services.evaluate.ray_executor import StartNotices
 
     notices = ray.remote(num_cpus=0)(StartNotices).remote()
     g = ray.remote(num_cpus=1, max_retries=0)(noticed_payload_task)

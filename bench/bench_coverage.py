@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from inspector.model.readme import extract_endpoints  # noqa: E402
+from inspector.model.readme.reader import extract_endpoints  # noqa: E402
 from inspector.services.repo.coverage import compute_coverage  # noqa: E402
 
 BEFORE = "60c2226~1"

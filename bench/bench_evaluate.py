@@ -45,9 +45,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from inspector.model.tasks import load_tasks  # noqa: E402
+from inspector.model.benchmark.tasks import load_tasks  # noqa: E402
 from inspector.services.deploy.backend import base_url_env  # noqa: E402
-from inspector.services.harness.ports import PortLock, port_open  # noqa: E402
+from inspector.services.host.ports import PortLock, port_open  # noqa: E402
 
 PRED = ROOT / "sample_runs" / "predictions" / "repo_readme_1125_dash_m2-mini_Python"
 TASKS = ROOT / "sample_runs" / "tasks"

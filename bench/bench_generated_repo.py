@@ -47,9 +47,9 @@ import json, statistics, sys, time
 from pathlib import Path
 code, data, repeat = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
 sys.path.insert(0, str(code))
-from inspector.model.discover import discover_runs
-from inspector.model.readme import extract_endpoints
-from inspector.services.labels import suggest as ls
+from inspector.model.runs.discover import discover_runs
+from inspector.model.readme.reader import extract_endpoints
+from inspector.services.triage import exception_rules as ls
 from inspector.services.repo.coverage import compute_coverage
 from inspector.services.repo.preview import list_repo_tree
 from inspector.services.repo.references import find_refs

@@ -29,7 +29,7 @@ CHILD = r"""
 import hashlib, json, sys, time
 from pathlib import Path
 import inspector
-from inspector.services.catalog import Catalog
+from inspector.services.catalog.index import Catalog
 
 root, db, tree = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]).resolve()
 assert Path(inspector.__file__).resolve().is_relative_to(tree), inspector.__file__

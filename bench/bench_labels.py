@@ -16,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from inspector.model.agreement import agreement
-from inspector.model.labels import Anchor, ItemRef, Label
+from inspector.model.labels.agreement import agreement
+from inspector.model.labels.label_file import Anchor, ItemRef, Label
 from inspector.services.labels.export import ExportRow, render
 from inspector.services.labels.store import LabelStore
 

@@ -46,7 +46,7 @@ def _rss_mb() -> float:
 
 
 def measure_service(path: Path) -> dict[str, Any]:
-    from inspector.model.log_levels import Level
+    from inspector.model.logs.levels import Level
     from inspector.services.logs.deployment_log import open_log_path
     from inspector.services.logs.filters import LogFilter, scan
 
@@ -66,7 +66,7 @@ def measure_service(path: Path) -> dict[str, Any]:
     out["seek_end_s"] = time.perf_counter() - t0
     assert len(last) == 50
     duration = log.duration
-    from inspector.model.replay_clock import ReplayClock
+    from inspector.model.logs.replay_clock import ReplayClock
 
     clock = ReplayClock(log.time_of, len(log))
     t0 = time.perf_counter()

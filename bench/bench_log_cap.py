@@ -11,7 +11,7 @@ Before (reproduced inline below, as the code was):
 * ``old log``: ``old pump`` writing each line into a phase log (timestamp, per-character
   escaping, a flush per line, no cap).
 
-After: :class:`inspector.services.harness.line_buffer.LineBuffer` fed 32 KB reads, and
+After: :class:`inspector.services.logs.line_buffer.LineBuffer` fed 32 KB reads, and
 ``PhaseLog.pump`` into a (capped) log. Each input is fed in 32 KB chunks (what a pipe read or
 a Docker stream frame gives). Throughput is the input size over the wall time (without
 tracing); peak memory is ``tracemalloc``'s peak in a second pass.
@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from inspector.services.harness.line_buffer import LineBuffer  # noqa: E402
-from inspector.services.harness.phase_log import PhaseLog  # noqa: E402
+from inspector.services.logs.line_buffer import LineBuffer  # noqa: E402
+from inspector.services.logs.phase_log import PhaseLog  # noqa: E402
 
 CHUNK = 32 * 1024
 

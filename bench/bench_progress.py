@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from inspector.model import Task
-from inspector.services.harness.progress_board import ProgressBoard
-from inspector.services.run_writer import write_run_json
+from inspector.services.evaluate.progress_board import ProgressBoard
+from inspector.services.evaluate.run_writer import write_run_json
 
 
 def timed(fn: object, repeat: int) -> list[float]:

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from inspector.services.deploy.backend import SampleJob  # noqa: E402
 from inspector.services.deploy.choose import backend_factory, find_target  # noqa: E402
 from inspector.services.deploy.warm import DeploymentPool  # noqa: E402
-from inspector.services.harness.evaluate import evaluate_sample  # noqa: E402
+from inspector.services.evaluate.run import evaluate_sample  # noqa: E402
 from inspector.services.rerun.runner import rerun, resolve_tests  # noqa: E402
 
 

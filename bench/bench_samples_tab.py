@@ -26,10 +26,10 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable, Static
 
-from inspector.model.entries import SampleEntry
-from inspector.model.filters import SampleFilter
-from inspector.model.verdict import Verdict
-from inspector.services.catalog import Catalog
+from inspector.model.results.entries import SampleEntry
+from inspector.model.results.filters import SampleFilter
+from inspector.model.results.verdict import Verdict
+from inspector.services.catalog.index import Catalog
 from inspector.ui.safe import plain
 from inspector.ui.styles import colour, verdict_text
 from inspector.ui.widgets.samples_table import RUN_WIDTH, SamplesTable, _short

@@ -41,7 +41,7 @@ def _open(context, url: str):  # type: ignore[no-untyped-def]
 
 
 def first_run_id(root: Path) -> str:
-    from inspector.services.catalog import Catalog
+    from inspector.services.catalog.index import Catalog
 
     catalog = Catalog(root)
     catalog.refresh()

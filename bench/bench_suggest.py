@@ -25,8 +25,8 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from inspector.model.discover import discover_runs  # noqa: E402
-from inspector.services.labels.suggest import suggest  # noqa: E402
+from inspector.model.runs.discover import discover_runs  # noqa: E402
+from inspector.services.triage.exception_rules import suggest  # noqa: E402
 
 DEFAULT_PATHS = (ROOT / "sample_runs" / "runs", ROOT / "sample_runs" / "repogenesis")
 

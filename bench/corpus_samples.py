@@ -3,7 +3,7 @@
 Everything here is driven by a :class:`SamplePlan` (how deployment and the suite end) and the
 written task suite and repo, so messages, tracebacks and log lines quote real lines of the
 corpus' files. The output is a real :class:`inspector.model.SampleResult` plus log texts; the
-caller serialises it with :func:`inspector.model.runformat.sample_to_json`.
+caller serialises it with :func:`inspector.model.runs.runformat.sample_to_json`.
 """
 
 from __future__ import annotations

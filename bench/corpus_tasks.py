@@ -7,7 +7,7 @@ records, for every test, the lines a failure traceback has to quote (so tracebac
 corpus point at real lines of the written test files).
 
 READMEs follow the bundled tasks (``sample_runs/tasks/repo/*/README.md``): ``Port:`` and
-``Framework:`` lines and an endpoint table, so :mod:`inspector.model.readme` extracts exactly
+``Framework:`` lines and an endpoint table, so :mod:`inspector.model.readme.reader` extracts exactly
 the planned endpoints (the generator checks that).
 """
 

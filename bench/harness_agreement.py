@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from inspector.model.runformat import load_run  # noqa: E402
+from inspector.model.runs.runformat import load_run  # noqa: E402
 from inspector.services.deploy.backend import base_url_env  # noqa: E402
-from inspector.services.harness.ports import PortLock, port_open, wait_port_closed  # noqa: E402
+from inspector.services.host.ports import PortLock, port_open, wait_port_closed  # noqa: E402
 
 REAL_RUNS = ("repo_readme_1125_atlas_m2-large_Python", "repo_readme_1125_dash_m2-mini_Python",
              "repo_readme_1125_relay_open_coder-7b_Python")

@@ -14,9 +14,10 @@ Writes, in Genesis Inspector's run format (``docs/run-format.md``)::
                                           plus variants for code-caused deployment failures)
       runs/<run_id>/run.json, report.json, samples/<task>/<n>/{result.json, logs/*.log}
 
-``result.json`` is exactly :func:`inspector.model.runformat.sample_to_json` of a real
+``result.json`` is exactly :func:`inspector.model.runs.runformat.sample_to_json` of a real
 :class:`inspector.model.SampleResult`; ``run.json`` is written by
-:func:`inspector.services.run_writer.write_run_json`; API coverage and repo digests come from
+:func:`inspector.services.evaluate.run_writer.write_run_json`; API coverage and repo digests come
+from
 :mod:`inspector.services.repo.coverage` and :mod:`inspector.services.repo.files`. The number of test
 results (test cases over all ``result.json`` files) equals ``--tests`` exactly when the task
 sizes allow it (always at the defaults); the exact figures are printed either way.
@@ -59,11 +60,11 @@ from corpus_samples import (  # noqa: E402
 from corpus_tasks import TaskPlan, build_suite, min_tests, plan_tasks, write_task  # noqa: E402
 
 from inspector.model import Task  # noqa: E402
-from inspector.model.runformat import rel, sample_to_json  # noqa: E402
-from inspector.model.tasks import load_tasks  # noqa: E402
+from inspector.model.benchmark.tasks import load_tasks  # noqa: E402
+from inspector.model.runs.runformat import rel, sample_to_json  # noqa: E402
+from inspector.services.evaluate.run_writer import stock_report, write_run_json  # noqa: E402
 from inspector.services.repo.coverage import compute_coverage  # noqa: E402
 from inspector.services.repo.files import repo_digest  # noqa: E402
-from inspector.services.run_writer import stock_report, write_run_json  # noqa: E402
 
 MARKER = "corpus.json"
 AGENTS = (("forge", "Forge", 0.15), ("relay", "Relay", -0.05), ("lattice", "Lattice", 0.05),

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from inspector.model.runformat import load_run  # noqa: E402
+from inspector.model.runs.runformat import load_run  # noqa: E402
 from inspector.services.deploy.choose import backend_factory  # noqa: E402
 from inspector.services.deploy.warm import DeploymentPool, Target  # noqa: E402
 from inspector.services.rerun.runner import rerun, resolve_tests  # noqa: E402

@@ -21,7 +21,7 @@ from inspector.cli_output import print_json, protect_terminal, terminal_safe
 
 if TYPE_CHECKING:
     from inspector.model import LoadIssue
-    from inspector.model.discover import Discovery
+    from inspector.model.runs.discover import Discovery
 
 COMMANDS = ("summary", "failures", "evaluate", "app", "replay", "rerun", "request", "sandbox",
             "labels", "compare", "analyze", "report", "serve")
@@ -76,9 +76,9 @@ def _shown(path: Path) -> str:
 
 def cmd_summary(args: argparse.Namespace) -> int:
     from inspector import cli_errata
-    from inspector.model.safe_text import sanitize_field
-    from inspector.model.stats import NO_SCORED, figure_with_interval
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.model.figures.stats import NO_SCORED, figure_with_interval
+    from inspector.model.untrusted.safe_text import sanitize_field
+    from inspector.services.figures.metrics import compute_run_metrics
     from inspector.services.tamper.findings import run_tampering, summary_line
 
     found = _discover(args.path)
@@ -191,7 +191,7 @@ def _not_evaluable_lines(metrics: list) -> list[str]:
 def _suites_not_run(runs: list) -> list[str]:
     """One line per deployed sample whose suite did not run (fully): its status and cause."""
     from inspector.model import SuiteStatus
-    from inspector.model.pytest_output import exit_meaning
+    from inspector.model.suite.pytest_output import exit_meaning
     from inspector.services.suite.cause import cause_of
 
     lines = []
@@ -212,7 +212,7 @@ def _suites_not_run(runs: list) -> list[str]:
 
 
 def cmd_failures(args: argparse.Namespace) -> int:
-    from inspector.services.failures import list_failures
+    from inspector.services.figures.failures import list_failures
 
     found = _discover(args.path)
     runs = found.named(args.run)
@@ -251,8 +251,8 @@ def cmd_failures(args: argparse.Namespace) -> int:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from inspector.cli_progress import EvaluationDisplay
     from inspector.services.deploy.backend import Limits
-    from inspector.services.harness.evaluate import EvaluationError, EvaluationPlan, Evaluator
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.evaluate.run import EvaluationError, EvaluationPlan, Evaluator
+    from inspector.services.figures.metrics import compute_run_metrics
 
     settings = cli_settings()
     from inspector.services.deploy.choose import backend_factory
@@ -291,7 +291,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         evaluator = Evaluator(plan, backend, display.message, cancel, on_board=display.attach)
         executor = None
         if args.executor == "ray":
-            from inspector.services.cluster.ray_executor import RayExecutor, RaySettings
+            from inspector.services.evaluate.ray_executor import RayExecutor, RaySettings
 
             executor = RayExecutor(RaySettings(
                 address=args.address, backend=args.backend, allow_local=allow_local,
@@ -329,7 +329,7 @@ def cmd_app(args: argparse.Namespace) -> int:
     if not root.exists():
         raise CliError.missing(root)
     settings = cli_settings()
-    from inspector.model.labels import valid_annotator
+    from inspector.model.labels.label_file import valid_annotator
     from inspector.ui.app import InspectorApp
 
     if args.annotator and not valid_annotator(args.annotator):
@@ -342,7 +342,7 @@ def cmd_app(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from inspector.model.outcomes import Phase
+    from inspector.model.results.outcomes import Phase
     from inspector.services.logs.deployment_log import NoLogError, locate_sample_log
 
     speeds = {"1": 1.0, "2": 2.0, "5": 5.0, "10": 10.0, "50": 50.0, "max": None}

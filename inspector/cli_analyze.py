@@ -20,7 +20,7 @@ from inspector.cli_errors import CliError
 from inspector.cli_output import print_json, text_table
 
 if TYPE_CHECKING:
-    from inspector.model.contract_types import Mention
+    from inspector.model.readme.contract_types import Mention
     from inspector.services.analysis.samples import CodeReport
     from inspector.services.analysis.tasks import TaskAnalysis, TasksReport
 

@@ -21,15 +21,15 @@ from inspector import paths
 from inspector.cli_args import non_negative, positive
 from inspector.cli_errors import CliError
 from inspector.cli_output import print_json, text_table
-from inspector.model.percent import pct
+from inspector.model.figures.percent import pct
 
 if TYPE_CHECKING:
-    from inspector.model.task import Task
+    from inspector.model.benchmark.task import Task
     from inspector.services.analysis.breakdown import GroupPass
     from inspector.services.analysis.compare import RunComparison
     from inspector.services.analysis.overview import LabelInput, Overview
     from inspector.services.analysis.source import Loaded
-    from inspector.services.catalog import Progress
+    from inspector.services.catalog.index import Progress
 
 
 def _progress(root: Path) -> Progress:
@@ -121,7 +121,7 @@ def _export(overview: Overview | None, out_dir: Path, c: RunComparison | None = 
 
 def _labels(root: Path, labels: str | None) -> LabelInput | None:
     """The labels to break failures down by, or None when the folder holds no label file."""
-    from inspector.model.errors import LoadError
+    from inspector.model.untrusted.errors import LoadError
     from inspector.services.analysis.overview_load import labels_folder_for, read_labels
 
     folder = labels_folder_for(root, Path(labels) if labels else None)
@@ -140,7 +140,7 @@ def analysis_of(root: Path, labels: str | None, oracle: Path | None = None,
                 view: str | None = None) -> Overview:
     """The whole run analysis of ``root`` (index refreshed first), label tables counted in
     ``view`` (default per sample), or a :class:`CliError`."""
-    from inspector.model.label_rollup import DEFAULT_VIEW
+    from inspector.model.labels.rollup import DEFAULT_VIEW
     from inspector.services.analysis.overview_load import overview_of_folder
 
     if not root.exists():
@@ -187,7 +187,7 @@ def cmd_analyze_runs(args: argparse.Namespace) -> int:
 def _pair_in(overview: Overview, names: list[str], args: argparse.Namespace
              ) -> RunComparison:
     """``--compare RUN_A RUN_B`` among the overview's runs (ids, or a unique part of one)."""
-    from inspector.model.ids import select_by_id
+    from inspector.model.runs.ids import select_by_id
     from inspector.services.analysis.compare import compare_runs
 
     picked = []
@@ -210,7 +210,7 @@ def runs_text(overview: Overview) -> str:
     from inspector.services.analysis.comparison_wording import cost_text
 
     passes, cats = overview.passes, overview.categories
-    from inspector.model.unreadable import unreadable_line
+    from inspector.model.runs.unreadable import unreadable_line
 
     note = overview.not_evaluable_note()
     out = [f"{len(overview.runs)} runs under {overview.root}", *([note] if note else [])]
@@ -270,7 +270,7 @@ def _breakdown_text(b: Any, taxonomy: Any) -> str:
 # ----------------------------------------------------------------------------- parsers
 
 def add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from inspector.model.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+    from inspector.model.figures.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
     cp = sub.add_parser(
         "compare", help="paired comparison of two runs on the same tasks",
@@ -324,7 +324,7 @@ def add_runs_options(an: argparse.ArgumentParser) -> None:
                          "tables and SVG/PNG figures into DIR (with an index.md)")
     an.add_argument("--compare", nargs=2, metavar=("RUN_A", "RUN_B"),
                     help="with --runs --export: add the paired comparison of two of the runs")
-    from inspector.model.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
+    from inspector.model.figures.stats import DEFAULT_RESAMPLES, DEFAULT_SEED
 
     an.add_argument("--seed", type=non_negative, default=DEFAULT_SEED,
                     help=f"with --compare: bootstrap seed (default {DEFAULT_SEED})")

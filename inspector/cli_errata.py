@@ -1,5 +1,5 @@
 """Corrected figures in ``inspector summary`` and ``inspector labels errata``: thin over
-:mod:`inspector.services.corrected` and :mod:`inspector.services.labels.errata`
+:mod:`inspector.services.figures.corrected` and :mod:`inspector.services.labels.errata`
 (``docs/errata.md``)."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from inspector.cli_output import print_json
 
 if TYPE_CHECKING:
     from inspector.model import Run
-    from inspector.model.errata import Errata
-    from inspector.services.corrected import Corrections
-    from inspector.services.metrics import RunMetrics
+    from inspector.model.labels.errata import Errata
+    from inspector.services.figures.corrected import Corrections
+    from inspector.services.figures.metrics import RunMetrics
 
 
 @dataclass
@@ -45,7 +45,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
 
 def _load_labels(folder: Path) -> tuple[Any, str] | None:
     """The folder's label set and taxonomy id; None when it holds no label file."""
-    from inspector.model.errors import LoadError
+    from inspector.model.untrusted.errors import LoadError
     from inspector.services.labels.store import LabelStore
 
     store = LabelStore(folder)
@@ -68,7 +68,7 @@ def _load_labels(folder: Path) -> tuple[Any, str] | None:
 
 def read_errata_arg(value: str) -> Errata:
     """``--errata FILE`` read, or one clear error naming the file."""
-    from inspector.model.errors import LoadError
+    from inspector.model.untrusted.errors import LoadError
     from inspector.services.labels.errata import read_errata
 
     path = Path(value)
@@ -84,7 +84,7 @@ def corrections(args: argparse.Namespace, runs: list[Run]
                 ) -> tuple[Corrections, Source] | None:
     """The corrected figures of ``runs`` from ``--errata`` or the labels folder; None when
     there is no labels folder with labels (and no ``--errata``)."""
-    from inspector.services.corrected import apply_errata
+    from inspector.services.figures.corrected import apply_errata
     from inspector.services.labels.errata import errata_from_labels
     from inspector.services.labels.store import find_labels_dir
 
@@ -178,7 +178,7 @@ def cmd_errata(args: argparse.Namespace) -> int:
     whole = [t.task for t in errata.tasks if t.whole_suite]
     unresolved = unresolved_items(loaded.labels)
     if args.out:
-        from inspector.services.atomic import shared_file_mode, write_bytes_atomic
+        from inspector.services.storage.atomic import shared_file_mode, write_bytes_atomic
 
         out = Path(args.out)
         try:

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 from inspector import paths
 from inspector.cli_errors import CliError
 from inspector.cli_output import print_json
-from inspector.model.percent import NA, pct
+from inspector.model.figures.percent import NA, pct
 
 if TYPE_CHECKING:
     from inspector.model import Run
-    from inspector.model.labelset import LabelSet
-    from inspector.model.taxonomy import Taxonomy
-    from inspector.model.triage import SampleTriage
+    from inspector.model.failures.triage import SampleTriage
+    from inspector.model.labels.labelset import LabelSet
+    from inspector.model.labels.taxonomy import Taxonomy
     from inspector.services.labels.store import LabelStore, LoadedLabels
     from inspector.services.triage.engine import TriageContext
 
@@ -39,7 +39,7 @@ def _labels_dir(path: str | None, labels: str | None) -> Path:
 
 
 def _load(path: str | None, labels: str | None) -> tuple[LabelStore, Taxonomy, LoadedLabels]:
-    from inspector.model.errors import LoadError
+    from inspector.model.untrusted.errors import LoadError
     from inspector.services.labels.store import LabelStore
 
     store = LabelStore(_labels_dir(path, labels))
@@ -74,8 +74,8 @@ def _view(args: argparse.Namespace, default: str) -> str:
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
-    from inspector.model.agreement import agreement, format_agreement
-    from inspector.model.label_rollup import DEFAULT_AGREEMENT_VIEW, VIEW_TEXT, view_ratings
+    from inspector.model.labels.agreement import agreement, format_agreement
+    from inspector.model.labels.rollup import DEFAULT_AGREEMENT_VIEW, VIEW_TEXT, view_ratings
 
     view = _view(args, DEFAULT_AGREEMENT_VIEW)
     store, taxonomy, loaded = _load(args.path, args.labels)
@@ -104,7 +104,7 @@ def cmd_agreement(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from inspector.model.label_rollup import DEFAULT_VIEW, VIEW_UNIT
+    from inspector.model.labels.rollup import DEFAULT_VIEW, VIEW_UNIT
     from inspector.services.labels.export import render, view_line
     from inspector.services.labels.report import export_rows, sample_index, sample_where
     from inspector.services.labels.views import view_rows
@@ -137,7 +137,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"inspector: note: no labels for the runs in {run_dir} (labels: {store.root})",
               file=sys.stderr)
     if args.output:
-        from inspector.services.atomic import shared_file_mode, write_bytes_atomic
+        from inspector.services.storage.atomic import shared_file_mode, write_bytes_atomic
 
         out = Path(args.output)
         write_bytes_atomic(out, text.encode("utf-8"), mode=shared_file_mode(out))
@@ -252,7 +252,7 @@ def _scored_against(folder: Path, source: str, labels: LabelSet) -> dict[str, An
 
 
 def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
-    from inspector.model.errors import LoadError
+    from inspector.model.untrusted.errors import LoadError
     from inspector.services.labels.store import find_reference_labels_dir
     from inspector.services.triage.score import load_split, score_triage
     from inspector.services.triage.score_text import format_score
@@ -288,7 +288,7 @@ def cmd_suggest_score(args: argparse.Namespace, root: Path) -> int:
 
 
 def cmd_suggest(args: argparse.Namespace) -> int:
-    from inspector.model.verdict import verdict_of
+    from inspector.model.results.verdict import verdict_of
     from inspector.services.labels.report import sample_index, suggestion_accuracy
 
     root = Path(args.path) if args.path else paths.sample_runs()

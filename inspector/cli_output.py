@@ -7,7 +7,8 @@ bidi or zero-width characters make text read differently from what it is.
 
 * When stdout (stderr) is a terminal, :func:`protect_terminal` replaces it with a
   :class:`SanitizingStream`: everything written to it goes through
-  :func:`~inspector.model.safe_text.sanitize` (``␛``, ``␇``, ``<U+200D>``…; newlines and tabs
+  :func:`~inspector.model.untrusted.safe_text.sanitize` (``␛``, ``␇``, ``<U+200D>``…; newlines and
+  tabs
   stay). Our own output holds no control characters, so only untrusted text changes.
 * When piped or redirected, output is byte-exact: it is data for other programs, and a pager
   or editor shows control characters safely itself.
@@ -27,7 +28,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-from inspector.model.safe_text import sanitize
+from inspector.model.untrusted.safe_text import sanitize
 
 _NON_ASCII_OR_DEL = re.compile(r"[^\x00-\x7e]")
 

@@ -18,9 +18,9 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from inspector.model.progress import RunProgress
-from inspector.model.safe_text import sanitize
-from inspector.services.harness.progress_board import (
+from inspector.model.runs.progress import RunProgress
+from inspector.model.untrusted.safe_text import sanitize
+from inspector.services.evaluate.progress_board import (
     ProgressBoard,
     format_duration,
     summary_line,

@@ -31,10 +31,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from inspector.model.errors import LoadError
-    from inspector.services.atomic import atomic_writer
+    from inspector.model.untrusted.errors import LoadError
     from inspector.services.report.load import ReportError, load_report
     from inspector.services.report.page import render
+    from inspector.services.storage.atomic import atomic_writer
 
     root = Path(args.path) if args.path else paths.sample_runs()
     if not root.exists():

@@ -19,7 +19,7 @@ from inspector.cli_output import print_json
 
 if TYPE_CHECKING:
     from inspector.model import TestCase
-    from inspector.model.tampering import TamperFinding
+    from inspector.model.repo.tampering import TamperFinding
     from inspector.services.deploy.docker_backend import SandboxLimits
     from inspector.services.deploy.warm import DeploymentPool
 
@@ -176,7 +176,7 @@ def cmd_rerun(args: argparse.Namespace) -> int:
 
 
 def cmd_request(args: argparse.Namespace) -> int:
-    from inspector.model.http_request import RequestSpec, to_curl
+    from inspector.model.request.http_request import RequestSpec, to_curl
     from inspector.services.deploy.choose import find_target
     from inspector.services.deploy.warm import DeployError
     from inspector.services.rerun.http_client import send

@@ -11,11 +11,11 @@ import sys
 from typing import TYPE_CHECKING
 
 from inspector.cli_errors import EXIT_UNREADABLE
-from inspector.model.unreadable import figures_basis, unreadable_line
+from inspector.model.runs.unreadable import figures_basis, unreadable_line
 
 if TYPE_CHECKING:
     from inspector.model import Run
-    from inspector.services.metrics import RunMetrics
+    from inspector.services.figures.metrics import RunMetrics
 
 
 def summary_lines(metrics: list[RunMetrics], pct: str = "{:.1%}") -> list[str]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspector.services.atomic import write_bytes_atomic
+from inspector.services.storage.atomic import write_bytes_atomic
 
 
 class ConfigError(Exception):

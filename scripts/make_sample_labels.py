@@ -11,7 +11,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from inspector.model.labels import Anchor, ItemRef, Label
+from inspector.model.labels.label_file import Anchor, ItemRef, Label
 from inspector.services.labels.store import LabelStore
 
 ROOT = Path(__file__).resolve().parent.parent / "sample_runs" / "labels"

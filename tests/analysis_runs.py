@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspector.model.results import Deployment, Generation, SampleResult, TestSummary
-from inspector.model.task import Task
-from inspector.services.run_writer import write_run_json, write_sample
+from inspector.model.benchmark.task import Task
+from inspector.model.results.sample import Deployment, Generation, SampleResult, TestSummary
+from inspector.services.evaluate.run_writer import write_run_json, write_sample
 
 STAMP = "2026-11-26T09:00:00.000000+00:00"
 

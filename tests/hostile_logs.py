@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 from inspector.model import Task
-from inspector.model.logs import parse_log_line
-from inspector.model.tasks import load_task
-from inspector.services.harness.line_buffer import MAX_LINE_BYTES
-from inspector.services.harness.phase_log import CAP_NOTE, DEFAULT_LOG_CAP, read_output
+from inspector.model.benchmark.tasks import load_task
+from inspector.model.logs.phase_logs import parse_log_line
+from inspector.services.logs.line_buffer import MAX_LINE_BYTES
+from inspector.services.logs.phase_log import CAP_NOTE, DEFAULT_LOG_CAP, read_output
 
 HOSTILE = Path(__file__).resolve().parent / "fixtures" / "hostile" / "logs"
 DROPPED = re.compile(r"log cap: ([\d,]+) lines \(([\d.]+) MB\) dropped here")

@@ -14,7 +14,7 @@ import json
 import shutil
 from pathlib import Path
 
-from inspector.model.labels import Anchor, ItemRef, Label
+from inspector.model.labels.label_file import Anchor, ItemRef, Label
 from inspector.services.labels.store import LabelStore
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "hostile" / "text"

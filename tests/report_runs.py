@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspector.model.outcomes import Outcome, Phase
-from inspector.model.results import Deployment, SampleResult, TestCase, TestSummary
-from inspector.model.run import Run, RunSource
+from inspector.model.results.outcomes import Outcome, Phase
+from inspector.model.results.run import Run, RunSource
+from inspector.model.results.sample import Deployment, SampleResult, TestCase, TestSummary
 
 #: Text that would run script or break out of the markup if the page embedded it raw.
 XSS = "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>&amp;</pre></section>"

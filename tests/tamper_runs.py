@@ -20,8 +20,12 @@ from inspector.model import (
     TestCase,
     TestSummary,
 )
-from inspector.model.tasks import load_tasks
-from inspector.services.run_writer import write_repogenesis_output, write_run_json, write_sample
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.services.evaluate.run_writer import (
+    write_repogenesis_output,
+    write_run_json,
+    write_sample,
+)
 from inspector.services.tamper import scan_repo
 
 HOSTILE = Path(__file__).parent / "fixtures" / "hostile" / "tamper"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import main
-from inspector.model.results import Generation
+from inspector.model.results.sample import Generation
 from tests.analysis_runs import write_run
 
 ATLAS = "repo_readme_1125_atlas_m2-large_Python"

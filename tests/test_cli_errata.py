@@ -29,7 +29,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 from inspector.cli import main
-from inspector.model.labels import ItemRef, Label, LabelFile, apply_edit, dumps_labels
+from inspector.model.labels.label_file import ItemRef, Label, LabelFile, apply_edit, dumps_labels
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "sample_runs" / "runs"
@@ -151,7 +151,7 @@ def test_errata_export_then_applied_to_other_runs_gives_the_same_figures(
 
 def test_errata_file_matches_its_schema_and_round_trips(
         labelled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from inspector.model.errata import parse_errata
+    from inspector.model.labels.errata import parse_errata
 
     errata = tmp_path / "errata.json"
     assert main(["labels", "errata", str(labelled), "--out", str(errata)]) == 0
@@ -222,7 +222,7 @@ def test_entries_naming_tasks_or_tests_not_in_the_runs_are_counted(
 
 def test_report_shows_corrected_figures_beside_the_official(labelled: Path) -> None:
     from inspector.model import discover_runs
-    from inspector.services.corrected import apply_errata
+    from inspector.services.figures.corrected import apply_errata
     from inspector.services.labels.errata import errata_from_labels
     from inspector.services.labels.store import LabelStore
     from inspector.services.report.load import assemble
@@ -248,6 +248,6 @@ def test_report_shows_corrected_figures_beside_the_official(labelled: Path) -> N
 ])
 def test_an_entry_covers_the_tests_inside_what_it_names(excluded: str, test_id: str,
                                                         covered: bool) -> None:
-    from inspector.model.errata import covers
+    from inspector.model.labels.errata import covers
 
     assert covers(excluded, test_id) is covered

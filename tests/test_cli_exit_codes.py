@@ -10,8 +10,8 @@ import pytest
 
 from inspector.cli import main
 from inspector.cli_errors import CliError
-from inspector.model.errors import LoadError
-from inspector.model.files import read_regular
+from inspector.model.untrusted.errors import LoadError
+from inspector.model.untrusted.files import read_regular
 from inspector.services.logs.deployment_log import NoLogError, open_log_path
 
 ROOT = Path(__file__).resolve().parent.parent

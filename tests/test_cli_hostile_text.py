@@ -23,7 +23,7 @@ import pytest
 from hostile_text import BAD_FOLDER, GREET, RUN_ID, SHOWN_RUN_ID, hostile_root
 
 from inspector.model import discover_runs
-from inspector.services.failures import list_failures
+from inspector.services.figures.failures import list_failures
 
 #: Bytes that must never reach the terminal: ESC (apart from ``evaluate``'s live panel, see
 #: :data:`OWN_PANEL`, our CLI prints no escape sequence of its own, so any ESC came from the

@@ -77,8 +77,8 @@ def test_a_sample_the_infrastructure_gave_up_on_is_counted_not_dropped(
     ``infrastructure_failure.txt`` in its folder (read as not evaluable, inferred); a run
     written now lists it in ``run.json`` (recorded). Either way it is counted and listed, in
     no figure, and in the samples list as "not evaluable", never as a failure."""
-    from inspector.model.discover import discover_runs
-    from inspector.model.verdict import Verdict, verdict_of
+    from inspector.model.results.verdict import Verdict, verdict_of
+    from inspector.model.runs.discover import discover_runs
 
     run = _copy(sample_runs, tmp_path)
     doc = json.loads((run / "run.json").read_text())
@@ -111,9 +111,9 @@ def test_corrected_figures_leave_not_evaluable_samples_out_too(tmp_path: Path,
                                                                sample_runs: Path) -> None:
     """Corrected figures are over the official figures' samples: a run whose samples are all
     not evaluable has no corrected figure either (never a corrected 0 %)."""
-    from inspector.model.discover import discover_runs
-    from inspector.model.errata import Errata, ErrataEntry
-    from inspector.services.corrected import corrected_run
+    from inspector.model.labels.errata import Errata, ErrataEntry
+    from inspector.model.runs.discover import discover_runs
+    from inspector.services.figures.corrected import corrected_run
 
     (run,) = discover_runs(_copy(sample_runs, tmp_path)).runs
     errata = Errata(entries=(ErrataEntry(SAMPLES[1], "DashboardTest::testStats", "not-model",

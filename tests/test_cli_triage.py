@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import main
-from inspector.model.labels import ItemRef, Label, LabelFile, apply_edit, dumps_labels
+from inspector.model.labels.label_file import ItemRef, Label, LabelFile, apply_edit, dumps_labels
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_RUNS = ROOT / "sample_runs"

@@ -26,9 +26,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from inspector.model.progress import load_progress
-from inspector.model.tasks import load_tasks
-from inspector.services.harness.ports import port_open
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.model.runs.progress import load_progress
+from inspector.services.host.ports import port_open
 
 pytestmark = pytest.mark.slow
 

@@ -1,6 +1,6 @@
 """Per-test labels made through the labelling queue's session reach every table (issue 28,
 item 1): ``labels export``, ``analyze --runs`` and ``report`` count them through the one
-roll-up (:mod:`inspector.model.label_rollup`), per sample, per root cause and per test; the
+roll-up (:mod:`inspector.model.labels.rollup`), per sample, per root cause and per test; the
 queue's progress counts by the same definition. And ``labels suggest --score`` says which
 labels it scored against (item 7)."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import main
-from inspector.model.labels import ItemRef
+from inspector.model.labels.label_file import ItemRef
 from inspector.services.labels.session import LabelSession
 
 ROOT = Path(__file__).resolve().parents[1]

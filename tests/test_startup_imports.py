@@ -11,11 +11,11 @@ import subprocess
 import sys
 
 NOT_AT_START = ("watchdog", "docker", "httpx", "pygments", "markdown_it",
-                "inspector.services.health", "inspector.services.tamper",
+                "inspector.services.figures.health", "inspector.services.tamper",
                 "inspector.services.triage",
                 "inspector.services.sandbox", "inspector.services.deploy", "ray",
                 "inspector.services.cluster",
-                "inspector.model.discover", "inspector.ui.screens.help",
+                "inspector.model.runs.discover", "inspector.ui.screens.help",
                 "inspector.ui.screens.sample")
 
 
@@ -36,10 +36,10 @@ def test_cli_and_app_modules_leave_later_screens_unimported() -> None:
 
 
 def test_model_package_names_load_on_first_use() -> None:
-    loaded = _loaded_by("import inspector.model.safe_text")
-    assert "inspector.model.discover" not in loaded
+    loaded = _loaded_by("import inspector.model.untrusted.safe_text")
+    assert "inspector.model.runs.discover" not in loaded
     loaded = _loaded_by("from inspector.model import discover_runs, Phase, TestCase, Run")
-    assert "inspector.model.discover" in loaded
+    assert "inspector.model.runs.discover" in loaded
 
 
 def test_every_model_package_name_resolves() -> None:

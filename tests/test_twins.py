@@ -18,12 +18,12 @@ import pytest
 
 from inspector.cli import main
 from inspector.model import discover_runs
-from inspector.model.runformat import load_run
+from inspector.model.runs.runformat import load_run
 from inspector.services.analysis.overview_load import overview_of_folder
 from inspector.services.analysis.source import resolve_runs
-from inspector.services.catalog import Catalog
+from inspector.services.catalog.index import Catalog
+from inspector.services.evaluate.run_writer import write_repogenesis_output
 from inspector.services.logs.deployment_log import locate_sample_log
-from inspector.services.run_writer import write_repogenesis_output
 from inspector.ui.analysis.task_rows import task_rows
 
 ATLAS = "repo_readme_1125_atlas_m2-large_Python"
@@ -114,7 +114,7 @@ def test_an_evaluation_written_in_both_layouts_reads_back_as_one_run(runs_copy: 
                                                                      tmp_path: Path) -> None:
     """What ``evaluate --repogenesis-out`` writes (the same run_writer calls), read back:
     one run, linked both ways (recorded in run.json; by content from the stock side)."""
-    from inspector.services.run_writer import record_twins
+    from inspector.services.evaluate.run_writer import record_twins
 
     lab = tmp_path / "lab"
     shutil.copytree(runs_copy / "runs" / FORGE, lab / "runs" / FORGE)

@@ -1,7 +1,7 @@
 """Pure data: tasks, runs, results, logs and their loaders. Never imports Textual or Rich.
 
 The names below are loaded on first use, so importing one small module of the package
-(``inspector.model.safe_text``) does not load the run loaders too (start-up time).
+(``inspector.model.untrusted.safe_text``) does not load the run loaders too (start-up time).
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from inspector.model.discover import Discovery, discover_runs
-    from inspector.model.errors import LoadError, LoadIssue
-    from inspector.model.outcomes import Outcome, Phase, PhaseStatus, SuiteStatus
-    from inspector.model.results import (
+    from inspector.model.benchmark.task import Endpoint, Task
+    from inspector.model.results.outcomes import Outcome, Phase, PhaseStatus, SuiteStatus
+    from inspector.model.results.run import Run, RunSource
+    from inspector.model.results.sample import (
         ApiCoverage,
         Deployment,
         EndpointCoverage,
@@ -24,17 +24,17 @@ if TYPE_CHECKING:
         TestCase,
         TestSummary,
     )
-    from inspector.model.run import Run, RunSource
-    from inspector.model.task import Endpoint, Task
+    from inspector.model.runs.discover import Discovery, discover_runs
+    from inspector.model.untrusted.errors import LoadError, LoadIssue
 
 _HOMES = {
-    "discover": ("Discovery", "discover_runs"),
-    "errors": ("LoadError", "LoadIssue"),
-    "outcomes": ("Outcome", "Phase", "PhaseStatus", "SuiteStatus"),
-    "results": ("ApiCoverage", "Deployment", "EndpointCoverage", "Evidence", "PhaseResult",
+    "runs.discover": ("Discovery", "discover_runs"),
+    "untrusted.errors": ("LoadError", "LoadIssue"),
+    "results.outcomes": ("Outcome", "Phase", "PhaseStatus", "SuiteStatus"),
+    "results.sample": ("ApiCoverage", "Deployment", "EndpointCoverage", "Evidence", "PhaseResult",
                 "SampleResult", "SuiteCause", "TestCase", "TestSummary"),
-    "run": ("Run", "RunSource"),
-    "task": ("Endpoint", "Task"),
+    "results.run": ("Run", "RunSource"),
+    "benchmark.task": ("Endpoint", "Task"),
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names}
 

@@ -14,8 +14,8 @@ from textual.worker import get_current_worker
 
 from inspector import paths
 from inspector.config import ConfigError, Settings, save_setting
-from inspector.model.filters import LabelState, no_labels
-from inspector.services.catalog import Catalog
+from inspector.model.results.filters import LabelState, no_labels
+from inspector.services.catalog.index import Catalog
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.messages import (
     CatalogProgress,
@@ -31,10 +31,10 @@ from inspector.ui.styles import SEMANTIC_DEFAULTS
 from inspector.ui.themes import install_themes
 
 if TYPE_CHECKING:
-    from inspector.model.entries import SampleEntry
+    from inspector.model.results.entries import SampleEntry
+    from inspector.services.catalog.watcher import RunsWatcher
     from inspector.services.deploy.warm import DeploymentPool
     from inspector.services.labels.session import LabelSession
-    from inspector.services.watcher import RunsWatcher
 
 
 class InspectorApp(SafeTextApp, App[None]):
@@ -234,7 +234,7 @@ class InspectorApp(SafeTextApp, App[None]):
     @work(thread=True, exclusive=True, group="watch")
     def start_watching(self) -> None:
         """Watch the root for runs appearing or changing (a benchmark in progress)."""
-        from inspector.services.watcher import RunsWatcher
+        from inspector.services.catalog.watcher import RunsWatcher
 
         if self.exiting:
             return

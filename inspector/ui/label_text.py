@@ -6,15 +6,15 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from inspector.model.labels import Label
-from inspector.model.taxonomy import Taxonomy
-from inspector.model.testids import leaf_name
-from inspector.model.triage import (
+from inspector.model.failures.triage import (
     DEPLOY_FAILED,
     SUITE_INCOMPLETE,
     SUITE_NOT_RUN,
     FailureItem,
 )
+from inspector.model.labels.label_file import Label
+from inspector.model.labels.taxonomy import Taxonomy
+from inspector.model.suite.testids import leaf_name
 from inspector.ui.safe import plain, sanitize
 
 if TYPE_CHECKING:

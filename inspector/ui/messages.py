@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from inspector.services.catalog import RefreshReport
+from inspector.services.catalog.index import RefreshReport
 
 
 @dataclass

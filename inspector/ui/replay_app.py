@@ -8,7 +8,7 @@ from textual.app import App
 from textual.binding import Binding
 
 from inspector.config import Settings
-from inspector.model.outcomes import Phase
+from inspector.model.results.outcomes import Phase
 from inspector.services.logs.deployment_log import DeploymentLog
 from inspector.ui.safe import SafeTextApp
 from inspector.ui.screens.help import HelpScreen

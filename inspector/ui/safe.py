@@ -9,7 +9,7 @@ and ``update()``, ``DataTable`` cells and column labels, ``Tree`` labels, ``Opti
 ``Select`` prompts, ``notify()`` messages, command palette prompts and help.
 
 So every untrusted string is given to a widget as :func:`plain` (a Rich ``Text`` of
-:func:`~inspector.model.safe_text.sanitize`'d text: never parsed, controls shown as ``␛``,
+:func:`~inspector.model.untrusted.safe_text.sanitize`'d text: never parsed, controls shown as ``␛``,
 ``<U+200D>``…), or appended to a ``Text`` as ``sanitize(value)``. Notifications and screen
 titles go through :class:`SafeTextApp`, so ``notify(str)``, ``title`` and ``sub_title`` are
 safe with any string. ``tests/ui/test_hostile_text.py`` drives every screen with hostile data
@@ -24,7 +24,7 @@ from rich.style import StyleType
 from rich.text import Text
 from textual.content import Content
 
-from inspector.model.safe_text import sanitize
+from inspector.model.untrusted.safe_text import sanitize
 
 __all__ = ["SafeTextApp", "plain", "sanitize"]
 

@@ -8,7 +8,7 @@ from contextlib import suppress
 
 from textual.app import App
 
-from inspector.model.labels import Label
+from inspector.model.labels.label_file import Label
 
 
 def announce_save(app: App, saved: str) -> Callable[[Label | None, Exception | None], None]:

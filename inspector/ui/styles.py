@@ -5,9 +5,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App
 
-from inspector.model.entries import SampleEntry
-from inspector.model.percent import pct as pct  # the panes import it from here
-from inspector.model.verdict import Verdict
+from inspector.model.figures.percent import pct as pct  # the panes import it from here
+from inspector.model.results.entries import SampleEntry
+from inspector.model.results.verdict import Verdict
 
 SEMANTIC_DEFAULTS = {
     "outcome-pass": "#4ec97a",

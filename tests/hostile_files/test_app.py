@@ -15,7 +15,7 @@ import pytest
 from textual.widgets import Static, Tree
 
 from inspector.config import load_settings
-from inspector.model.labels import ItemRef, Label
+from inspector.model.labels.label_file import ItemRef, Label
 from inspector.services.labels.store import LabelStore
 from inspector.ui.app import InspectorApp
 from inspector.ui.messages import OpenSample

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.labels import ItemRef, Label
+from inspector.model.labels.label_file import ItemRef, Label
 from inspector.services.labels.session import LabelSession
 from inspector.services.labels.store import (
     MAX_LABEL_FILE_BYTES,
@@ -197,7 +197,7 @@ def test_an_unreadable_labels_folder_is_one_message_naming_it(corpus: Path) -> N
 KILLED_WRITER = """
 import sys, time
 from pathlib import Path
-from inspector.services.atomic import atomic_writer
+from inspector.services.storage.atomic import atomic_writer
 
 path, payload = Path(sys.argv[1]), sys.argv[2].encode()
 with atomic_writer(path) as fh:

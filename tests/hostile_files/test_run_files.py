@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from inspector.model import discover_runs
-from inspector.model.repo_scope import REPO_REFUSED
-from inspector.model.runformat import load_run
+from inspector.model.runs.repo_scope import REPO_REFUSED
+from inspector.model.runs.runformat import load_run
 
 from .conftest import FORGE, RELAY, SAMPLE_RUNS, assert_denied, cli, copy_fixture
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.services.harness import confine
+from inspector.services.host import confine
 
 pytestmark = pytest.mark.slow
 
@@ -96,7 +96,7 @@ def test_bytecode_the_service_compiled_is_compiled_again_into_its_venv(mode: str
     import importlib.util
     import sys
 
-    from inspector.services.harness import bytecode
+    from inspector.services.host import bytecode
 
     repo, venv, prefix = tmp_path / "repo", tmp_path / "venv", tmp_path / "pycache"
     site = venv / "lib" / "site-packages"
@@ -151,7 +151,7 @@ def test_a_folder_reached_through_a_symlink_is_there_by_both_paths(mode: str,
 OWNER = r"""
 import os, sys, time
 from pathlib import Path
-from inspector.services.harness import confine
+from inspector.services.host import confine
 repo = Path(sys.argv[1])
 box = confine.Box(writable=[repo], readable=[], hidden=[])
 confine.give_to_service(repo, sys.argv[2], box)

@@ -18,18 +18,18 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Phase, PhaseStatus, discover_runs
-from inspector.model.runformat import load_run
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.model.runs.runformat import load_run
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
-from inspector.services.harness.evaluate import (
+from inspector.services.evaluate.run import (
     EvaluationPlan,
     Evaluator,
     evaluate_sample,
     infrastructure_failed,
 )
-from inspector.services.harness.ports import port_open
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.host.ports import port_open
+from inspector.services.host.venvs import VenvCache
 
 pytestmark = pytest.mark.slow
 
@@ -229,7 +229,7 @@ def _running(pid: int) -> bool:
 
 def test_a_group_whose_processes_all_exited_is_not_waited_for() -> None:
     """Zombies awaiting reaping count as stopped: teardown does not wait for init."""
-    from inspector.services.harness.proctree import group_alive as _group_alive
+    from inspector.services.host.proctree import group_alive as _group_alive
 
     proc = subprocess.Popen(["sleep", "30"], start_new_session=True)
     try:

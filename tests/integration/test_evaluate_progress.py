@@ -18,7 +18,7 @@ import pytest
 from rich.console import Console
 
 from inspector.cli_progress import render_progress
-from inspector.model.progress import InFlight, NodeProgress, RunProgress, load_progress
+from inspector.model.runs.progress import InFlight, NodeProgress, RunProgress, load_progress
 
 ROOT = Path(__file__).resolve().parents[2]
 PREDICTIONS = ROOT / "sample_runs" / "predictions" / "repo_readme_1118_forge_m1-large_Python"

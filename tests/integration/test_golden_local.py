@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
-from inspector.services.harness.evaluate import evaluate_sample
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.evaluate.run import evaluate_sample
+from inspector.services.host.venvs import VenvCache
 
 pytestmark = pytest.mark.slow
 

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from inspector.services.harness.golden import runner_command
-from inspector.services.harness.junit import parse_junit
+from inspector.services.suite.golden import runner_command
+from inspector.services.suite.junit import parse_junit
 
 SUITE = '''
 import sys

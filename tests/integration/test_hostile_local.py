@@ -15,18 +15,18 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome, Phase, PhaseStatus, Task
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
 from inspector.services.deploy.backend import Limits, SampleJob, TestRun
 from inspector.services.deploy.local import LocalBackend, LocalSession
 from inspector.services.deploy.steps import deploy
 from inspector.services.deploy.warm import DeploymentPool, Target
-from inspector.services.harness import confine
-from inspector.services.harness.evaluate import EvaluationPlan, Evaluator, evaluate_sample
-from inspector.services.harness.junit import parse_junit
-from inspector.services.harness.phase_log import PhaseLog
-from inspector.services.harness.ports import port_open
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.evaluate.run import EvaluationPlan, Evaluator, evaluate_sample
+from inspector.services.host import confine
+from inspector.services.host.ports import port_open
+from inspector.services.host.venvs import VenvCache
+from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.rerun.runner import rerun, resolve_tests
+from inspector.services.suite.junit import parse_junit
 
 pytestmark = pytest.mark.slow
 

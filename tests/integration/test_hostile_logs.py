@@ -21,9 +21,9 @@ from inspector.model import Phase
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.deploy.warm import DeploymentPool, Target
-from inspector.services.harness.evaluate import evaluate_sample
-from inspector.services.harness.phase_log import DEFAULT_LOG_CAP
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.evaluate.run import evaluate_sample
+from inspector.services.host.venvs import VenvCache
+from inspector.services.logs.phase_log import DEFAULT_LOG_CAP
 from inspector.services.logs.rerun_logs import deployment_folders, prune_deployments
 from inspector.services.rerun.runner import rerun
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome, Phase, PhaseStatus
-from inspector.model.runformat import load_run
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.model.runs.runformat import load_run
 from inspector.services.deploy.backend import SampleJob
 from inspector.services.deploy.local import LocalBackend
-from inspector.services.harness.evaluate import EvaluationPlan, Evaluator, evaluate_sample
+from inspector.services.evaluate.run import EvaluationPlan, Evaluator, evaluate_sample
 
 pytestmark = pytest.mark.slow
 
@@ -102,8 +102,8 @@ def test_unreachable_maven_repository_is_recorded_not_evaluable_and_resumed(
     it again like a missing result."""
     import json
 
-    from inspector.model.results import NotEvaluable
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.model.results.sample import NotEvaluable
+    from inspector.services.figures.metrics import compute_run_metrics
 
     home = tmp_path / "home"
     (home / ".m2").mkdir(parents=True)

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.runformat import load_run
+from inspector.model.runs.runformat import load_run
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.deploy.warm import DeploymentPool, Target
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.host.venvs import VenvCache
 from inspector.services.rerun.runner import rerun, resolve_tests
 
 pytestmark = pytest.mark.slow

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.triage import INSTALL_TEST_PACKAGE, RUN_ALONE, Remedy
+from inspector.model.failures.triage import INSTALL_TEST_PACKAGE, RUN_ALONE, Remedy
 from inspector.services.deploy.choose import find_target
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.deploy.warm import DeploymentPool
-from inspector.services.harness.ports import port_open
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.host.ports import port_open
+from inspector.services.host.venvs import VenvCache
 from inspector.services.triage.remedies import confirm
 
 pytestmark = pytest.mark.slow

@@ -13,8 +13,8 @@ from inspector.model import Outcome, Task
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
 from inspector.services.deploy.warm import DeploymentPool, Target
-from inspector.services.harness.evaluate import evaluate_sample
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.evaluate.run import evaluate_sample
+from inspector.services.host.venvs import VenvCache
 from inspector.services.rerun.runner import rerun, resolve_tests
 
 pytestmark = pytest.mark.slow

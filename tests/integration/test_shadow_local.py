@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome, Phase, Task
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.local import LocalBackend
-from inspector.services.harness import confine
-from inspector.services.harness.evaluate import evaluate_sample
-from inspector.services.harness.suite_reach import SHADOWING
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.evaluate.run import evaluate_sample
+from inspector.services.host import confine
+from inspector.services.host.venvs import VenvCache
+from inspector.services.suite.reach import SHADOWING
 from tests.tiny_index import add_project, serve
 
 pytestmark = pytest.mark.slow

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector.services.harness.phase_log import PhaseLog
-from inspector.services.harness.venvs import VenvCache, VenvResult
+from inspector.services.host.venvs import VenvCache, VenvResult
+from inspector.services.logs.phase_log import PhaseLog
 from tests.tiny_index import MODULE, PROJECT, VERSION, build_index, serve
 
 pytestmark = pytest.mark.slow

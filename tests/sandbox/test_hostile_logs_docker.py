@@ -15,8 +15,8 @@ from hostile_logs import HOSTILE, check_blob_log, check_flood_log, noisy_task
 from inspector.model import Phase
 from inspector.services.deploy.backend import Limits, SampleJob
 from inspector.services.deploy.choose import backend_factory
-from inspector.services.harness.evaluate import evaluate_sample
-from inspector.services.harness.phase_log import DEFAULT_LOG_CAP
+from inspector.services.evaluate.run import evaluate_sample
+from inspector.services.logs.phase_log import DEFAULT_LOG_CAP
 
 
 @pytest.mark.parametrize("repo", ["flood", "no_newline"])

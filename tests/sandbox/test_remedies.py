@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.triage import (
+from inspector.model.failures.triage import (
     ADD_TASK_FILE,
     DEPLOY_FAILED,
     INSTALL_REPO_PACKAGE,

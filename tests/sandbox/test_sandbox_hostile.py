@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Phase
-from inspector.model.runformat import load_run
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.model.runs.runformat import load_run
 from inspector.services.deploy.backend import Limits, SampleJob, TestRun
 from inspector.services.deploy.choose import backend_factory
 from inspector.services.deploy.docker_backend import DockerBackend, DockerSession, SandboxLimits
 from inspector.services.deploy.steps import DeployOutcome, deploy
 from inspector.services.deploy.warm import DeploymentPool, Target
-from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.rerun.runner import rerun
 from inspector.services.sandbox.cleanup import list_sandboxes
 from inspector.services.sandbox.images import LABEL_LAYOUT, LAYOUT, ensure_sample_image
@@ -350,7 +350,7 @@ def test_the_cli_refuses_another_index_and_the_opt_out_installs_it_unprivileged(
 HOLDER = """
 import sys
 from pathlib import Path
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
 from inspector.services.deploy.choose import backend_factory
 from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.deploy.backend import Limits

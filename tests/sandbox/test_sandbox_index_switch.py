@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.sandbox.base_image import BASE_IMAGE
 from inspector.services.sandbox.images import ImageResult, ensure_sample_image
 from tests.tiny_index import MODULE, PROJECT, VERSION, bridge_gateway, build_index, serve

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.http_request import RequestSpec
+from inspector.model.request.http_request import RequestSpec
 from inspector.services.deploy.backend import Limits
 from inspector.services.deploy.choose import backend_factory
 from inspector.services.deploy.docker_backend import SandboxLimits

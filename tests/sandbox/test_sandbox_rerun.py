@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from inspector.model.http_request import RequestSpec
+from inspector.model.request.http_request import RequestSpec
 from inspector.services.deploy.choose import find_target
 from inspector.services.rerun.http_client import send
 from inspector.services.rerun.runner import rerun, resolve_tests
@@ -106,7 +106,7 @@ def test_dependency_failure_is_reported_as_not_deployed(docker_pool, sample_runs
 
 def test_evaluate_with_the_docker_backend_matches_the_recorded_run(sample_runs: Path,
                                                                    tmp_path: Path) -> None:
-    from inspector.model.runformat import load_run
+    from inspector.model.runs.runformat import load_run
 
     out = tmp_path / "run"
     proc = _cli(["evaluate", "--tasks", str(sample_runs / "tasks"), "--predictions",
@@ -129,7 +129,7 @@ def test_image_installs_with_uv_and_pip_judges_what_uv_cannot_install(docker_cli
     """uv installs first; on failure pip retries in its own log section and its error counts."""
     import threading
 
-    from inspector.services.harness.phase_log import PhaseLog
+    from inspector.services.logs.phase_log import PhaseLog
     from inspector.services.sandbox.images import ensure_sample_image
 
     repo = tmp_path / "repo"
@@ -156,7 +156,7 @@ def test_a_suite_with_its_own_pytest_ini_keeps_repo_root_ids(docker_client, tmp_
     from inspector.services.deploy.choose import backend_factory
     from inspector.services.deploy.docker_backend import DockerBackend
     from inspector.services.deploy.warm import DeploymentPool, Target
-    from inspector.services.harness.evaluate import evaluate_sample
+    from inspector.services.evaluate.run import evaluate_sample
 
     root = tmp_path / "tasks" / "repo" / "static-files"
     (root / "tests").mkdir(parents=True)
@@ -200,7 +200,7 @@ def test_a_golden_test_reads_the_repos_readme_next_to_its_suite(docker_client,
     from inspector.model import Outcome
     from inspector.services.deploy.backend import Limits, SampleJob
     from inspector.services.deploy.docker_backend import DockerBackend
-    from inspector.services.harness.evaluate import evaluate_sample
+    from inspector.services.evaluate.run import evaluate_sample
 
     from .conftest import make_repo
 

@@ -14,8 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from inspector.model.runformat import load_run
-from inspector.services.harness.suite_reach import SHADOWING
+from inspector.model.runs.runformat import load_run
+from inspector.services.suite.reach import SHADOWING
 from tests.tiny_index import add_project, bridge_gateway, serve
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from inspector.config import load_settings
-from inspector.model.progress import InFlight, NodeProgress, RunProgress
-from inspector.services.atomic import write_json_atomic
+from inspector.model.runs.progress import InFlight, NodeProgress, RunProgress
+from inspector.services.storage.atomic import write_json_atomic
 from inspector.ui.app import InspectorApp
 from inspector.ui.panes.runs import RunsPane
 

@@ -23,10 +23,10 @@ from hostile_logs import HOSTILE, check_flood_log
 from inspector.model import Phase, discover_runs
 from inspector.services.deploy.backend import Limits
 from inspector.services.deploy.local import LocalBackend
-from inspector.services.harness.evaluate import EvaluationPlan, Evaluator
-from inspector.services.harness.phase_log import CAP_NOTE
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.evaluate.run import EvaluationPlan, Evaluator
+from inspector.services.host.venvs import VenvCache
 from inspector.services.logs.filters import LogFilter, scan
+from inspector.services.logs.phase_log import CAP_NOTE
 from inspector.ui.app import InspectorApp
 from inspector.ui.screens.replay import ReplayScreen
 

@@ -9,10 +9,10 @@ from pathlib import Path
 from textual.widgets import DataTable, OptionList, Static, TabbedContent
 
 from inspector.model import Deployment, Phase, PhaseResult, PhaseStatus, SampleResult, TestSummary
-from inspector.model.java_tests import java_tests
-from inspector.model.tasks import load_tasks
-from inspector.services.harness.surefire import SourceIndex, parse_surefire_reports
-from inspector.services.run_writer import write_run_json, write_sample
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.model.suite.java_tests import java_tests
+from inspector.services.evaluate.run_writer import write_run_json, write_sample
+from inspector.services.suite.surefire import SourceIndex, parse_surefire_reports
 from inspector.ui.messages import OpenSample
 from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.widgets.code_view import CodeView

@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets import ProgressBar, Static
 
-from inspector.model.http_request import RequestSpec, ResponseRecord
+from inspector.model.request.http_request import RequestSpec, ResponseRecord
 from inspector.ui.labelling.progress import LabelProgress, ProgressCounts
 from inspector.ui.request.editor import RequestEditor
 from inspector.ui.request.response import ResponsePane

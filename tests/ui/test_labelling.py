@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
-from inspector.model.labels import ItemRef
+from inspector.model.labels.label_file import ItemRef
 from inspector.services.labels.store import read_label_file
 from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.messages import OpenSample
@@ -254,7 +254,7 @@ async def test_label_filter_follows_new_labels(make_app, tmp_path) -> None:
     async with app.run_test(size=(160, 45)) as pilot:
         await settle(app, pilot)
         main = app.main_screen
-        from inspector.model.filters import SampleFilter
+        from inspector.model.results.filters import SampleFilter
 
         await pilot.press("2")
         main.set_filter(SampleFilter(label="unlabelled"))

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
-from inspector.model.labels import Anchor
-from inspector.model.taxonomy import Taxonomy
-from inspector.model.triage import INSTALL_TEST_PACKAGE, Reading, Remedy, TestSuggestion
+from inspector.model.failures.triage import INSTALL_TEST_PACKAGE, Reading, Remedy, TestSuggestion
+from inspector.model.labels.label_file import Anchor
+from inspector.model.labels.taxonomy import Taxonomy
 from inspector.services.triage.engine import TriageContext, triage_sample
 from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.safe import sanitize
@@ -183,7 +183,7 @@ async def test_an_unsure_suggestion_shows_the_readings_weighed(corpus: Path,
     runs need not hold such an item.)"""
     from textual.app import App, ComposeResult
 
-    from inspector.model.taxonomy import load_taxonomy
+    from inspector.model.labels.taxonomy import load_taxonomy
     from inspector.services.labels.store import DEFAULT_TAXONOMY
 
     taxonomy = load_taxonomy(DEFAULT_TAXONOMY)

@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.widgets import DataTable, Input, Select, Static, TabbedContent
 
 from inspector.config import load_settings
-from inspector.model.verdict import Verdict
+from inspector.model.results.verdict import Verdict
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.widgets.matrix_table import MatrixTable

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from textual.widgets import TabbedContent
 
-from inspector.model.labels import Anchor, ItemRef
+from inspector.model.labels.label_file import Anchor, ItemRef
 from inspector.services.labels.store import LabelFileError
 from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.messages import OpenSample

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, OptionList, Select, Static
 
-from inspector.services.harness.ports import port_open
+from inspector.services.host.ports import port_open
 from inspector.ui.app import InspectorApp
 from inspector.ui.screens.request import RequestScreen
 from inspector.ui.screens.rerun import RerunScreen

@@ -11,8 +11,8 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from inspector.model.progress import InFlight, NodeProgress, RunProgress
-from inspector.services.atomic import write_json_atomic
+from inspector.model.runs.progress import InFlight, NodeProgress, RunProgress
+from inspector.services.storage.atomic import write_json_atomic
 from inspector.ui.app import InspectorApp
 from inspector.ui.panes.runs import RunsPane
 from inspector.ui.widgets.run_progress import RunProgressPanel

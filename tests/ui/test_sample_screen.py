@@ -274,10 +274,10 @@ async def test_endpoints_tab_shows_where_the_readme_requires_each_endpoint(
     import json
 
     from inspector.model import Deployment, SampleResult, TestSummary
-    from inspector.model.runformat import sample_to_json
-    from inspector.model.tasks import load_tasks
+    from inspector.model.benchmark.tasks import load_tasks
+    from inspector.model.runs.runformat import sample_to_json
+    from inspector.services.evaluate.run_writer import write_run_json
     from inspector.services.repo.coverage import compute_coverage
-    from inspector.services.run_writer import write_run_json
 
     tasks, _ = load_tasks(sample_runs / "tasks")
     task = tasks["StructuredDataConvertor"]

@@ -8,7 +8,7 @@ import dataclasses
 from textual.css.query import NoMatches
 from textual.widgets import Input, Static
 
-from inspector.model.filters import SampleFilter
+from inspector.model.results.filters import SampleFilter
 from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.widgets.samples_table import SamplesTable
 

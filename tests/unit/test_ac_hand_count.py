@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
 from inspector.services.repo.coverage import compute_coverage
 
 ROOT = Path(__file__).resolve().parents[2] / "sample_runs"

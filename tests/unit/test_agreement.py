@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.model.agreement import (
+from inspector.model.labels.agreement import (
     NA_NOTE,
     AgreementReport,
     CategoryAgreement,

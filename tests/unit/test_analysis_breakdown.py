@@ -50,7 +50,7 @@ def test_pass_at_1_by_framework_hand_counted(runs: list[RunOutcomes]) -> None:
 
 def test_pass_at_1_by_language_equals_the_run_metrics(runs: list[RunOutcomes],
                                                       sample_runs: Path) -> None:
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.figures.metrics import compute_run_metrics
 
     metrics = {r.id: compute_run_metrics(r) for r in discover_runs(sample_runs).runs}
     for g in pass_at_1_by(runs, language_key):

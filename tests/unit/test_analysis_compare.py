@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model import discover_runs
-from inspector.model.results import Generation
+from inspector.model.results.sample import Generation
 from inspector.services.analysis.compare import compare_runs, task_tiers
 from inspector.services.analysis.cost import cost_summary
 from inspector.services.analysis.outcomes import RunOutcomes, from_run
@@ -210,7 +210,7 @@ def test_runs_without_a_common_task_are_listed_not_compared(tmp_path: Path) -> N
 
 def test_sample_entries_give_the_same_outcomes(sample_runs: Path, tmp_path: Path) -> None:
     from inspector.services.analysis.outcomes import from_entries
-    from inspector.services.catalog import Catalog
+    from inspector.services.catalog.index import Catalog
 
     db = tmp_path / "index.sqlite3"
     fast = {r.key: r for r in load_outcomes(sample_runs, db_path=db).runs}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.results import Generation
+from inspector.model.results.sample import Generation
 from inspector.services.analysis.compare import compare_runs
 from inspector.services.analysis.export import ExportError, export_analysis
 from inspector.services.analysis.export_tables import (

@@ -132,7 +132,7 @@ def test_paired_plot_names_few_tasks_and_counts_wins() -> None:
 
 
 def test_cost_plot_draws_a_point_per_recording_run() -> None:
-    from inspector.model.results import Generation
+    from inspector.model.results.sample import Generation
 
     gen = Generation(30.0, 1000, 500, 0.02)
     s = SampleOutcome("a", "a", "Atlas", "m", "t", 0, "python", "flask", True, 1, 1, gen)

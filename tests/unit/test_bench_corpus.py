@@ -18,7 +18,7 @@ import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
 from inspector.model import Discovery, LoadIssue, Phase, SampleResult, SuiteStatus, discover_runs
-from inspector.model.runformat import parse_sample, sample_to_json
+from inspector.model.runs.runformat import parse_sample, sample_to_json
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "bench" / "make_corpus.py"
@@ -124,7 +124,7 @@ def test_evidence_points_at_declaring_lines(found: Discovery) -> None:
 
 
 def test_logs_follow_the_line_format(found: Discovery) -> None:
-    from inspector.model.logs import parse_log_line
+    from inspector.model.logs.phase_logs import parse_log_line
 
     for s in _samples(found)[:20]:
         assert set(s.logs) == set(Phase)

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 from inspector.model import discover_runs
-from inspector.model.errors import LoadError
-from inspector.model.verdict import verdict_of
-from inspector.services import catalog as catalog_mod
-from inspector.services.catalog import INDEX_VERSION, Catalog, index_path_for
-from inspector.services.metrics import compute_run_metrics
+from inspector.model.results.verdict import verdict_of
+from inspector.model.untrusted.errors import LoadError
+from inspector.services.catalog import index as catalog_mod
+from inspector.services.catalog.index import INDEX_VERSION, Catalog, index_path_for
+from inspector.services.figures.metrics import compute_run_metrics
 
 SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
 FORGE = "repo_readme_1118_forge_m1-large_Python"

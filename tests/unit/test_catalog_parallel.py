@@ -1,6 +1,6 @@
 """A large index build spreads loading over worker processes and writes the same index.
 
-Real processes (``python -m inspector.services.catalog_worker``), real files: a copy of the
+Real processes (``python -m inspector.services.catalog.worker``), real files: a copy of the
 bundled ``sample_runs/`` indexed in this process and with ``GENESIS_INDEX_JOBS=2``.
 """
 
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.discover import RunLocation
-from inspector.services.catalog import Catalog
-from inspector.services.catalog_load import POOL_FROM_SAMPLES, jobs_for
+from inspector.model.runs.discover import RunLocation
+from inspector.services.catalog.index import Catalog
+from inspector.services.catalog.load import POOL_FROM_SAMPLES, jobs_for
 
 COUNTED = (6, 39, 509)  # runs, samples, tests: the four stock copies are twins, not runs
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.log_levels import Level
-from inspector.model.outcomes import Phase
-from inspector.model.runformat import load_run
+from inspector.model.logs.levels import Level
+from inspector.model.results.outcomes import Phase
+from inspector.model.runs.runformat import load_run
 from inspector.services.logs.deployment_log import (
     UNTIMED_LINE_SECONDS,
     NoLogError,

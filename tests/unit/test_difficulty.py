@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.model.difficulty import (
+from inspector.model.benchmark.difficulty import (
     BANDS,
     OracleMetrics,
     band_points,

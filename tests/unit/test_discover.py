@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome, Phase, SuiteStatus, discover_runs
-from inspector.model.discover import MAX_DEPTH, find_tasks_root
+from inspector.model.runs.discover import MAX_DEPTH, find_tasks_root
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_RUNS = ROOT / "sample_runs"

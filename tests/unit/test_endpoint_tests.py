@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Endpoint
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
 from inspector.paths import sample_runs
 from inspector.services.suite.endpoint_tests import (
     EndpointTests,

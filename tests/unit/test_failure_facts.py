@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from inspector.model.assertion_reader import expectation_of
-from inspector.model.failure_facts import (
+from inspector.model.failures.assertion_reader import expectation_of
+from inspector.model.failures.facts import (
     COMPARISON,
     CONNECTION,
     CONTAINS,

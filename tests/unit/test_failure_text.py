@@ -3,7 +3,7 @@ reports and client errors print."""
 
 from __future__ import annotations
 
-from inspector.model import failure_text as ft
+from inspector.model.failures import text as ft
 
 
 def test_python_frames() -> None:

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.model.entries import RunEntry, SampleEntry
-from inspector.model.filters import (
+from inspector.model.results.entries import RunEntry, SampleEntry
+from inspector.model.results.filters import (
     SampleFilter,
     facet_values,
     no_labels,
     run_matches,
 )
-from inspector.model.verdict import Verdict
+from inspector.model.results.verdict import Verdict
 
 
 def entry(key: int = 1, **changes) -> SampleEntry:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.generated_repo import SKIP_DIRS, GeneratedRepo, walk_files, within
+from inspector.model.repo.generated_repo import SKIP_DIRS, GeneratedRepo, walk_files, within
 from inspector.services.repo.files import iter_files, repo_digest
 
 

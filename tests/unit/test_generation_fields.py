@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from inspector.model.results import Generation
-from inspector.model.runformat import load_run
-from inspector.services.catalog import Catalog
+from inspector.model.results.sample import Generation
+from inspector.model.runs.runformat import load_run
+from inspector.services.catalog.index import Catalog
 from tests.analysis_runs import write_run
 from tests.unit.test_schemas import RESULT, errors
 

@@ -18,7 +18,7 @@ from inspector.model import (
     discover_runs,
 )
 from inspector.paths import sample_runs
-from inspector.services.health import (
+from inspector.services.figures.health import (
     HealthFinding,
     HealthReport,
     SuiteRecord,

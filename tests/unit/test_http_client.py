@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from inspector.model.http_request import RequestSpec, to_curl
+from inspector.model.request.http_request import RequestSpec, to_curl
 from inspector.services.rerun.http_client import RequestRefused, is_loopback_host, send
 
 from .test_http_request import echo_server, received, run_curl

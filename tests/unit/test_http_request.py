@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 import pytest
 
-from inspector.model.http_request import RequestSpec, ResponseRecord, to_curl
+from inspector.model.request.http_request import RequestSpec, ResponseRecord, to_curl
 
 CURL = "/usr/bin/curl"
 

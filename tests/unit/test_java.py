@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome, TestSummary
-from inspector.model.java_tests import java_test_notes, java_tests, scan_java_source
-from inspector.model.stock_flaws import JAVA_DOUBLED, java_counts_doubled
-from inspector.model.tasks import load_tasks
-from inspector.services.harness.maven_log import parse_maven_output, stock_sum
-from inspector.services.harness.surefire import SourceIndex, parse_surefire_reports
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.model.runs.stock_flaws import JAVA_DOUBLED, java_counts_doubled
+from inspector.model.suite.java_tests import java_test_notes, java_tests, scan_java_source
 from inspector.services.repo.references import find_refs
+from inspector.services.suite.maven_log import parse_maven_output, stock_sum
+from inspector.services.suite.surefire import SourceIndex, parse_surefire_reports
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = ROOT / "sample_runs" / "tasks"
@@ -259,8 +259,8 @@ def test_stock_report_with_doubled_java_counts_is_flagged_where_stock_figures_sh
         tmp_path: Path) -> None:
     import json
 
-    from inspector.model.repogenesis import load_report
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.model.runs.repogenesis import load_report
+    from inspector.services.figures.metrics import compute_run_metrics
 
     tasks, _ = load_tasks(TASKS)
 

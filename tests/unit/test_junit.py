@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome
-from inspector.services.harness.junit import MAX_TEXT, parse_junit
+from inspector.services.suite.junit import MAX_TEXT, parse_junit
 
 FORGE = Path(__file__).resolve().parents[2] / "sample_runs" / "runs" / \
     "repo_readme_1118_forge_m1-large_Python" / "samples"

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from inspector.model.labels import ItemRef, Label, LabelFile
+from inspector.model.labels.label_file import ItemRef, Label, LabelFile
 from inspector.services.labels.session import LabelSession
 from inspector.services.labels.store import LabelStore, read_label_file
 
@@ -101,7 +101,7 @@ def read_while_writing(path: Path, until: float, previous: int) -> int:
 SAVE_LOOP = """
 import sys
 from pathlib import Path
-from inspector.model.labels import ItemRef, Label
+from inspector.model.labels.label_file import ItemRef, Label
 from inspector.services.labels.store import LabelStore
 
 store = LabelStore(Path(sys.argv[1]))
@@ -212,7 +212,7 @@ def test_writer_killed_while_holding_the_lock_does_not_block_the_next(tmp_path: 
 CONCURRENT = """
 import sys
 from pathlib import Path
-from inspector.model.labels import ItemRef, Label
+from inspector.model.labels.label_file import ItemRef, Label
 from inspector.services.labels.store import LabelStore
 
 store = LabelStore(Path(sys.argv[1]))

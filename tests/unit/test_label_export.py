@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from inspector.model.taxonomy import Category, Taxonomy
+from inspector.model.labels.taxonomy import Category, Taxonomy
 from inspector.services.labels.export import (
     CSV_COLUMNS,
     UNRESOLVED_TEXT,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.labels import ItemRef, Label
+from inspector.model.labels.label_file import ItemRef, Label
 from inspector.services.labels.session import LabelSession
 from inspector.services.labels.store import LabelStore
 

@@ -3,8 +3,7 @@ for a group, what the status line says."""
 
 from __future__ import annotations
 
-from inspector.model.labels import Anchor, ItemRef, Label
-from inspector.model.triage import (
+from inspector.model.failures.triage import (
     INSTALL_TEST_PACKAGE,
     FailureItem,
     Remedy,
@@ -12,6 +11,7 @@ from inspector.model.triage import (
     SampleTriage,
     TestSuggestion,
 )
+from inspector.model.labels.label_file import Anchor, ItemRef, Label
 from inspector.services.labels.queue import QueueSample
 from inspector.ui.labelling import item, navigation
 from inspector.ui.labelling.progress import ProgressCounts, progress_text

@@ -1,10 +1,10 @@
-"""The label roll-up's rules (:mod:`inspector.model.label_rollup`), hand-checked."""
+"""The label roll-up's rules (:mod:`inspector.model.labels.rollup`), hand-checked."""
 
 from __future__ import annotations
 
-from inspector.model import label_rollup as rollup
-from inspector.model.labels import ItemRef, Label, LabelFile
-from inspector.model.labelset import LabelSet
+from inspector.model.labels import rollup as rollup
+from inspector.model.labels.label_file import ItemRef, Label, LabelFile
+from inspector.model.labels.labelset import LabelSet
 
 S = "run/task/0"
 ORDER = ("architectural", "dependency", "cross-file", "not-model", "other")

@@ -17,10 +17,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-import inspector.model.labels as labels_mod
+import inspector.model.labels.label_file as labels_mod
 from inspector.model import discover_runs
-from inspector.model.errors import LoadError
-from inspector.model.labels import (
+from inspector.model.labels.label_file import (
     Anchor,
     ItemRef,
     Label,
@@ -28,8 +27,9 @@ from inspector.model.labels import (
     apply_edit,
     parse_label_file,
 )
-from inspector.model.labelset import LabelSet
-from inspector.model.taxonomy import load_taxonomy
+from inspector.model.labels.labelset import LabelSet
+from inspector.model.labels.taxonomy import load_taxonomy
+from inspector.model.untrusted.errors import LoadError
 from inspector.services.labels.session import LabelSession
 from inspector.services.labels.store import (
     DEFAULT_TAXONOMY,

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.discover import discover_runs
-from inspector.model.labels import Anchor, Suggestion
-from inspector.model.logs import LogLine, format_log_line
-from inspector.model.outcomes import Outcome, Phase
-from inspector.model.results import Deployment, SampleResult, TestCase, TestSummary
-from inspector.model.runformat import load_run
-from inspector.services.labels import suggest as label_suggest
-from inspector.services.labels.suggest import suggest
+from inspector.model.labels.label_file import Anchor, Suggestion
+from inspector.model.logs.phase_logs import LogLine, format_log_line
+from inspector.model.results.outcomes import Outcome, Phase
+from inspector.model.results.sample import Deployment, SampleResult, TestCase, TestSummary
+from inspector.model.runs.discover import discover_runs
+from inspector.model.runs.runformat import load_run
+from inspector.services.triage import exception_rules as label_suggest
+from inspector.services.triage.exception_rules import suggest
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_runs"
@@ -500,7 +500,7 @@ E   ModuleNotFoundError: No module named 'conftest'"""
 
 def test_rule2_golden_test_importing_its_own_conftest_is_a_harness_convention(tmp_path
                                                                                ) -> None:
-    from inspector.model.tasks import load_task
+    from inspector.model.benchmark.tasks import load_task
     from inspector.services.suite.audit import audit_task
 
     task = load_task(ROOT / "tests" / "fixtures" / "suite_audit" / "conftest_pythonpath", [])

@@ -9,9 +9,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from inspector.model.logs import parse_log_line
-from inspector.services.harness.line_buffer import MAX_LINE_BYTES, MAX_LINE_CHARS, LineBuffer
-from inspector.services.harness.phase_log import PhaseLog
+from inspector.model.logs.phase_logs import parse_log_line
+from inspector.services.logs.line_buffer import MAX_LINE_BYTES, MAX_LINE_CHARS, LineBuffer
+from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.sandbox.container_exec import _lines
 
 BLOB = 50 * 2**20

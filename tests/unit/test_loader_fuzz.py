@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from inspector.model import discover_runs
-from inspector.model.runformat import parse_sample, sample_to_json
-from inspector.services.metrics import compute_run_metrics, repogenesis_summary
+from inspector.model.runs.runformat import parse_sample, sample_to_json
+from inspector.services.figures.metrics import compute_run_metrics, repogenesis_summary
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 VALID_REPORT = json.loads((FIXTURES / "repogenesis" / "summary_rules" / "report.json")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.model.log_levels import (
+from inspector.model.logs.levels import (
     LEVEL_CHOICES,
     PREFILTER,
     Level,
@@ -16,7 +16,7 @@ from inspector.model.log_levels import (
     level_names,
     pytest_test_ref,
 )
-from inspector.model.logs import LogLine, format_log_line
+from inspector.model.logs.phase_logs import LogLine, format_log_line
 
 E, W, TB, PIP, PT, META, NOISE = (Level.ERROR, Level.WARNING, Level.TRACEBACK, Level.PIP,
                                   Level.PYTEST, Level.META, Level.NOISE)

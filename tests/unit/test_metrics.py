@@ -21,7 +21,7 @@ from inspector.model import (
     TestSummary,
     discover_runs,
 )
-from inspector.services.metrics import (
+from inspector.services.figures.metrics import (
     compute_run_metrics,
     pass_at_k,
     repogenesis_summary,

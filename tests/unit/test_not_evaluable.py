@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from inspector.model import Deployment, TestSummary
-from inspector.model.not_evaluable import with_inference
-from inspector.model.results import NotEvaluable, SampleResult
+from inspector.model.results.not_evaluable import with_inference
+from inspector.model.results.sample import NotEvaluable, SampleResult
 
 
 def _result(message: str = "", error: str | None = None) -> SampleResult:

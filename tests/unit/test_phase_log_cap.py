@@ -9,14 +9,14 @@ import sys
 import time
 from pathlib import Path
 
-from inspector.model.log_levels import Level
-from inspector.model.logs import parse_log_line
-from inspector.model.pytest_output import find_cause
+from inspector.model.logs.levels import Level
+from inspector.model.logs.phase_logs import parse_log_line
+from inspector.model.suite.pytest_output import find_cause
 from inspector.services.deploy.backend import Limits, pytest_rootdir
-from inspector.services.harness.java_local import _Capture
-from inspector.services.harness.phase_log import CAP_NOTE, PhaseLog, SectionLog, read_output
+from inspector.services.deploy.java_local import _Capture
 from inspector.services.logs.deployment_log import open_log_path
 from inspector.services.logs.filters import LogFilter, first_error, scan
+from inspector.services.logs.phase_log import CAP_NOTE, PhaseLog, SectionLog, read_output
 
 CAP = 64 * 1024
 NOTE = re.compile(r"log cap: ([\d,]+) lines \(([\d.]+ [KM]B)\) dropped here: output lines "

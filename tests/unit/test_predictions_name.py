@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.model.predictions import PredictionsName, display_agent, parse_predictions_name
+from inspector.model.benchmark.predictions import (
+    PredictionsName,
+    display_agent,
+    parse_predictions_name,
+)
 
 
 @pytest.mark.parametrize(("name", "expected"), [

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.errors import LoadError
-from inspector.model.progress import PROGRESS_FILE, load_progress
-from inspector.services.harness.progress_board import (
+from inspector.model.runs.progress import PROGRESS_FILE, load_progress
+from inspector.model.untrusted.errors import LoadError
+from inspector.services.catalog.watcher import relevant
+from inspector.services.evaluate.progress_board import (
     RATE_WINDOW_SECONDS,
     ProgressBoard,
     format_duration,
     summary_line,
 )
-from inspector.services.watcher import relevant
 
 
 class Clock:

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Endpoint, Outcome, PhaseStatus, Task
-from inspector.model.pytest_output import find_cause, rootdir_of
-from inspector.model.testids import base_id, leaf_name, repo_relative_id, split_node_id
+from inspector.model.suite.pytest_output import find_cause, rootdir_of
+from inspector.model.suite.testids import base_id, leaf_name, repo_relative_id, split_node_id
 from inspector.services.deploy import backend
 from inspector.services.deploy.backend import PhaseOutcome, TestRun, pytest_args
 from inspector.services.suite import endpoint_tests

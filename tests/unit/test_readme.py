@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Endpoint
-from inspector.model.readme import extract_endpoints, extract_framework, extract_port
+from inspector.model.readme.reader import extract_endpoints, extract_framework, extract_port
 
 NOTES_README = Path(__file__).resolve().parents[1] / "fixtures" / "readme" / "notes_api.md"
 

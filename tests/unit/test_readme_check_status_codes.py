@@ -3,8 +3,8 @@ read them."""
 
 from __future__ import annotations
 
-from inspector.model import failure_facts as ff
-from inspector.model.readme_check_status import (
+from inspector.model.failures import facts as ff
+from inspector.model.readme.check_status import (
     expected_statuses,
     expects_success,
     is_server_error,

@@ -8,7 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.contract_types import (
+from inspector.model.failures.facts import (
+    CONNECTION,
+    CONTAINS,
+    HEADER,
+    KEY,
+    LENGTH,
+    STATUS,
+    TYPE,
+    VALUE,
+    Expectation,
+    RequestFact,
+)
+from inspector.model.readme.contract import ReadmeContract, check
+from inspector.model.readme.contract_types import (
     CASE,
     CONTRADICTED,
     DEFAULT,
@@ -23,19 +36,6 @@ from inspector.model.contract_types import (
     SPECIFIED,
     UNKNOWN,
 )
-from inspector.model.failure_facts import (
-    CONNECTION,
-    CONTAINS,
-    HEADER,
-    KEY,
-    LENGTH,
-    STATUS,
-    TYPE,
-    VALUE,
-    Expectation,
-    RequestFact,
-)
-from inspector.model.readme_contract import ReadmeContract, check
 
 REPO = Path(__file__).resolve().parents[2] / "sample_runs" / "tasks" / "repo"
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.errors import LoadIssue
-from inspector.model.jsonfields import Fields
-from inspector.model.outcomes import Outcome
-from inspector.model.realpaths import real_folder, resolve_below, within
-from inspector.model.runformat import _plain_case
+from inspector.model.results.outcomes import Outcome
+from inspector.model.runs.realpaths import real_folder, resolve_below, within
+from inspector.model.runs.runformat import _plain_case
+from inspector.model.untrusted.errors import LoadIssue
+from inspector.model.untrusted.jsonfields import Fields
 
 
 @pytest.fixture

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model import Outcome, TestCase
-from inspector.model.requirement_sources import plain_requirement_problem
-from inspector.model.triage import (
+from inspector.model.failures.triage import (
     ADD_TASK_FILE,
     INSTALL_REPO_PACKAGE,
     INSTALL_TEST_PACKAGE,
@@ -22,6 +21,7 @@ from inspector.model.triage import (
     Remedy,
     TestSuggestion,
 )
+from inspector.model.repo.requirement_sources import plain_requirement_problem
 from inspector.services.deploy.choose import backend_factory, find_target
 from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.triage.remedies import (

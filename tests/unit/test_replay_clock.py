@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.model.replay_clock import SPEEDS, ReplayClock
+from inspector.model.logs.replay_clock import SPEEDS, ReplayClock
 
 
 class Times:

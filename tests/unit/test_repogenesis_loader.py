@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inspector.model import LoadError, Phase, SuiteStatus, Task, discover_runs
-from inspector.model.repogenesis import (
+from inspector.model.runs.repogenesis import (
     COUNTS_ONLY_NOTE,
     is_repogenesis_dir,
     load_intermediate,
@@ -16,7 +16,7 @@ from inspector.model.repogenesis import (
     load_report,
     parse_result,
 )
-from inspector.services.metrics import compute_run_metrics, repogenesis_summary
+from inspector.services.figures.metrics import compute_run_metrics, repogenesis_summary
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "repogenesis"
 SUMMARY_RULES = FIXTURES / "summary_rules" / "report.json"

@@ -24,9 +24,9 @@ from report_runs import (
 
 from inspector import paths
 from inspector.model import discover_runs
-from inspector.model.agreement import agreement
+from inspector.model.labels.agreement import agreement
 from inspector.services.analysis.overview_load import read_labels
-from inspector.services.metrics import compute_run_metrics
+from inspector.services.figures.metrics import compute_run_metrics
 from inspector.services.report.caps import Caps, head, tail_lines
 from inspector.services.report.details import anchor_of
 from inspector.services.report.load import assemble, load_report

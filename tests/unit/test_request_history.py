@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.http_request import RequestSpec, ResponseRecord
+from inspector.model.request.http_request import RequestSpec, ResponseRecord
 from inspector.services.rerun.history import (
     HistoryEntry,
     HistoryError,

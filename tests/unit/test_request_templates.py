@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from inspector.model.readme import extract_endpoints
-from inspector.model.request_templates import suggested_params, template_for, templates_for
-from inspector.model.task import Endpoint, Task
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.task import Endpoint, Task
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.model.readme.reader import extract_endpoints
+from inspector.model.request.templates import suggested_params, template_for, templates_for
 from inspector.paths import sample_runs
 
 ACCEPT = ("Accept", "application/json")

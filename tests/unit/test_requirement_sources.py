@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from inspector.config import ConfigError, load_settings
-from inspector.model.requirement_sources import check_requirement_sources
-from inspector.services.harness.phase_log import PhaseLog
-from inspector.services.harness.venvs import VenvCache
+from inspector.model.repo.requirement_sources import check_requirement_sources
+from inspector.services.host.venvs import VenvCache
+from inspector.services.logs.phase_log import PhaseLog
 
 ACCEPTED = """\
 flask==3.0.3

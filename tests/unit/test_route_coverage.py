@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.readme import extract_endpoints
-from inspector.model.results import ApiCoverage, Deployment, SampleResult, TestSummary
-from inspector.model.runformat import parse_sample, sample_to_json
+from inspector.model.readme.reader import extract_endpoints
+from inspector.model.results.sample import ApiCoverage, Deployment, SampleResult, TestSummary
+from inspector.model.runs.runformat import parse_sample, sample_to_json
 from inspector.services.repo.coverage import compute_coverage
 
 ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "routes"

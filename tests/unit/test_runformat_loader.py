@@ -27,8 +27,8 @@ from inspector.model import (
     TestSummary,
     discover_runs,
 )
-from inspector.model.ids import id_problem
-from inspector.model.runformat import (
+from inspector.model.runs.ids import id_problem
+from inspector.model.runs.runformat import (
     FORMAT_NAME,
     FORMAT_VERSION,
     is_run_dir,
@@ -36,7 +36,7 @@ from inspector.model.runformat import (
     parse_sample,
     sample_to_json,
 )
-from inspector.services.metrics import compute_run_metrics
+from inspector.services.figures.metrics import compute_run_metrics
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "runs"
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from inspector.model.jsonfields import parse_json_bytes
-from inspector.model.safe_text import (
+from inspector.model.untrusted.jsonfields import parse_json_bytes
+from inspector.model.untrusted.safe_text import (
     FORBIDDEN,
     TRANSLATION,
     sanitize,

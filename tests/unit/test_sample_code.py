@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from inspector.model.tasks import load_task
+from inspector.model.benchmark.tasks import load_task
 from inspector.services.analysis.sample_code import measure_isolated, sample_code_metrics
 
 ROOT = Path(__file__).resolve().parents[2]

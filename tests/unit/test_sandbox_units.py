@@ -131,7 +131,7 @@ def test_owner_labels_detect_dead_and_foreign_owners() -> None:
 
 
 def test_golden_digest_is_the_same_from_any_archive_of_the_staged_suite(tmp_path: Path) -> None:
-    from inspector.services.harness.golden import golden_tar, stage_golden, tar_digest
+    from inspector.services.suite.golden import golden_tar, stage_golden, tar_digest
 
     tests = tmp_path / "tests"
     (tests / "sub").mkdir(parents=True)
@@ -215,7 +215,7 @@ def test_watchdog_wall_clock_and_child_exit(tmp_path: Path) -> None:
 
 
 def test_repo_data_files_are_data_never_code_or_config(tmp_path: Path) -> None:
-    from inspector.services.harness.golden import golden_tar, repo_data_files, tar_digest
+    from inspector.services.suite.golden import golden_tar, repo_data_files, tar_digest
 
     for name in ("README.md", "openapi.yaml", "requirements.txt", "start.sh", ".env",
                  "app.py", "conftest.py", "pytest.ini", "pyproject.toml", "tox.ini",

@@ -41,9 +41,9 @@ from inspector.model import (
     TestCase,
     TestSummary,
 )
-from inspector.model.logs import STREAMS
-from inspector.model.runformat import load_run, parse_sample, sample_to_json
-from inspector.services.run_writer import stock_report, stock_result, write_run_json
+from inspector.model.logs.phase_logs import STREAMS
+from inspector.model.runs.runformat import load_run, parse_sample, sample_to_json
+from inspector.services.evaluate.run_writer import stock_report, stock_result, write_run_json
 
 ROOT = Path(__file__).parents[2]
 SAMPLE_RUNS = ROOT / "sample_runs"

@@ -1,10 +1,10 @@
-"""The report's one path filter (:mod:`inspector.model.shown_paths`) on hostile text."""
+"""The report's one path filter (:mod:`inspector.model.untrusted.shown_paths`) on hostile text."""
 
 from __future__ import annotations
 
 import pytest
 
-from inspector.model.shown_paths import PathScope, shown_path, shown_paths
+from inspector.model.untrusted.shown_paths import PathScope, shown_path, shown_paths
 
 SCOPE = PathScope.of(roots=[("/tmp/my copy/sample_runs", "sample_runs")],
                      anchors=["repo_readme_1125_dash_m2-mini_Python"],

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.spec_complexity import spec_complexity
+from inspector.model.readme.spec_complexity import spec_complexity
 from inspector.services.analysis import spec_cache
 from inspector.services.analysis.spec_cache import SpecCache
 

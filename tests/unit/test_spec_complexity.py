@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.spec_complexity import spec_complexity, tier_for
+from inspector.model.readme.spec_complexity import spec_complexity, tier_for
 
 TASKS = Path(__file__).resolve().parents[2] / "sample_runs" / "tasks" / "repo"
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.readme import extract_endpoints
-from inspector.model.spec_endpoints import extract_spec_endpoints, stock_only
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.model.readme.reader import extract_endpoints
+from inspector.model.readme.spec_endpoints import extract_spec_endpoints, stock_only
 
 TASKS = Path(__file__).resolve().parents[2] / "sample_runs" / "tasks"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "spec"
@@ -346,8 +346,8 @@ class TestStrictCoverage:
         assert cov.stock_only == ("POST /rooms/!room123", "GET /rooms/!room123")
 
     def test_result_json_round_trip_and_schema(self, tmp_path):
-        from inspector.model.results import Deployment, SampleResult, TestSummary
-        from inspector.model.runformat import parse_sample, sample_to_json
+        from inspector.model.results.sample import Deployment, SampleResult, TestSummary
+        from inspector.model.runs.runformat import parse_sample, sample_to_json
         from tests.unit.test_schemas import RESULT, errors
 
         cov = self._cov(FIXTURES / "convertor" / "repo", "StructuredDataConvertor")
@@ -364,7 +364,7 @@ class TestStrictCoverage:
         assert parse_sample(doc, tmp_path / "result.json", []).api_coverage == cov
 
     def test_old_result_json_scores_over_total_apis(self, tmp_path):
-        from inspector.model.runformat import parse_sample
+        from inspector.model.runs.runformat import parse_sample
 
         doc = {"format_version": 1, "run_id": "r", "task": "t", "deployment": {"success": True},
                "tests": {}, "api_coverage": {"total_apis": 4, "implemented_apis": 1,
@@ -373,9 +373,9 @@ class TestStrictCoverage:
         assert ac is not None and (ac.spec_apis, ac.required_apis, ac.score) == (None, 4, 0.25)
 
     def test_run_metrics_count_it_and_say_so(self):
-        from inspector.model.results import Deployment, SampleResult, TestSummary
-        from inspector.model.run import Run, RunSource
-        from inspector.services.metrics import compute_run_metrics, repogenesis_summary
+        from inspector.model.results.run import Run, RunSource
+        from inspector.model.results.sample import Deployment, SampleResult, TestSummary
+        from inspector.services.figures.metrics import compute_run_metrics, repogenesis_summary
 
         cov = self._cov(FIXTURES / "convertor" / "repo", "StructuredDataConvertor")
         syn = self._cov(FIXTURES / "convertor" / "repo", "synapse")

@@ -6,13 +6,13 @@ from math import comb
 
 import pytest
 
-from inspector.model.stats import (
+from inspector.model.figures.stats import (
     mcnemar_exact,
     paired_bootstrap_ci,
     pass_at_k,
     pass_hat_k,
 )
-from inspector.services import metrics
+from inspector.services.figures import metrics
 
 
 @pytest.mark.parametrize(("b", "c", "p"), [

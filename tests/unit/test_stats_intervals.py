@@ -1,4 +1,4 @@
-"""Intervals for the headline figures (:mod:`inspector.model.stats`): hand-checked values,
+"""Intervals for the headline figures (:mod:`inspector.model.figures.stats`): hand-checked values,
 reproducibility, and coverage on simulated runs."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from inspector.model.stats import (
+from inspector.model.figures.stats import (
     BOOTSTRAP,
     WILSON,
     cluster_bootstrap_ci,

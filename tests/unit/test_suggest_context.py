@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.discover import discover_runs
-from inspector.model.outcomes import Outcome, Phase
-from inspector.model.results import Deployment, SampleResult, TestCase, TestSummary
-from inspector.services.labels import suggest as label_suggest
-from inspector.services.labels.suggest import SampleContext, suggest
+from inspector.model.results.outcomes import Outcome, Phase
+from inspector.model.results.sample import Deployment, SampleResult, TestCase, TestSummary
+from inspector.model.runs.discover import discover_runs
+from inspector.services.triage import exception_rules as label_suggest
+from inspector.services.triage.exception_rules import SampleContext, suggest
 
 ROOT = Path(__file__).resolve().parents[2]
 

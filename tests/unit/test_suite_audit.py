@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.tasks import load_task, load_tasks
-from inspector.services.health import SuiteRecord, TestRecord, analyse_health
+from inspector.model.benchmark.tasks import load_task, load_tasks
+from inspector.services.figures.health import SuiteRecord, TestRecord, analyse_health
 from inspector.services.suite.audit import (
     HARNESS_CONVENTION,
     MISSING_DEPENDENCY,

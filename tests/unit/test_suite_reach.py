@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.tasks import load_tasks
-from inspector.services.harness.suite_reach import (
+from inspector.model.benchmark.tasks import load_tasks
+from inspector.services.suite.reach import (
     BLACK_BOX,
     LIBRARIES,
     WHITE_BOX,

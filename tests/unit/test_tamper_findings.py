@@ -13,13 +13,13 @@ import tamper_runs
 from jsonschema import Draft202012Validator
 
 from inspector.model import discover_runs
-from inspector.model.errors import LoadIssue
-from inspector.model.runformat import load_run, parse_sample
-from inspector.model.tampering import TamperFinding
-from inspector.model.verdict import verdict_of
-from inspector.services.catalog import INDEX_VERSION, Catalog
-from inspector.services.failures import list_failures
-from inspector.services.metrics import compute_run_metrics
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.results.verdict import verdict_of
+from inspector.model.runs.runformat import load_run, parse_sample
+from inspector.model.untrusted.errors import LoadIssue
+from inspector.services.catalog.index import INDEX_VERSION, Catalog
+from inspector.services.figures.failures import list_failures
+from inspector.services.figures.metrics import compute_run_metrics
 from inspector.services.tamper.findings import sample_tampering
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "inspector" / "schemas"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
 from inspector.services.tamper import scan_repo
 from inspector.services.tamper.reach import analyse_reach
 from inspector.services.tamper.shadowing import optional_imports

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
 from inspector.services.tamper import scan as scan_module
 from inspector.services.tamper import scan_repo
 from inspector.services.tamper.python_code import HOOKS, analyse_python

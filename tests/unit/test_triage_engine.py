@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.triage import (
+from inspector.model.failures.triage import (
     INSTALL_REPO_PACKAGE,
     Reading,
 )
@@ -168,7 +168,7 @@ def test_a_server_error_from_an_online_api_the_readme_prescribes(ctx: TriageCont
 
 
 def test_a_confirmation_decides_again(ctx: TriageContext) -> None:
-    from inspector.model.triage import Confirmation
+    from inspector.model.failures.triage import Confirmation
     from inspector.services.triage.engine import confirm_in
 
     triage = triage_sample(_sample(ctx, DASH, UM2), ctx)
@@ -201,8 +201,8 @@ def test_a_golden_import_nobody_installs_gets_the_test_package_remedy(tmp_path: 
     """The suite imports yaml; its tests/requirements.txt does not list it: not the model's,
     and installing PyYAML for the tests (never for the repo) is the remedy to try."""
     from inspector.model import Outcome, SampleResult, TestCase, TestSummary
-    from inspector.model.results import Deployment
-    from inspector.model.tasks import load_task
+    from inspector.model.benchmark.tasks import load_task
+    from inspector.model.results.sample import Deployment
     from inspector.services.triage.engine import TriageContext as Ctx
 
     task = load_task(ROOT / "tests/fixtures/suite_audit/missing_dependency", [])

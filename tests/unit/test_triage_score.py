@@ -25,11 +25,11 @@ from pathlib import Path
 
 import pytest
 
-from inspector.model.errors import LoadError
-from inspector.model.label_roots import final_follows, is_final_root, root_ratings
-from inspector.model.labels import ItemRef, Label, LabelFile
-from inspector.model.labelset import LabelSet
-from inspector.model.triage import TEST, FailureItem, Reading, SampleTriage, TestSuggestion
+from inspector.model.failures.triage import TEST, FailureItem, Reading, SampleTriage, TestSuggestion
+from inspector.model.labels.label_file import ItemRef, Label, LabelFile
+from inspector.model.labels.labelset import LabelSet
+from inspector.model.labels.roots import final_follows, is_final_root, root_ratings
+from inspector.model.untrusted.errors import LoadError
 from inspector.services.triage.listing import format_per_test, suggestion_rows, verdict
 from inspector.services.triage.score import (
     NONE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspector.model.tasks import load_tasks
+from inspector.model.benchmark.tasks import load_tasks
 from inspector.services.triage.conventions import ConventionIndex, situation_of, suite_demands
 from inspector.services.triage.offline import online_calls
 from inspector.services.triage.pollution import shared_literals, suite_literals

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from inspector.services import watcher as watcher_mod
-from inspector.services.atomic import write_json_atomic
-from inspector.services.watcher import RunsWatcher
+from inspector.services.catalog import watcher as watcher_mod
+from inspector.services.catalog.watcher import RunsWatcher
+from inspector.services.storage.atomic import write_json_atomic
 
 DEBOUNCE = 0.1
 QUIET = 0.3  # long enough for the events of a change to arrive and a callback to fire

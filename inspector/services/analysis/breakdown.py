@@ -1,7 +1,8 @@
 """Pass@1 and failure categories broken down by any key: framework, language, difficulty tier.
 
 * :func:`pass_at_1_by` — per run and group: strict Pass@1 (per task the share of its samples
-  that passed strictly, averaged over the group's tasks — :mod:`inspector.services.metrics`'s
+  that passed strictly, averaged over the group's tasks —
+  :mod:`inspector.services.figures.metrics`'s
   rule) and the stock figure (mean test pass ratio over samples whose suite counted tests —
   the stock ``avg_pass_at_1`` rule). Keys: :func:`framework_key`, :func:`language_key`,
   :func:`tier_key` (``tier_of(task) -> tier``, e.g. the difficulty scorer's).
@@ -17,9 +18,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.model.label_rollup import DEFAULT_VIEW
-from inspector.model.labelset import LabelSet
-from inspector.model.taxonomy import Taxonomy
+from inspector.model.labels.labelset import LabelSet
+from inspector.model.labels.rollup import DEFAULT_VIEW
+from inspector.model.labels.taxonomy import Taxonomy
 from inspector.services.analysis.cost import strict_pass_at_1
 from inspector.services.analysis.outcomes import RunOutcomes, SampleOutcome
 from inspector.services.labels.export import (

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from inspector import paths
 from inspector.services.analysis.code_metrics import EXTENSIONS, CodeMetrics, tool_versions
-from inspector.services.atomic import write_bytes_atomic
 from inspector.services.repo.files import iter_files
+from inspector.services.storage.atomic import write_bytes_atomic
 
 CACHE_VERSION = 1
 CACHE_NAME = "code-metrics.json"

@@ -16,7 +16,7 @@ Per task (A = the first run, B = the second):
 * **Minimum detectable difference** (MDD) in mean pass@1 over the ``n`` common tasks: the
   smallest true difference a two-sided test at alpha 0.05 finds with power 0.8, by the normal
   approximation for two proportions at the two runs' mean pass@1 ``p``:
-  ``(z_0.975 + z_0.8) * sqrt(2 p (1 - p) / n)`` (:func:`~inspector.model.stats.
+  ``(z_0.975 + z_0.8) * sqrt(2 p (1 - p) / n)`` (:func:`~inspector.model.figures.stats.
   minimum_detectable_difference`; conservative: it ignores the pairing).
 * **pass@k and pass^k** per task and run for k = 1..n (n: the task's sample count in that
   run), and their means over the common tasks for k up to the smallest such n.
@@ -31,7 +31,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.model.stats import (
+from inspector.model.benchmark.task import Task
+from inspector.model.figures.stats import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     BootstrapCI,
@@ -42,7 +43,6 @@ from inspector.model.stats import (
     pass_at_k,
     pass_hat_k,
 )
-from inspector.model.task import Task
 from inspector.services.analysis.cost import CostSummary, cost_summary
 from inspector.services.analysis.outcomes import RunOutcomes, SampleOutcome
 
@@ -234,7 +234,7 @@ def _mean_over(pairs: list[TaskPair], side: str, kind: str) -> dict[int, float]:
 
 def task_tiers(runs: list[RunOutcomes], tasks: Mapping[str, Task]) -> dict[str, str]:
     """The difficulty tier of each task of ``runs`` found in ``tasks`` (e.g. a catalog's
-    :meth:`~inspector.services.catalog.Catalog.tasks`), as the run analysis names it."""
+    :meth:`~inspector.services.catalog.index.Catalog.tasks`), as the run analysis names it."""
     from inspector.services.analysis.overview import analyze_used_tasks, tier_name
 
     return {name: tier_name(t) for name, t in analyze_used_tasks(runs, tasks).items()}

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from inspector.model.percent import pct, pp
-from inspector.model.stats import BootstrapCI
-from inspector.model.unreadable import unreadable_line
+from inspector.model.figures.percent import pct, pp
+from inspector.model.figures.stats import BootstrapCI
+from inspector.model.runs.unreadable import unreadable_line
 from inspector.services.analysis.compare import MDD_ALPHA, MDD_POWER, RunComparison, Tally
 from inspector.services.analysis.cost import CostSummary
 

@@ -61,7 +61,7 @@ class CostSummary:
 
 
 def strict_pass_at_1(tasks: Iterable[list[SampleOutcome]]) -> float:
-    """Pass@1 as :mod:`inspector.services.metrics` computes it: per task the share of its
+    """Pass@1 as :mod:`inspector.services.figures.metrics` computes it: per task the share of its
     samples that passed strictly (the unbiased estimator with k = 1), averaged over tasks."""
     shares = [sum(s.strict_pass for s in ss) / len(ss) for ss in tasks if ss]
     return sum(shares) / len(shares) if shares else 0.0

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from inspector.model.safe_text import sanitize
-from inspector.model.task import Task
+from inspector.model.benchmark.task import Task
+from inspector.model.untrusted.safe_text import sanitize
 from inspector.services.analysis.compare import RunComparison
 from inspector.services.analysis.export_plots import (
     FORMATS as FIGURE_FORMATS,
@@ -42,7 +42,7 @@ from inspector.services.analysis.overview import (
     analyze_used_tasks,
     build_overview,
 )
-from inspector.services.atomic import shared_file_mode, write_bytes_atomic
+from inspector.services.storage.atomic import shared_file_mode, write_bytes_atomic
 
 TABLES, FIGURES, INDEX = "tables", "figures", "index.md"
 FORMAT_NAMES = {"md": "Markdown", "csv": "CSV", "json": "JSON", "tex": "LaTeX (booktabs)",
@@ -167,6 +167,6 @@ def overview_of_runs(root: Path, runs: list[RunOutcomes], tasks: Mapping[str, Ta
                      labels: LabelInput | None = None, oracle_dir: Path | None = None
                      ) -> Overview:
     """The overview of just ``runs`` (e.g. the two of a comparison): their tasks' tiers from
-    ``tasks`` (a catalog's :meth:`~inspector.services.catalog.Catalog.tasks`; "unknown" for
+    ``tasks`` (a catalog's :meth:`~inspector.services.catalog.index.Catalog.tasks`; "unknown" for
     a task not there), failure categories from ``labels``."""
     return build_overview(root, runs, analyze_used_tasks(runs, tasks, oracle_dir), labels)

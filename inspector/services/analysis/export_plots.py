@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from inspector.model.safe_text import sanitize
+from inspector.model.untrusted.safe_text import sanitize
 from inspector.services.analysis.compare import LOSS, WIN, RunComparison
 from inspector.services.analysis.overview import Overview
 

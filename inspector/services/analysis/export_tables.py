@@ -22,14 +22,14 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from inspector.model.safe_text import sanitize
-from inspector.model.stats import (
+from inspector.model.figures.stats import (
     CI_RESAMPLES,
     DEFAULT_SEED,
     pass_at_1_interval,
     score_interval,
 )
-from inspector.model.taxonomy import Taxonomy
+from inspector.model.labels.taxonomy import Taxonomy
+from inspector.model.untrusted.safe_text import sanitize
 from inspector.services.analysis.breakdown import GroupPass
 from inspector.services.analysis.compare import RunComparison
 from inspector.services.analysis.overview import Overview
@@ -288,7 +288,8 @@ def category_table(b: Breakdown, taxonomy: Taxonomy, key: str) -> Table:
 
 
 def headline_table(overview: Overview) -> Table:
-    """Each run's pass@1 and test pass with their 95% intervals (see :mod:`inspector.model.stats`:
+    """Each run's pass@1 and test pass with their 95% intervals (see
+    :mod:`inspector.model.figures.stats`:
     Wilson for pass@1 when each task has one sample, else a bootstrap over tasks)."""
     rows = []
     for run in overview.runs:

@@ -30,7 +30,8 @@ comment-stripped non-blank lines); folders ``target``, ``build``, ``.git``, ``.i
 ``node_modules`` skipped.
 
 API endpoints: the paper's regex over the oracle's ``README.md``
-(:func:`inspector.model.difficulty.paper_endpoints`); the task's README when the oracle has
+(:func:`inspector.model.benchmark.difficulty.paper_endpoints`); the task's README when the oracle
+has
 none.
 """
 
@@ -39,7 +40,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from inspector.model.difficulty import OracleMetrics, paper_endpoints
+from inspector.model.benchmark.difficulty import OracleMetrics, paper_endpoints
 from inspector.services.analysis.code_metrics import (
     JAVA,
     PYTHON,

@@ -1,8 +1,10 @@
 """One light record per sample — what the run analyses need — from a loaded run or the catalog.
 
 The analyses (:mod:`.compare`, :mod:`.breakdown`, :mod:`.cost`) work on these records, so they
-run the same on a :class:`~inspector.model.run.Run` loaded from disk and on the catalog's index
-(:class:`~inspector.model.entries.SampleEntry`), which answers for a 10,000-sample corpus in a
+run the same on a :class:`~inspector.model.results.run.Run` loaded from disk and on the catalog's
+index
+(:class:`~inspector.model.results.entries.SampleEntry`), which answers for a 10,000-sample corpus in
+a
 fraction of a second where loading every ``result.json`` takes many seconds.
 """
 
@@ -13,10 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from inspector.model.entries import RunEntry, SampleEntry
-from inspector.model.results import Generation
-from inspector.model.run import Run
-from inspector.services.metrics import strict_passed
+from inspector.model.results.entries import RunEntry, SampleEntry
+from inspector.model.results.run import Run
+from inspector.model.results.sample import Generation
+from inspector.services.figures.metrics import strict_passed
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +103,7 @@ def not_evaluable_ids(run: RunEntry) -> tuple[str, ...]:
 
 
 def entry_passed(e: SampleEntry) -> bool:
-    """:func:`~inspector.services.metrics.strict_passed` from the index's counts."""
+    """:func:`~inspector.services.figures.metrics.strict_passed` from the index's counts."""
     return e.total > 0 and e.passed == e.total and not e.collection_errors
 
 
@@ -119,8 +121,8 @@ def from_entries(run: RunEntry, samples: Iterable[SampleEntry]) -> RunOutcomes:
 
 def from_outcome_rows(runs: list[RunEntry], rows: Iterable[tuple[Any, ...]]
                       ) -> list[RunOutcomes]:
-    """Every run's outcomes from :meth:`~inspector.services.catalog.Catalog.outcome_rows`
-    (columns as :data:`~inspector.services.catalog.OUTCOME_COLUMNS`)."""
+    """Every run's outcomes from :meth:`~inspector.services.catalog.index.Catalog.outcome_rows`
+    (columns as :data:`~inspector.services.catalog.index.OUTCOME_COLUMNS`)."""
     info = {r.key: r for r in runs}
     skip = {r.key: set(not_evaluable_ids(r)) for r in runs}
     per_run: dict[str, list[SampleOutcome]] = defaultdict(list)

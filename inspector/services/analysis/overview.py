@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspector.model.label_rollup import DEFAULT_VIEW, VIEW_TEXT, VIEW_UNIT
-from inspector.model.labelset import LabelSet
-from inspector.model.task import Task
-from inspector.model.taxonomy import Taxonomy
+from inspector.model.benchmark.task import Task
+from inspector.model.labels.labelset import LabelSet
+from inspector.model.labels.rollup import DEFAULT_VIEW, VIEW_TEXT, VIEW_UNIT
+from inspector.model.labels.taxonomy import Taxonomy
 from inspector.services.analysis.breakdown import (
     GroupPass,
     category_tables,
@@ -69,14 +69,14 @@ class LabelInput:
 @dataclass(frozen=True, slots=True)
 class CategoryTables:
     """Failure categories by agent, run, framework and tier, from the final labels rolled up
-    in one view (:mod:`inspector.model.label_rollup`)."""
+    in one view (:mod:`inspector.model.labels.rollup`)."""
 
     tables: dict[str, Breakdown]
     taxonomy: Taxonomy
     folder: Path
     labelled: int  # units of the view (samples, roots or tests) among the runs
     outside: int  # units of labelled samples elsewhere
-    view: str = DEFAULT_VIEW  # what a unit is: inspector.model.label_rollup.VIEWS
+    view: str = DEFAULT_VIEW  # what a unit is: inspector.model.labels.rollup.VIEWS
 
     @property
     def unit(self) -> str:

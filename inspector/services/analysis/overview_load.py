@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspector.model.label_rollup import DEFAULT_VIEW
-from inspector.model.task import Task
+from inspector.model.benchmark.task import Task
+from inspector.model.labels.rollup import DEFAULT_VIEW
 from inspector.services.analysis.outcomes import RunOutcomes
 from inspector.services.analysis.overview import (
     LabelInput,
@@ -20,7 +20,7 @@ from inspector.services.analysis.overview import (
     build_overview,
 )
 from inspector.services.analysis.source import outcomes_of
-from inspector.services.catalog import Catalog
+from inspector.services.catalog.index import Catalog
 
 
 @dataclass
@@ -34,7 +34,8 @@ class LabelsRead:
 
 def read_labels(folder: Path) -> LabelsRead:
     """The labels of ``folder`` (``labels/`` with ``annotators/*.json``). Raises
-    :class:`~inspector.model.errors.LoadError` naming the taxonomy file when it is invalid."""
+    :class:`~inspector.model.untrusted.errors.LoadError` naming the taxonomy file when it is
+    invalid."""
     from inspector.services.labels.store import LabelStore
 
     store = LabelStore(folder)
@@ -73,7 +74,7 @@ def overview_from_catalog(catalog: Catalog, root: Path, labels: LabelInput | Non
                           cancelled: Callable[[], bool] | None = None,
                           view: str = DEFAULT_VIEW) -> Overview:
     """The overview of every run in ``catalog`` (which the caller has refreshed); label
-    tables counted in ``view`` (:mod:`inspector.model.label_rollup`)."""
+    tables counted in ``view`` (:mod:`inspector.model.labels.rollup`)."""
     started = time.perf_counter()
     if step is not None:
         step("reading outcomes", 0, 1)

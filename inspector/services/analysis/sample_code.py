@@ -24,8 +24,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.model.difficulty import Difficulty, classify
-from inspector.model.task import Task
+from inspector.model.benchmark.difficulty import Difficulty, classify
+from inspector.model.benchmark.task import Task
 from inspector.services.analysis.cache import MetricsCache, fingerprint
 from inspector.services.analysis.code_metrics import (
     JAVA,

@@ -16,8 +16,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.model.difficulty import OracleMetrics
-from inspector.model.predictions import parse_predictions_name
+from inspector.model.benchmark.difficulty import OracleMetrics
+from inspector.model.benchmark.predictions import parse_predictions_name
 from inspector.services.analysis.cache import MetricsCache, fingerprint
 from inspector.services.analysis.code_metrics import CodeMetrics, code_metrics_for, detect_language
 
@@ -120,7 +120,7 @@ def find_samples(path: Path) -> tuple[list[SampleRef], list[str]]:
     """Samples under ``path`` and problems worth saying: predictions folders directly, else
     the runs through the catalog's persistent index (the app's; a second look at an unchanged
     corpus of 10,000 samples takes about half a second instead of reloading every result)."""
-    from inspector.services.catalog import Catalog
+    from inspector.services.catalog.index import Catalog
 
     if looks_like_predictions(path):  # no need to search it for runs
         return predictions_samples(path), []

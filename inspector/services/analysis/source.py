@@ -1,6 +1,6 @@
 """Where the run analyses read runs from: the catalog index of a folder, and naming runs.
 
-The catalog (:mod:`inspector.services.catalog`) is refreshed first — a one-off build for a
+The catalog (:mod:`inspector.services.catalog.index`) is refreshed first — a one-off build for a
 new folder, then only the run locations whose files changed — so analysing a 10,000-sample
 corpus reads a few columns of one SQLite table instead of every ``result.json``.
 """
@@ -12,12 +12,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.model.entries import RunEntry
-from inspector.model.errors import LoadIssue
-from inspector.model.ids import select_by_id
-from inspector.model.task import Task
+from inspector.model.benchmark.task import Task
+from inspector.model.results.entries import RunEntry
+from inspector.model.runs.ids import select_by_id
+from inspector.model.untrusted.errors import LoadIssue
 from inspector.services.analysis.outcomes import RunOutcomes, from_outcome_rows
-from inspector.services.catalog import Catalog, Progress
+from inspector.services.catalog.index import Catalog, Progress
 
 DbPathFor = Callable[[Path], Path | None]
 """Where the index of a folder lives (None: the cache folder's default)."""

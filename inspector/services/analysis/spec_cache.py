@@ -1,4 +1,5 @@
-"""A persistent cache of README spec-complexity scores (:mod:`inspector.model.spec_complexity`).
+"""A persistent cache of README spec-complexity scores
+(:mod:`inspector.model.readme.spec_complexity`).
 
 Scoring a README parses it whole (contract, schemas, endpoints, mentions): about 6–12 ms a
 task, a second for a hundred tasks, on every analysis. The score depends only on the task's
@@ -17,8 +18,8 @@ from functools import cache
 from pathlib import Path
 
 from inspector import paths
-from inspector.model.spec_complexity import SpecComplexity, spec_complexity
-from inspector.services.atomic import write_bytes_atomic
+from inspector.model.readme.spec_complexity import SpecComplexity, spec_complexity
+from inspector.services.storage.atomic import write_bytes_atomic
 
 CACHE_NAME = "spec-complexity.pickle"
 FORMAT = 1

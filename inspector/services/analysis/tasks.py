@@ -1,5 +1,5 @@
 """Per task: spec complexity from the README and, with a reference implementation, the
-RepoGenesis difficulty (:mod:`inspector.model.difficulty`).
+RepoGenesis difficulty (:mod:`inspector.model.benchmark.difficulty`).
 
 A task's reference implementation is ``ORACLE_DIR/<task>/`` when ``oracle_dir`` is given,
 else an ``oracle/`` folder inside the task's own folder, when present.
@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.model.difficulty import Difficulty, classify, unclassified
-from inspector.model.spec_complexity import SpecComplexity, spec_complexity
-from inspector.model.task import Task
+from inspector.model.benchmark.difficulty import Difficulty, classify, unclassified
+from inspector.model.benchmark.task import Task
+from inspector.model.readme.spec_complexity import SpecComplexity, spec_complexity
 from inspector.services.analysis.oracle import oracle_metrics_for
 
 ORACLE_SUBFOLDER = "oracle"
@@ -73,8 +73,8 @@ def tasks_root_for(path: Path) -> Path:
     """The tasks folder ``path`` means: itself when it holds ``<task>/README.md`` (or
     ``repo/<task>/README.md``), its ``tasks/``, else the one its runs name (``run.json``'s
     ``tasks_root``, or a ``tasks/`` folder up the tree)."""
-    from inspector.model.discover import locate_runs
-    from inspector.model.tasks import tasks_dir
+    from inspector.model.benchmark.tasks import tasks_dir
+    from inspector.model.runs.discover import locate_runs
 
     if (path / "tasks").is_dir():
         return path / "tasks"
@@ -89,7 +89,7 @@ def tasks_root_for(path: Path) -> Path:
 
 def analyze_tasks(tasks_root: Path, oracle_dir: Path | None = None) -> TasksReport:
     """Every task under ``tasks_root`` (a RepoGenesis ``repo/`` folder or its parent)."""
-    from inspector.model.tasks import load_tasks
+    from inspector.model.benchmark.tasks import load_tasks
 
     tasks, issues = load_tasks(tasks_root)
     return TasksReport(tuple(analyze_task(t, oracle_dir) for t in tasks.values()),

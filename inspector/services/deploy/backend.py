@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Protocol
 
 from inspector.model import Phase, PhaseStatus, Task, TestCase
-from inspector.model.pytest_output import EXIT_MEANINGS, rootdir_of
-from inspector.model.results import NotEvaluable
-from inspector.model.tampering import TamperFinding
-from inspector.services.harness.junit import parse_junit
-from inspector.services.harness.phase_log import PhaseLog, read_output
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.results.sample import NotEvaluable
+from inspector.model.suite.pytest_output import EXIT_MEANINGS, rootdir_of
 from inspector.services.logs.caps import DEFAULT_LOG_CAP_MB
+from inspector.services.logs.phase_log import PhaseLog, read_output
+from inspector.services.suite.junit import parse_junit
 
 HEALTH_PATHS = ("/", "/health", "/api/health", "/api/v1/health", "/actuator/health")
 BASE_URL_VARS = ("API_BASE_URL", "SERVICE_BASE_URL", "BASE_URL", "APP_BASE_URL",

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.model import discover_runs
-from inspector.model.repo_scope import REPO_REFUSED
+from inspector.model.runs.repo_scope import REPO_REFUSED
 from inspector.services.deploy.backend import Backend
 from inspector.services.deploy.local import LocalBackend, LocalExecNotAllowed
 from inspector.services.deploy.warm import DeployError, Target
-from inspector.services.harness.venvs import VenvCache
+from inspector.services.host.venvs import VenvCache
 from inspector.services.sandbox.engine import EngineUnavailable, engine_reachable
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ The service runs as uid 1000 in ``/repo``. The golden tests run inside the same 
 against ``127.0.0.1:<port>``, like the stock harness, but out of the service's reach: the suite
 is staged in ``/golden`` (root-owned, read-only), pytest runs from there as its own user (uid
 1001, :data:`.images.RUNNER_UID`) with its own root-owned environment (``/opt/runner``) and the
-isolated runner of :mod:`inspector.services.harness.golden` (the repo's conftest files, pytest
+isolated runner of :mod:`inspector.services.suite.golden` (the repo's conftest files, pytest
 configuration and plugins are never loaded), and writes its report into ``/report`` (0700, uid
 1001). The suite's digest is checked before and after every run; what the service was seen doing
 to the tests or the report is recorded as tampering on the run. The inspector reaches the
@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector.model import Phase, PhaseStatus
-from inspector.model.results import NotEvaluable
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.results.sample import NotEvaluable
 from inspector.services.deploy.backend import (
     HEALTH_PATHS,
     PhaseOutcome,
@@ -45,26 +45,7 @@ from inspector.services.deploy.backend import (
     tests_outcome,
 )
 from inspector.services.deploy.local import find_start_command
-from inspector.services.harness.golden import (
-    digest_finding,
-    golden_tar,
-    repo_data_files,
-    runner_command,
-    tar_digest,
-    task_config,
-)
-from inspector.services.harness.phase_log import PhaseLog, now_iso
-from inspector.services.harness.suite_reach import (
-    NAMES_FILE,
-    RunnerNames,
-    ShadowGuard,
-    classify,
-    list_root_script,
-    root_entries,
-    scan_command,
-    suite_imports,
-    suite_own_names,
-)
+from inspector.services.logs.phase_log import PhaseLog, now_iso
 from inspector.services.sandbox.container_exec import ExecHandle, exec_io, run_exec, start_exec
 from inspector.services.sandbox.engine import (
     LABEL,
@@ -84,6 +65,25 @@ from inspector.services.sandbox.images import (
 )
 from inspector.services.sandbox.lease import LEASE_DIR, LEASE_TMPFS, Heartbeat, watchdog_command
 from inspector.services.sandbox.repo_archive import SANDBOX_UID, RepoTooLarge, repo_tar, tar_space
+from inspector.services.suite.golden import (
+    digest_finding,
+    golden_tar,
+    repo_data_files,
+    runner_command,
+    tar_digest,
+    task_config,
+)
+from inspector.services.suite.reach import (
+    NAMES_FILE,
+    RunnerNames,
+    ShadowGuard,
+    classify,
+    list_root_script,
+    root_entries,
+    scan_command,
+    suite_imports,
+    suite_own_names,
+)
 
 if TYPE_CHECKING:
     import docker
@@ -707,7 +707,7 @@ def oom_kill_count(cgroup_text: str) -> int:
 def _golden_tar(tests_dir: Path | None, links: dict[str, str]) -> bytes:
     """The staged suite (``tests/...``, root-owned, read-only; an empty ``tests/`` when the
     task has none) with the repo's data files linked beside it
-    (:func:`~inspector.services.harness.golden.repo_data_files`)."""
+    (:func:`~inspector.services.suite.golden.repo_data_files`)."""
     if tests_dir is not None:
         return golden_tar(tests_dir, 0, links)
     with tempfile.TemporaryDirectory(prefix="gi-golden-") as tmp:
@@ -741,7 +741,7 @@ def _owner_writable(data: bytes) -> bytes:
 
 def _digest_of(data: bytes, root: str = "",
                keep: Callable[[tarfile.TarInfo], bool] = lambda m: True) -> str | None:
-    """:func:`~inspector.services.harness.golden.tar_digest` of the ``tests`` folder under
+    """:func:`~inspector.services.suite.golden.tar_digest` of the ``tests`` folder under
     ``root`` in a tar (members ``keep`` accepts), as if it were archived on its own; None for
     an unreadable tar."""
     prefix = f"{root}/" if root else ""

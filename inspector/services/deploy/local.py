@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from inspector.model import Phase, PhaseStatus
-from inspector.model.requirement_sources import plain_requirement_problem
-from inspector.model.results import NotEvaluable
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.requirement_sources import plain_requirement_problem
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.results.sample import NotEvaluable
 from inspector.services.deploy.backend import (
     HEALTH_PATHS,
     PhaseOutcome,
@@ -29,22 +29,23 @@ from inspector.services.deploy.backend import (
     base_url_env,
     no_entry_point,
 )
-from inspector.services.harness import bytecode, confine
-from inspector.services.harness.golden import make_writable, tree_digest
-from inspector.services.harness.golden_local import (
+from inspector.services.deploy.golden_local import (
     CapturedRun,
     GoldenSuite,
     discarded,
     run_golden,
     stage,
 )
-from inspector.services.harness.install_box import InstallBox
-from inspector.services.harness.phase_log import PhaseLog, SectionLog, now_iso
-from inspector.services.harness.ports import port_open, wait_port_closed
-from inspector.services.harness.proctree import group_alive as _group_alive  # noqa: F401 - kept for callers
-from inspector.services.harness.runner_env import KIND as RUNNER_CHANGED
-from inspector.services.harness.runner_env import RunnerEnvs
-from inspector.services.harness.suite_reach import (
+from inspector.services.deploy.runner_env import KIND as RUNNER_CHANGED
+from inspector.services.deploy.runner_env import RunnerEnvs
+from inspector.services.host import bytecode, confine
+from inspector.services.host.install_box import InstallBox
+from inspector.services.host.ports import port_open, wait_port_closed
+from inspector.services.host.proctree import group_alive as _group_alive  # noqa: F401 - kept for callers
+from inspector.services.host.venvs import VenvCache
+from inspector.services.logs.phase_log import PhaseLog, SectionLog, now_iso
+from inspector.services.suite.golden import make_writable, tree_digest
+from inspector.services.suite.reach import (
     BASE_DISTRIBUTIONS,
     ShadowGuard,
     classify,
@@ -53,7 +54,6 @@ from inspector.services.harness.suite_reach import (
     suite_imports,
     suite_own_names,
 )
-from inspector.services.harness.venvs import VenvCache
 
 STOCK_BUNDLE = ["flask", "fastapi", "uvicorn", "django", "djangorestframework", "requests",
                 "sqlalchemy", "pydantic"]
@@ -113,7 +113,7 @@ class LocalBackend:
 
     def open(self, job: SampleJob) -> LocalSession:
         if job.task.language == "java":
-            from inspector.services.harness.java_local import JavaSession
+            from inspector.services.deploy.java_local import JavaSession
 
             return JavaSession(self, job)
         return LocalSession(self, job)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from inspector.model import Phase, PhaseStatus
 from inspector.services.deploy.backend import PhaseOutcome, Session
-from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.logs.phase_log import PhaseLog
 
 
 @dataclass

@@ -24,8 +24,8 @@ from inspector import paths
 from inspector.model import Phase, SampleResult, Task
 from inspector.services.deploy.backend import Backend, Limits, SampleJob, Session
 from inspector.services.deploy.steps import DeployOutcome, deploy
-from inspector.services.harness.phase_log import PhaseLog
-from inspector.services.harness.ports import PortLock
+from inspector.services.host.ports import PortLock
+from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.logs.rerun_logs import (
     DEFAULT_KEEP_RERUNS,
     InUse,
@@ -222,7 +222,7 @@ class DeploymentPool:
                 return status == "running"
             except Exception:  # noqa: BLE001 - removed behind our back
                 return False
-        from inspector.services.harness.ports import port_open
+        from inspector.services.host.ports import port_open
 
         return port_open(live.job.port)
 

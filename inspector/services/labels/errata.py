@@ -2,7 +2,7 @@
 
 :func:`errata_from_labels` turns every test item whose final label is ``not-model`` into an
 entry of its (task, test); :func:`read_errata` reads and validates a file (one
-:class:`~inspector.model.errors.LoadError` naming the file and what is wrong).
+:class:`~inspector.model.untrusted.errors.LoadError` naming the file and what is wrong).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from inspector.model import Run
-from inspector.model.errata import (
+from inspector.model.labels.errata import (
     NOT_MODEL,
     Errata,
     ErrataEntry,
@@ -20,20 +20,20 @@ from inspector.model.errata import (
     covers,
     parse_errata,
 )
-from inspector.model.errors import LoadError
-from inspector.model.files import read_regular
-from inspector.model.jsonfields import parse_json_bytes
-from inspector.model.label_rollup import test_view
-from inspector.model.labels import ItemRef, Label, now_iso
-from inspector.model.labelset import FinalLabel, LabelSet
-from inspector.services.corrected import observed_suites
+from inspector.model.labels.label_file import ItemRef, Label, now_iso
+from inspector.model.labels.labelset import FinalLabel, LabelSet
+from inspector.model.labels.rollup import test_view
+from inspector.model.untrusted.errors import LoadError
+from inspector.model.untrusted.files import read_regular
+from inspector.model.untrusted.jsonfields import parse_json_bytes
+from inspector.services.figures.corrected import observed_suites
 
 MAX_ERRATA_BYTES = 64 * 1024 * 1024
 _RANK = {"adjudicated": 0, "agreed": 1, "majority": 2, "single": 3}
 
 
 def test_label(labels: LabelSet, item: ItemRef) -> FinalLabel:
-    """The per-test view of the labels roll-up (:func:`inspector.model.label_rollup.test_view`):
+    """The per-test view of the labels roll-up (:func:`inspector.model.labels.rollup.test_view`):
     a test following a root takes the root's final category and status."""
     t = test_view(labels, item)
     return FinalLabel(item, t.category, t.status, t.ratings)

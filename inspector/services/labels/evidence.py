@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from inspector.model.labels import Anchor, Suggestion
-from inspector.model.results import SampleResult
-from inspector.services.labels.suggest import log_lines
+from inspector.model.labels.label_file import Anchor, Suggestion
+from inspector.model.results.sample import SampleResult
+from inspector.services.triage.exception_rules import log_lines
 
 _TELLING = re.compile(
     r"(Error\b|Error:|Exception|Traceback|No matching distribution|Could not find a version|"

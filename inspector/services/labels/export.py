@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from inspector.model.taxonomy import Taxonomy
+from inspector.model.labels.taxonomy import Taxonomy
 
 EXPORT_FORMAT = "genesis-inspector.label-export"
 EXPORT_VERSION = 1
@@ -67,7 +67,7 @@ class Breakdown:
     category listed (zeros too), then ids the taxonomy does not know, sorted. ``group_totals``
     and ``total`` count resolved rows (the shares' denominators); ``unresolved`` holds the
     unresolved count per group and, last, their total. ``view``: what one row is (a view of
-    :data:`inspector.model.label_rollup.VIEWS`; ``""`` when not said).
+    :data:`inspector.model.labels.rollup.VIEWS`; ``""`` when not said).
     """
 
     title: str
@@ -114,7 +114,7 @@ def sorted_rows(rows: Iterable[ExportRow]) -> list[ExportRow]:
 
 def view_title(title: str, view: str) -> str:
     """``title`` saying what one counted row is: ``"… (per sample)"``."""
-    from inspector.model.label_rollup import VIEW_UNIT
+    from inspector.model.labels.rollup import VIEW_UNIT
 
     return f"{title} (per {VIEW_UNIT[view].removesuffix('s')})" if view else title
 
@@ -181,7 +181,7 @@ def _tables(rows: list[ExportRow], taxonomy: Taxonomy, view: str = ""
 
 def view_line(view: str) -> str:
     """The sentence under a table heading saying what the tables count (``""``: no view)."""
-    from inspector.model.label_rollup import VIEW_TEXT
+    from inspector.model.labels.rollup import VIEW_TEXT
 
     return f"Counted {VIEW_TEXT[view]}." if view else ""
 
@@ -307,7 +307,7 @@ def export_json(rows: Iterable[ExportRow], taxonomy: Taxonomy,
     """The json export as a document (see :func:`render`). With a ``view``: ``view``,
     ``view_text`` and ``counted`` (the rows the tables count, with ``details`` of a sample
     merged into its row)."""
-    from inspector.model.label_rollup import VIEW_TEXT
+    from inspector.model.labels.rollup import VIEW_TEXT
 
     rows = sorted_rows(rows)
     units = rows if counted is None else sorted_rows(counted)
@@ -388,7 +388,7 @@ def render_latex(rows: Iterable[ExportRow], taxonomy: Taxonomy,
                  counted: Iterable[ExportRow] | None = None, view: str = "") -> str:
     """The three tables (of ``counted``, default ``rows``) as booktabs ``table``
     environments; with a ``view`` each caption says what a row counts."""
-    from inspector.model.label_rollup import VIEW_UNIT
+    from inspector.model.labels.rollup import VIEW_UNIT
 
     units = sorted_rows(rows if counted is None else counted)
     per = f", counted per {VIEW_UNIT[view].removesuffix('s')}" if view else ""

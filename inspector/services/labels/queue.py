@@ -18,13 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspector.model.entries import SampleEntry
-from inspector.model.errors import LoadError
-from inspector.model.labels import Anchor, Suggestion
-from inspector.model.results import SampleResult
-from inspector.model.task import Task
-from inspector.model.triage import Confirmation, Remedy, RootGroup, SampleTriage
-from inspector.services.catalog import Catalog
+from inspector.model.benchmark.task import Task
+from inspector.model.failures.triage import Confirmation, Remedy, RootGroup, SampleTriage
+from inspector.model.labels.label_file import Anchor, Suggestion
+from inspector.model.results.entries import SampleEntry
+from inspector.model.results.sample import SampleResult
+from inspector.model.untrusted.errors import LoadError
+from inspector.services.catalog.index import Catalog
 from inspector.services.deploy.warm import DeployError, DeploymentPool, Target
 from inspector.services.triage.engine import TriageContext, triage_sample
 from inspector.services.triage.items import failure_items
@@ -117,8 +117,8 @@ def load_queue_sample(catalog: Catalog, entry: SampleEntry,
     and collect its evidence (blocking: call it from a worker). A load error or a rule bug
     is reported in ``error``, never raised."""
     from inspector.services.labels.evidence import evidence_candidates, log_evidence
-    from inspector.services.labels.suggest import suggest
     from inspector.services.suite.audit import audit_task
+    from inspector.services.triage.exception_rules import suggest
 
     try:
         sample = catalog.load_sample(entry)

@@ -7,11 +7,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.model.labels import ItemRef, Suggestion
-from inspector.model.labelset import LabelSet
-from inspector.model.results import SampleResult
-from inspector.model.run import Run
-from inspector.model.task import Task
+from inspector.model.benchmark.task import Task
+from inspector.model.labels.label_file import ItemRef, Suggestion
+from inspector.model.labels.labelset import LabelSet
+from inspector.model.results.run import Run
+from inspector.model.results.sample import SampleResult
 from inspector.services.labels.export import ExportRow
 from inspector.services.labels.views import SampleWhere
 
@@ -30,8 +30,8 @@ class SampleInfo:
 
     def suggest(self) -> Suggestion | None:
         """The suggestion for this sample, with its task's README and suite audit."""
-        from inspector.services.labels.suggest import suggest
         from inspector.services.suite.audit import audit_task
+        from inspector.services.triage.exception_rules import suggest
 
         return suggest(self.result, task_readme=self.readme,
                        audit=audit_task(self.task) if self.task is not None else None)

@@ -14,12 +14,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from inspector.model.errors import LoadError, LoadIssue
-from inspector.model.label_groups import follow_label, followers, group_labels, retract_group
-from inspector.model.label_rollup import labelled_samples
-from inspector.model.labels import Anchor, ItemRef, Label, LabelFile, Suggestion
-from inspector.model.labelset import LabelSet
-from inspector.model.taxonomy import Taxonomy, load_taxonomy
+from inspector.model.labels.groups import follow_label, followers, group_labels, retract_group
+from inspector.model.labels.label_file import Anchor, ItemRef, Label, LabelFile, Suggestion
+from inspector.model.labels.labelset import LabelSet
+from inspector.model.labels.rollup import labelled_samples
+from inspector.model.labels.taxonomy import Taxonomy, load_taxonomy
+from inspector.model.untrusted.errors import LoadError, LoadIssue
 from inspector.services.labels.store import DEFAULT_TAXONOMY, LabelFileError, LabelStore
 
 
@@ -107,7 +107,7 @@ class LabelSession:
 
     def state(self, sample_id: str) -> str:
         """``labelled`` when the annotator labelled one of the sample's failure items (the
-        sample-level item or a test): :func:`~inspector.model.label_rollup.labelled_samples`,
+        sample-level item or a test): :func:`~inspector.model.labels.rollup.labelled_samples`,
         the definition the tables count by."""
         return "labelled" if sample_id in self._mine else "unlabelled"
 
@@ -203,7 +203,7 @@ class LabelSession:
         """Label the root of a group and let its members follow, in one write: every member
         without a label of its own (and every label already following the root) gets the
         root's category with ``follows`` = the root's key; members the annotator labelled on
-        their own keep their label (see :mod:`inspector.model.label_groups`). ``done`` hears
+        their own keep their label (see :mod:`inspector.model.labels.groups`). ``done`` hears
         of the root's stored label."""
         label = self._label(root, category, confidence, note, None, suggestion, None)
 

@@ -27,10 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from inspector.model.errors import LoadError
-from inspector.model.files import read_regular
-from inspector.model.jsonfields import parse_json_bytes
-from inspector.model.labels import (
+from inspector.model.labels.label_file import (
     ItemRef,
     Label,
     LabelFile,
@@ -39,9 +36,12 @@ from inspector.model.labels import (
     parse_label_file,
     valid_annotator,
 )
-from inspector.model.labelset import LabelSet
-from inspector.model.taxonomy import Taxonomy, load_taxonomy
-from inspector.services.atomic import (
+from inspector.model.labels.labelset import LabelSet
+from inspector.model.labels.taxonomy import Taxonomy, load_taxonomy
+from inspector.model.untrusted.errors import LoadError
+from inspector.model.untrusted.files import read_regular
+from inspector.model.untrusted.jsonfields import parse_json_bytes
+from inspector.services.storage.atomic import (
     STALE_TEMP_SECONDS,
     shared_file_mode,
     sweep_stale_temps,
@@ -113,7 +113,7 @@ def find_labels_dir(path: Path) -> Path:
     base = path if path.is_dir() else path.parent
     if (base / "labels").is_dir():
         return base / "labels"
-    from inspector.model.discover import is_repository_root  # the run loaders: only here
+    from inspector.model.runs.discover import is_repository_root  # the run loaders: only here
 
     if is_repository_root(base):
         return base / "labels"
@@ -212,7 +212,8 @@ class LabelStore:
             return DEFAULT_TAXONOMY
 
     def taxonomy(self) -> Taxonomy:
-        """Raises :class:`~inspector.model.errors.LoadError` naming the file when invalid."""
+        """Raises :class:`~inspector.model.untrusted.errors.LoadError` naming the file when
+        invalid."""
         return load_taxonomy(self.taxonomy_path)
 
     # ----------------------------------------------------------------------------- reading
@@ -302,7 +303,7 @@ class LabelStore:
     # ----------------------------------------------------------------------------- writing
     def sweep(self) -> list[Path]:
         """Remove temp files that killed writers left (never a live writer's): see
-        :func:`~inspector.services.atomic.sweep_stale_temps`."""
+        :func:`~inspector.services.storage.atomic.sweep_stale_temps`."""
         return [*sweep_stale_temps(self.annotators_dir, self.stale_temp_seconds),
                 *sweep_stale_temps(self.root, self.stale_temp_seconds)]
 

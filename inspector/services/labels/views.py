@@ -1,5 +1,5 @@
 """The rows a category table counts, in one view of the label roll-up
-(:mod:`inspector.model.label_rollup`): per sample, per root cause or per test.
+(:mod:`inspector.model.labels.rollup`): per sample, per root cause or per test.
 
 Every table of labels — ``labels export``, ``analyze --runs``, the Analysis tab, the HTML
 report — counts the rows :func:`view_rows` gives; the listing of every label stays one row per
@@ -12,7 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.model.label_rollup import (
+from inspector.model.labels.labelset import LabelSet
+from inspector.model.labels.rollup import (
     VIEW_TEXT,
     SampleRollup,
     root_labels,
@@ -20,7 +21,6 @@ from inspector.model.label_rollup import (
     test_labels,
     view_problem,
 )
-from inspector.model.labelset import LabelSet
 from inspector.services.labels.export import ExportRow
 
 

@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from inspector.model.log_levels import Level, classify
-from inspector.model.logs import STREAMS, unescape_text
-from inspector.model.outcomes import PHASE_ORDER, Phase
-from inspector.model.results import SampleResult
-from inspector.model.safe_text import sanitize
-from inspector.services.harness.phase_log import CAP_NOTE
+from inspector.model.logs.levels import Level, classify
+from inspector.model.logs.phase_logs import STREAMS, unescape_text
+from inspector.model.results.outcomes import PHASE_ORDER, Phase
+from inspector.model.results.sample import SampleResult
+from inspector.model.untrusted.safe_text import sanitize
 from inspector.services.logs.index import LineIndex, LineRead, LogOpenError
+from inspector.services.logs.phase_log import CAP_NOTE
 
 UNTIMED_LINE_SECONDS = 0.05
 """Replay pace of a log without timestamps: 20 lines per second at 1x."""

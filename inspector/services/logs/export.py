@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from inspector.services.atomic import atomic_writer
 from inspector.services.logs.deployment_log import DeploymentLog
+from inspector.services.storage.atomic import atomic_writer
 
 
 class ExportCancelled(Exception):

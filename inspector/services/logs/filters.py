@@ -14,8 +14,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from inspector.model.log_levels import PREFILTER, Level, level_names
-from inspector.model.outcomes import Phase
+from inspector.model.logs.levels import PREFILTER, Level, level_names
+from inspector.model.results.outcomes import Phase
 from inspector.services.logs.deployment_log import DeploymentLog, Record, Segment
 
 SCAN_BLOCK = 32 * 1024

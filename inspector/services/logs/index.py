@@ -24,7 +24,8 @@ it; ``pread`` runs outside the lock. File descriptors replaced by ``poll`` (trun
 are closed one replacement later (or by ``close``), so a reader holding a snapshot never reads
 from a closed or reused descriptor in practice.
 
-Text is decoded but *not* sanitised: pass it through :func:`inspector.model.safe_text.sanitize`
+Text is decoded but *not* sanitised: pass it through
+:func:`inspector.model.untrusted.safe_text.sanitize`
 (or the UI's equivalent) before display.
 """
 

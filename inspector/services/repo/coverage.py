@@ -11,7 +11,8 @@ Two figures per endpoint:
 * lenient (the stock RepoGenesis check): some file has a route-ish call for the method and
   mentions the path or one of its longer segments. Kept as is so figures can be compared.
 
-**Which endpoints.** Strict AC is over the *spec* endpoints (:mod:`inspector.model.spec_endpoints`:
+**Which endpoints.** Strict AC is over the *spec* endpoints
+(:mod:`inspector.model.readme.spec_endpoints`:
 what the README really requires, each with its README line and whether the stock extraction
 sees it); ``total_apis`` and the lenient count stay over the stock extraction's list, so the
 stock figures are reproduced exactly. Stock endpoints the spec list does not count (code-block
@@ -34,8 +35,8 @@ import re
 from pathlib import Path
 
 from inspector.model import ApiCoverage, Endpoint, EndpointCoverage, Evidence
-from inspector.model.generated_repo import SKIP_DIRS, read_text, walk_files
-from inspector.model.spec_endpoints import stock_only
+from inspector.model.readme.spec_endpoints import stock_only
+from inspector.model.repo.generated_repo import SKIP_DIRS, read_text, walk_files
 from inspector.services.routes import WILD, Route, find_routes, matches, normalize, pattern
 
 SOURCE_EXT = (".py", ".java", ".js", ".ts", ".kt")

@@ -1,5 +1,5 @@
 """Walking a generated repository safely and its content digest (the walk itself and the
-skip list are :mod:`inspector.model.generated_repo`'s)."""
+skip list are :mod:`inspector.model.repo.generated_repo`'s)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from inspector.model.generated_repo import MAX_FILE_BYTES, SKIP_DIRS, read_text, walk_files
+from inspector.model.repo.generated_repo import MAX_FILE_BYTES, SKIP_DIRS, read_text, walk_files
 
 __all__ = ["MAX_FILE_BYTES", "SKIP_DIRS", "iter_files", "read_text", "repo_digest"]
 

@@ -3,7 +3,8 @@
 ``preview_file`` never opens anything outside the repository (``..``, absolute paths and
 symlinks that resolve outside are refused before any open), never reads more than
 ``max_bytes`` (+1) of a file, never blocks on a FIFO, and passes all text through
-:func:`inspector.model.safe_text.sanitize`. ``list_repo_tree`` lists the repository without
+:func:`inspector.model.untrusted.safe_text.sanitize`. ``list_repo_tree`` lists the repository
+without
 following symlinked directories.
 
 File names in ``FilePreview.rel_path`` and ``TreeEntry.name``/``rel_path``/``link_target`` are
@@ -23,8 +24,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from inspector.model.generated_repo import SKIP_DIRS, within
-from inspector.model.safe_text import sanitize
+from inspector.model.repo.generated_repo import SKIP_DIRS, within
+from inspector.model.untrusted.safe_text import sanitize
 
 PreviewKind = Literal["text", "binary", "too_large", "symlink_outside", "symlink", "not_found",
                       "unreadable", "directory", "outside"]

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from inspector.model.failure_text import FILE_LINE_ANYWHERE, JAVA_FRAME, PY_FRAME_ANYWHERE
-from inspector.model.generated_repo import GeneratedRepo
+from inspector.model.failures.text import FILE_LINE_ANYWHERE, JAVA_FRAME, PY_FRAME_ANYWHERE
+from inspector.model.repo.generated_repo import GeneratedRepo
 
 _PATTERNS = (PY_FRAME_ANYWHERE, FILE_LINE_ANYWHERE, JAVA_FRAME)
 MAX_REFS = 50

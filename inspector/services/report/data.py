@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.model.agreement import AgreementReport
-from inspector.model.shown_paths import PathScope
-from inspector.model.taxonomy import Taxonomy
-from inspector.model.verdict import Verdict
+from inspector.model.labels.agreement import AgreementReport
+from inspector.model.labels.taxonomy import Taxonomy
+from inspector.model.results.verdict import Verdict
+from inspector.model.untrusted.shown_paths import PathScope
 from inspector.services.analysis.overview import CategoryTables
-from inspector.services.corrected import Corrections
-from inspector.services.health import HealthReport
-from inspector.services.metrics import RunMetrics
+from inspector.services.figures.corrected import Corrections
+from inspector.services.figures.health import HealthReport
+from inspector.services.figures.metrics import RunMetrics
 from inspector.services.report.caps import Caps, Cut
 
 

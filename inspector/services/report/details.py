@@ -11,9 +11,9 @@ import hashlib
 import shlex
 from collections.abc import Iterable
 
-from inspector.model.results import SampleResult, TestCase
-from inspector.model.safe_text import sanitize
-from inspector.model.verdict import verdict_of
+from inspector.model.results.sample import SampleResult, TestCase
+from inspector.model.results.verdict import verdict_of
+from inspector.model.untrusted.safe_text import sanitize
 from inspector.services.report.caps import Caps, Cut, head, tail_lines
 from inspector.services.report.data import FailingTest, SampleDetail
 

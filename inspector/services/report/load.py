@@ -13,12 +13,12 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from inspector.model.label_rollup import DEFAULT_VIEW, labelled_samples
-from inspector.model.results import SampleResult
-from inspector.model.run import Run
-from inspector.model.safe_text import sanitize
-from inspector.model.shown_paths import PathScope
-from inspector.model.verdict import verdict_of
+from inspector.model.labels.rollup import DEFAULT_VIEW, labelled_samples
+from inspector.model.results.run import Run
+from inspector.model.results.sample import SampleResult
+from inspector.model.results.verdict import verdict_of
+from inspector.model.untrusted.safe_text import sanitize
+from inspector.model.untrusted.shown_paths import PathScope
 from inspector.services.report.caps import Caps
 from inspector.services.report.data import (
     CellSample,
@@ -30,7 +30,7 @@ from inspector.services.report.data import (
 
 if TYPE_CHECKING:
     from inspector.services.analysis.overview import Overview
-    from inspector.services.health import HealthReport
+    from inspector.services.figures.health import HealthReport
 
 Step = Callable[[str], None]
 
@@ -99,12 +99,13 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
                 db_path: Path | None = None, view: str = DEFAULT_VIEW) -> ReportInput:
     """Everything the report of ``root`` shows. ``path`` is the folder as the user named it
     (it goes into the commands the page suggests); the label tables count ``view``
-    (:mod:`inspector.model.label_rollup`), agreement is per root cause. Raises
-    :class:`ReportError` when there are no runs, :class:`~inspector.model.errors.LoadError`
+    (:mod:`inspector.model.labels.rollup`), agreement is per root cause. Raises
+    :class:`ReportError` when there are no runs,
+    :class:`~inspector.model.untrusted.errors.LoadError`
     for an invalid taxonomy."""
     from inspector.model import discover_runs
-    from inspector.model.agreement import agreement
-    from inspector.model.label_rollup import DEFAULT_AGREEMENT_VIEW, view_ratings
+    from inspector.model.labels.agreement import agreement
+    from inspector.model.labels.rollup import DEFAULT_AGREEMENT_VIEW, view_ratings
     from inspector.services.analysis.overview_load import (
         labels_folder_for,
         overview_from_catalog,
@@ -150,7 +151,7 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
                     labels=labels, labelled=labelled, plots=plots, notes=notes,
                     tier_source=overview.tier_source, paths=path_scope(runs, root))
     if label_input is not None:
-        from inspector.services.corrected import apply_errata
+        from inspector.services.figures.corrected import apply_errata
         from inspector.services.labels.errata import errata_from_labels
 
         data.corrected = apply_errata(runs, errata_from_labels(label_input.labels, runs,
@@ -167,7 +168,7 @@ def assemble(title: str, path: str, runs: list[Run], *, caps: Caps | None = None
     failing samples' sections (their logs' tails are read here). ``labelled``: the sample
     ids with a label; ``paths``: how absolute paths are shown (default: relative to the
     runs' folders)."""
-    from inspector.services.metrics import compute_run_metrics
+    from inspector.services.figures.metrics import compute_run_metrics
     from inspector.services.report.details import order_failing, select_details
 
     caps = caps or Caps()

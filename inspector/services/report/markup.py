@@ -7,9 +7,9 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from inspector.model.percent import pct as pct  # a fraction as the CLI prints it
-from inspector.model.safe_text import sanitize
-from inspector.model.shown_paths import PathScope, shown_paths
+from inspector.model.figures.percent import pct as pct  # a fraction as the CLI prints it
+from inspector.model.untrusted.safe_text import sanitize
+from inspector.model.untrusted.shown_paths import PathScope, shown_paths
 
 _NO_SCOPE = PathScope()
 _SCOPE: ContextVar[PathScope | None] = ContextVar("report_path_scope", default=None)
@@ -27,7 +27,7 @@ def path_scope(scope: PathScope) -> Iterator[None]:
 
 def esc(text: object) -> str:
     """``text`` as HTML text or a quoted attribute value: the machine's absolute paths taken
-    out (:func:`~inspector.model.shown_paths.shown_paths`, relative to the page's
+    out (:func:`~inspector.model.untrusted.shown_paths.shown_paths`, relative to the page's
     :func:`path_scope`), control, bidi and invisible characters made visible
     (:func:`sanitize`), then ``& < > " '`` escaped."""
     return html.escape(sanitize(shown_paths(str(text), _SCOPE.get() or _NO_SCOPE)), quote=True)

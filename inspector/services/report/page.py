@@ -4,16 +4,16 @@ No network at view time: the styles are inline, the figures are inline SVG, ther
 script at all, and a Content-Security-Policy forbids loading anything. Every untrusted string
 (run ids, task names, test messages, tracebacks, log lines) goes through
 :func:`~.markup.esc`, which also takes the evaluating machine's absolute paths out of it
-(relative to the input's ``paths`` scope, see :mod:`inspector.model.shown_paths`). The
+(relative to the input's ``paths`` scope, see :mod:`inspector.model.untrusted.shown_paths`). The
 output is deterministic: no clock, stable ordering.
 """
 
 from __future__ import annotations
 
 from inspector import __version__
-from inspector.model.stats import NO_SCORED, figure_with_interval
-from inspector.model.unreadable import unreadable_line
-from inspector.model.verdict import Verdict
+from inspector.model.figures.stats import NO_SCORED, figure_with_interval
+from inspector.model.results.verdict import Verdict
+from inspector.model.runs.unreadable import unreadable_line
 from inspector.services.labels.export import Breakdown, percent
 from inspector.services.report.data import (
     CellSample,

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspector.model.errors import LoadError
-from inspector.model.http_request import RequestSpec, ResponseRecord
-from inspector.model.jsonfields import parse_json_bytes
-from inspector.services.atomic import write_json_atomic
+from inspector.model.request.http_request import RequestSpec, ResponseRecord
+from inspector.model.untrusted.errors import LoadError
+from inspector.model.untrusted.jsonfields import parse_json_bytes
+from inspector.services.storage.atomic import write_json_atomic
 
 SCHEMA = 1
 

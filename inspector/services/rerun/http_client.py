@@ -13,7 +13,7 @@ from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from inspector.model.http_request import RequestSpec, ResponseRecord
+from inspector.model.request.http_request import RequestSpec, ResponseRecord
 
 if TYPE_CHECKING:  # httpx is imported when used: its package __init__ pulls in Rich
     import httpx

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from inspector.model import Outcome, TestCase
-from inspector.model.tampering import TamperFinding
-from inspector.model.testids import base_id, leaf_name, repo_relative_id
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.suite.testids import base_id, leaf_name, repo_relative_id
 from inspector.services.deploy.warm import DeploymentPool, LiveDeployment, Target
-from inspector.services.harness.phase_log import PhaseLog
+from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.tamper import scan_repo
 from inspector.services.tamper.findings import ordered
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from inspector.services.harness.line_buffer import LineBuffer
+from inspector.services.logs.line_buffer import LineBuffer
 from inspector.services.sandbox.docker_api import api_of, exec_frames, raw_socket
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ Two images, each cached by what it depends on:
   requests, httpx and the task's test requirements; trusted input only), owned by root, built
   before any of the repo's requirements are seen. The test runner never executes anything the
   repo's install put anywhere: it only appends the repo environment's site-packages to
-  ``sys.path`` as a plain entry (:mod:`inspector.services.harness.golden`);
+  ``sys.path`` as a plain entry (:mod:`inspector.services.suite.golden`);
 * the **sample image** (``genesis-inspector/sample:<hash of base + both requirements files>``):
   the runner image plus the repo's requirements installed into ``/opt/venv`` — the environment
   the service runs in — by an **unprivileged** install container: uid 1000, every capability
@@ -17,7 +17,7 @@ Two images, each cached by what it depends on:
 Only the requirements files enter an install container (never the repo's code). It is the one
 step with a network (Docker's bridge: the package index must be reachable, so an sdist's build
 script can reach the network too); requirement lines that point pip anywhere but the configured
-index are refused before anything is installed (:mod:`inspector.model.requirement_sources`)
+index are refused before anything is installed (:mod:`inspector.model.repo.requirement_sources`)
 unless the user opts out.
 
 Installs use uv when the host has it (the ``uv`` package's executable, bind-mounted read-only;
@@ -51,15 +51,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from inspector import paths
-from inspector.model.requirement_sources import (
+from inspector.model.repo.requirement_sources import (
     check_requirement_sources,
     plain_requirement_problem,
 )
 from inspector.services.deploy.local import STOCK_BUNDLE, TEST_PACKAGES
-from inspector.services.harness.install_settings import identity, identity_key
-from inspector.services.harness.phase_log import PhaseLog
-from inspector.services.harness.suite_reach import BASE_DISTRIBUTIONS, NAMES_FILE, SCAN
-from inspector.services.harness.venvs import uv_binary
+from inspector.services.host.install_settings import identity, identity_key
+from inspector.services.host.venvs import uv_binary
+from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.sandbox.base_image import BASE_IMAGE, SANDBOX_UID, base_image_id
 from inspector.services.sandbox.container_exec import follow_logs
 from inspector.services.sandbox.engine import (
@@ -83,6 +82,7 @@ from inspector.services.sandbox.pip_env import (
     pip_mounts_and_env,
     write_settings,
 )
+from inspector.services.suite.reach import BASE_DISTRIBUTIONS, NAMES_FILE, SCAN
 
 if TYPE_CHECKING:
     import docker

@@ -32,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from urllib.parse import urlsplit
 
-from inspector.model.task import Task
+from inspector.model.benchmark.task import Task
 from inspector.services.repo.pymodules import (
     IMPORT_ALIASES,
     KNOWN_THIRD_PARTY,

@@ -10,8 +10,8 @@ import posixpath
 from pathlib import Path
 
 from inspector.model import Phase, SampleResult, SuiteCause, SuiteStatus, Task
-from inspector.model.pytest_output import Locate, find_cause
-from inspector.services.harness.phase_log import read_output
+from inspector.model.suite.pytest_output import Locate, find_cause
+from inspector.services.logs.phase_log import read_output
 from inspector.services.repo.references import Ref, resolve_path
 
 

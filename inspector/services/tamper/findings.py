@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from inspector.model import Run, SampleResult, Task
-from inspector.model.safe_text import sanitize_field
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.untrusted.safe_text import sanitize_field
 from inspector.services.tamper.scan import scan_repo
 
 KIND_LABELS = {
@@ -41,7 +41,7 @@ def ordered(findings: Iterable[TamperFinding]) -> tuple[TamperFinding, ...]:
 def scan_cached(repo: Path, golden_tests: Path | None = None) -> tuple[TamperFinding, ...]:
     """:func:`scan_repo`, remembered per repo for this process (runs share predictions) while
     the repo's tree is unchanged (a file added or written is scanned again)."""
-    from inspector.services.catalog_sig import repo_tree_signature
+    from inspector.services.repo.tree_signature import repo_tree_signature
 
     key = (str(repo), str(golden_tests or ""), repo_tree_signature([str(repo)]))
     with _lock:

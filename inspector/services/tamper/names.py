@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-from inspector.model.suite_flow import dotted as name_chain
+from inspector.model.suite.flow import dotted as name_chain
 
 MAX_BINDINGS = 8
 

@@ -37,7 +37,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
 from inspector.services.tamper.config import EntryPoint, entry_points, pytest_sections
 from inspector.services.tamper.python_code import (
     Forgery,

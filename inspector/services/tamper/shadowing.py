@@ -27,7 +27,7 @@ import sysconfig
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
 
 RUNNER_ROOTS = ("pytest", "requests", "httpx")
 """The golden tests' own libraries (what the stock harness installs for them)."""

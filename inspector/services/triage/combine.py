@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from inspector.model.triage import UNSURE_BELOW, Reading
+from inspector.model.failures.triage import UNSURE_BELOW, Reading
 
 MODIFIER = "~"
 """Rules whose id starts with this only adjust the weight of a category already read (cross-

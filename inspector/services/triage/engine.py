@@ -2,7 +2,8 @@
 
 :class:`TriageContext` holds what is shared across samples (the runs, their tasks, the suite
 audits, the cross-sample index); :func:`triage_sample` builds one sample's
-:class:`~inspector.model.triage.SampleTriage`: every root item is read by the rule families of
+:class:`~inspector.model.failures.triage.SampleTriage`: every root item is read by the rule families
+of
 :mod:`.rules` and :mod:`.spec_rules`, :mod:`.combine` decides (or abstains), and every member of
 a root group follows its root's suggestion. Pure file reading: no network, no subprocess.
 """
@@ -15,8 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from inspector.model import Run, SampleResult, Task, TestCase, discover_runs
-from inspector.model.labels import Anchor
-from inspector.model.triage import (
+from inspector.model.failures.triage import (
     ADD_TASK_FILE,
     INSTALL_REPO_PACKAGE,
     INSTALL_TEST_PACKAGE,
@@ -30,6 +30,7 @@ from inspector.model.triage import (
     SampleTriage,
     TestSuggestion,
 )
+from inspector.model.labels.label_file import Anchor
 from inspector.services.suite.audit import SuiteAudit, audit_task
 from inspector.services.triage import rules, spec_rules
 from inspector.services.triage.combine import decide

@@ -4,14 +4,14 @@ failure no test carries (a failed deployment, a suite that did not run or ran pa
 from __future__ import annotations
 
 from inspector.model import SampleResult, Task
-from inspector.model.triage import (
+from inspector.model.failures.triage import (
     DEPLOY_FAILED,
     SUITE_INCOMPLETE,
     SUITE_NOT_RUN,
     TEST,
     FailureItem,
 )
-from inspector.services.failures import sample_failures
+from inspector.services.figures.failures import sample_failures
 
 _KINDS = {"deploy_failed": DEPLOY_FAILED, "suite_not_run": SUITE_NOT_RUN,
           "suite_incomplete": SUITE_INCOMPLETE, "counts": SUITE_INCOMPLETE,

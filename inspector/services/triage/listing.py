@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from inspector.model.triage import SampleTriage, TestSuggestion
+from inspector.model.failures.triage import SampleTriage, TestSuggestion
 
 
 def suggestion_rows(triages: Sequence[SampleTriage]) -> list[dict[str, Any]]:

@@ -4,7 +4,7 @@ A suite whose tests register ``testuser`` / ``test@example.com`` in many tests, 
 service that keeps its data between them, makes each test's outcome depend on the ones before
 it: a registration answered 409, a login answered 401, a response without its ``data``. The
 reading this module gives is a suspicion only; running the test alone on a fresh deployment
-(:data:`~inspector.model.triage.RUN_ALONE`) confirms or refutes it.
+(:data:`~inspector.model.failures.triage.RUN_ALONE`) confirms or refutes it.
 """
 
 from __future__ import annotations

@@ -52,8 +52,7 @@ from datetime import datetime
 from pathlib import Path
 
 from inspector.model import Phase, TestCase
-from inspector.model.requirement_sources import plain_requirement_problem
-from inspector.model.triage import (
+from inspector.model.failures.triage import (
     ADD_TASK_FILE,
     INSTALL_REPO_PACKAGE,
     INSTALL_TEST_PACKAGE,
@@ -62,15 +61,16 @@ from inspector.model.triage import (
     Remedy,
     TestSuggestion,
 )
+from inspector.model.repo.requirement_sources import plain_requirement_problem
 from inspector.services.deploy.backend import Backend, Limits, SampleJob
 from inspector.services.deploy.local import COPY_IGNORE, STOCK_BUNDLE
 from inspector.services.deploy.steps import DeployOutcome, deploy
 from inspector.services.deploy.warm import DeploymentPool, Target
-from inspector.services.harness.golden import CONFIG_FILES
-from inspector.services.harness.phase_log import PhaseLog
-from inspector.services.harness.ports import PortLock
+from inspector.services.host.ports import PortLock
+from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.logs.rerun_logs import InUse, prune_deployments
 from inspector.services.rerun.runner import LineSink, UnknownTest, recorded_cases, resolve_tests
+from inspector.services.suite.golden import CONFIG_FILES
 from inspector.services.triage.remedy_outcome import RemedyRun, is_collection_error, judge
 
 __all__ = ["DEFAULT_TIMEOUT", "SUPPORTED", "RemedyError", "UnsupportedRemedy", "confirm",

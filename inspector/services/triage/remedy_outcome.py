@@ -23,14 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from inspector.model import Outcome, TestCase
-from inspector.model.testids import leaf_name
-from inspector.model.triage import (
+from inspector.model.failures.triage import (
     ADD_TASK_FILE,
     INSTALL_REPO_PACKAGE,
     INSTALL_TEST_PACKAGE,
     RUN_ALONE,
     Remedy,
 )
+from inspector.model.suite.testids import leaf_name
 from inspector.services.rerun.runner import normalise_error
 
 

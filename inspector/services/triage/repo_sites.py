@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.model.generated_repo import SKIP_DIRS, read_text, walk_files
+from inspector.model.repo.generated_repo import SKIP_DIRS, read_text, walk_files
 
 MAX_FILES = 200
 MAX_BYTES = 512 * 1024

@@ -18,9 +18,9 @@ Everything else is its own root: two tests failing for two reasons are two roots
 from __future__ import annotations
 
 from inspector.model import SampleResult
-from inspector.model.failure_text import PYTEST_FRAME_PREFIX as _FRAME
-from inspector.model.failure_text import is_connection_failure
-from inspector.model.triage import DEPLOY_FAILED, TEST, FailureItem, RootGroup
+from inspector.model.failures.text import PYTEST_FRAME_PREFIX as _FRAME
+from inspector.model.failures.text import is_connection_failure
+from inspector.model.failures.triage import DEPLOY_FAILED, TEST, FailureItem, RootGroup
 from inspector.services.rerun.runner import normalise_error
 
 __all__ = ["failing_line", "failing_statement", "group_roots", "is_connection_failure"]

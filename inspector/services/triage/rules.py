@@ -1,5 +1,5 @@
 """Rule families: each reads one kind of evidence about a root failure item and returns weighed
-:class:`~inspector.model.triage.Reading` s (possibly none). :mod:`.combine` decides.
+:class:`~inspector.model.failures.triage.Reading` s (possibly none). :mod:`.combine` decides.
 
 * ``evidence/*`` — the exception-reading rules of :mod:`..label_suggest` (install errors,
   missing modules, cross-module names, framework wiring, ports, harness errors), on the item's
@@ -20,9 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from inspector.model import SampleResult, Task, TestCase
-from inspector.model.failure_text import NO_MODULE as _NO_MODULE
-from inspector.model.labels import Anchor
-from inspector.model.triage import (
+from inspector.model.failures.text import NO_MODULE as _NO_MODULE
+from inspector.model.failures.triage import (
     ADD_TASK_FILE,
     DEPLOY_FAILED,
     INSTALL_REPO_PACKAGE,
@@ -31,7 +30,7 @@ from inspector.model.triage import (
     Reading,
     Remedy,
 )
-from inspector.services.labels.suggest import SampleContext, suggest
+from inspector.model.labels.label_file import Anchor
 from inspector.services.suite.audit import (
     HARNESS_CONVENTION,
     MISSING_DEPENDENCY,
@@ -40,6 +39,7 @@ from inspector.services.suite.audit import (
 )
 from inspector.services.triage.conventions import ConventionIndex
 from inspector.services.triage.corpus import CorpusIndex
+from inspector.services.triage.exception_rules import SampleContext, suggest
 
 NOT_MODEL = "not-model"
 

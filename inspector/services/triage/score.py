@@ -3,7 +3,7 @@
 Every labelled failure item is one *unit*: its reference is its final label's category
 (:meth:`LabelSet.final`), its suggestion the :class:`TestSuggestion` of the same item (``None``
 when the engine abstained). Per test counts every such unit; per root only those whose final
-label has no ``follows`` (:func:`~inspector.model.label_roots.final_follows`).
+label has no ``follows`` (:func:`~inspector.model.labels.roots.final_follows`).
 
 Nothing is dropped silently: a labelled item the triage has no item for (its test passed, or
 its sample is not among the runs) is *unmatched*; a labelled item whose annotators disagree and
@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from inspector.model.agreement import cohen_kappa
-from inspector.model.errors import LoadError
-from inspector.model.label_roots import final_follows
-from inspector.model.labels import ItemRef
-from inspector.model.labelset import LabelSet
-from inspector.model.triage import SampleTriage, TestSuggestion
+from inspector.model.failures.triage import SampleTriage, TestSuggestion
+from inspector.model.labels.agreement import cohen_kappa
+from inspector.model.labels.label_file import ItemRef
+from inspector.model.labels.labelset import LabelSet
+from inspector.model.labels.roots import final_follows
+from inspector.model.untrusted.errors import LoadError
 
 SCORE_FORMAT = "genesis-inspector.triage-score"
 SCORE_VERSION = 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from inspector.model.percent import NA, pct
+from inspector.model.figures.percent import NA, pct
 from inspector.services.triage.score import NONE, ScoreReport, UnitScore
 
 SPLIT_TITLES = {"held_out": "held-out", "dev": "dev", "all": "all"}

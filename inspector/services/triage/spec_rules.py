@@ -1,8 +1,8 @@
 """Spec-grounded readings: what the failing assertion demanded, against the README's contract.
 
 The golden test's failing statement says what was expected and what came back (a status code,
-a JSON field, a literal, a header — :mod:`inspector.model.failure_facts`); the README says
-what the service must do (:mod:`inspector.model.readme_contract`). What the README never
+a JSON field, a literal, a header — :mod:`inspector.model.failures.facts`); the README says
+what the service must do (:mod:`inspector.model.readme.contract`). What the README never
 states is the benchmark's demand, not the model's failure (``not-model``); what it states and
 the service does otherwise is the model's (``other`` unless code evidence names a category).
 Conventions that other tasks' suites contradict (:mod:`.conventions`) and a conflict that
@@ -14,18 +14,18 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 
-from inspector.model import failure_facts as ff
-from inspector.model.contract_types import REQUEST, SpecCheck
-from inspector.model.labels import Anchor
-from inspector.model.readme_check import check
-from inspector.model.readme_check_status import (
+from inspector.model.failures import facts as ff
+from inspector.model.failures.triage import RUN_ALONE, Reading, Remedy
+from inspector.model.labels.label_file import Anchor
+from inspector.model.readme.check import check
+from inspector.model.readme.check_status import (
     expected_statuses,
     expects_success,
     is_server_error,
     is_success,
 )
-from inspector.model.readme_contract import ReadmeContract
-from inspector.model.triage import RUN_ALONE, Reading, Remedy
+from inspector.model.readme.contract import ReadmeContract
+from inspector.model.readme.contract_types import REQUEST, SpecCheck
 from inspector.services.triage.conventions import describe
 from inspector.services.triage.offline import online_calls
 from inspector.services.triage.pollution import shared_literals
@@ -58,7 +58,7 @@ def expectation(ev: ItemEvidence) -> ff.Expectation | None:
     """What the failing test expected, from its message, traceback and golden source."""
     if ev.case is None or ev.item.test_id is None:
         return None
-    from inspector.model.assertion_reader import expectation_of
+    from inspector.model.failures.assertion_reader import expectation_of
 
     test_file = ev.item.test_id.split("::")[0]
     source = ev.suite_source(test_file)

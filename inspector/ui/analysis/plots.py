@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.model.label_rollup import VIEW_SHORT
+from inspector.model.labels.rollup import VIEW_SHORT
 from inspector.services.analysis.compare import RunComparison
 from inspector.services.analysis.outcomes import RunOutcomes
 from inspector.services.analysis.overview import Overview

@@ -12,9 +12,9 @@ from functools import partial
 from rich.text import Text
 from textual.widget import Widget
 
-from inspector.model.results import SampleResult
-from inspector.model.task import Task
-from inspector.model.triage import Confirmation, Remedy
+from inspector.model.benchmark.task import Task
+from inspector.model.failures.triage import Confirmation, Remedy
+from inspector.model.results.sample import SampleResult
 from inspector.ui.app_access import inspector_app
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.widgets.suggestion_panel import SuggestionPanel, confirmation_text

@@ -12,10 +12,10 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from inspector.model.entries import SampleEntry
-from inspector.model.labels import Anchor, ItemRef
-from inspector.model.taxonomy import Taxonomy
-from inspector.model.triage import Confirmation
+from inspector.model.failures.triage import Confirmation
+from inspector.model.labels.label_file import Anchor, ItemRef
+from inspector.model.labels.taxonomy import Taxonomy
+from inspector.model.results.entries import SampleEntry
 from inspector.services.labels.queue import QueueSample
 from inspector.services.labels.session import LabelSession
 from inspector.ui.labelling import item

@@ -4,8 +4,8 @@ the loaded sample)."""
 
 from __future__ import annotations
 
-from inspector.model.labels import Anchor, ItemRef
-from inspector.model.triage import RootGroup, TestSuggestion
+from inspector.model.failures.triage import RootGroup, TestSuggestion
+from inspector.model.labels.label_file import Anchor, ItemRef
 from inspector.services.labels.queue import QueueSample
 from inspector.ui.widgets.failure_queue import QueueRow
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import threading
 
-from inspector.model.entries import SampleEntry
-from inspector.services.catalog import Catalog
+from inspector.model.results.entries import SampleEntry
+from inspector.services.catalog.index import Catalog
 from inspector.services.labels.queue import QueueSample, QueueTriage, load_queue_sample
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from inspector.model.labels import ItemRef, Label
+from inspector.model.labels.label_file import ItemRef, Label
 from inspector.ui.labelling.item import roots
 from inspector.ui.widgets.failure_queue import QueueRow
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.model.labels import ItemRef, Suggestion
-from inspector.model.triage import TestSuggestion
+from inspector.model.failures.triage import TestSuggestion
+from inspector.model.labels.label_file import ItemRef, Suggestion
 from inspector.ui.widgets.failure_queue import QueueRow
 
 

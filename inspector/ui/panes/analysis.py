@@ -33,7 +33,7 @@ from inspector.ui.widgets.steady_tabs import SteadyTabbedContent
 if TYPE_CHECKING:  # the analyses load when the tab is first shown, not at start-up
     from inspector.services.analysis.compare import RunComparison
     from inspector.services.analysis.overview import LabelInput, Overview
-    from inspector.services.catalog import Catalog
+    from inspector.services.catalog.index import Catalog
 
 POLL_SECONDS = 0.1
 PROGRESS_EVERY = 0.2  # seconds between progress updates of the same step

@@ -10,15 +10,15 @@ from textual import on
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from inspector.model.entries import SampleEntry
-from inspector.model.safe_text import sanitize_field
+from inspector.model.results.entries import SampleEntry
+from inspector.model.untrusted.safe_text import sanitize_field
 from inspector.ui.messages import OpenSample
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour
 
 if TYPE_CHECKING:
-    from inspector.services.health import HealthFinding, HealthReport
+    from inspector.services.figures.health import HealthFinding, HealthReport
     from inspector.services.tamper.findings import TamperedSample
 
 HEALTH_TEST_WIDTH = 56

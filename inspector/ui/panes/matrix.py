@@ -10,8 +10,8 @@ from textual import on
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from inspector.model.entries import RunEntry, SampleEntry
-from inspector.model.verdict import Verdict
+from inspector.model.results.entries import RunEntry, SampleEntry
+from inspector.model.results.verdict import Verdict
 from inspector.ui.messages import OpenSample
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import sanitize
@@ -19,7 +19,7 @@ from inspector.ui.styles import GLYPH, colour, verdict_style
 from inspector.ui.widgets.matrix_table import MatrixTable
 
 if TYPE_CHECKING:
-    from inspector.services.health import HealthReport
+    from inspector.services.figures.health import HealthReport
 
 
 class MatrixPane(LazyPane):

@@ -17,11 +17,11 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
-from inspector.model.entries import RunEntry
-from inspector.model.errors import LoadError
-from inspector.model.progress import RunProgress, load_progress
-from inspector.model.unreadable import figures_basis, unreadable_line
-from inspector.services.catalog import Catalog
+from inspector.model.results.entries import RunEntry
+from inspector.model.runs.progress import RunProgress, load_progress
+from inspector.model.runs.unreadable import figures_basis, unreadable_line
+from inspector.model.untrusted.errors import LoadError
+from inspector.services.catalog.index import Catalog
 from inspector.ui.focus import focus_now
 from inspector.ui.messages import ShowRunSamples
 from inspector.ui.panes.lazy import LazyPane
@@ -320,7 +320,7 @@ class RunsPane(LazyPane):
 
 def _intervals(m: dict) -> str:
     """The run's 95% intervals in one line ("" for an index row from before they existed)."""
-    from inspector.model.stats import Interval
+    from inspector.model.figures.stats import Interval
 
     parts = []
     for name, key in (("pass@1", "pass_at_1_ci"), ("test pass", "test_pass_ci")):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from inspector.model.replay_clock import ReplayClock
+from inspector.model.logs.replay_clock import ReplayClock
 from inspector.ui.replay.seek import filtered_step
 from inspector.ui.widgets.log_view import LogView
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from inspector.model.outcomes import PHASE_ORDER, Phase
+from inspector.model.results.outcomes import PHASE_ORDER, Phase
 from inspector.services.logs.deployment_log import PhaseSpan
 from inspector.services.logs.filters import Rows
 

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from inspector.model.log_levels import pytest_test_ref
+from inspector.model.logs.levels import pytest_test_ref
 from inspector.services.logs.filters import LogFilter
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.widgets.log_view import LogView

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Select, Static, TextArea
 
-from inspector.model.http_request import BODY_KINDS, BodyKind, RequestSpec
+from inspector.model.request.http_request import BODY_KINDS, BodyKind, RequestSpec
 from inspector.ui.focus import focus_now
 from inspector.ui.request.fields import parse_headers, parse_query
 from inspector.ui.safe import plain, sanitize

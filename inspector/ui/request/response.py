@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from inspector.model.http_request import RequestSpec, ResponseRecord
+from inspector.model.request.http_request import RequestSpec, ResponseRecord
 from inspector.ui.request.fields import is_json
 from inspector.ui.safe import sanitize
 from inspector.ui.styles import colour

@@ -14,9 +14,9 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.model import Endpoint
-from inspector.model.http_request import RequestSpec
-from inspector.model.request_templates import suggested_params, template_for
-from inspector.model.task import Task
+from inspector.model.benchmark.task import Task
+from inspector.model.request.http_request import RequestSpec
+from inspector.model.request.templates import suggested_params, template_for
 from inspector.services.rerun.history import HistoryEntry
 from inspector.ui.request.response import status_style
 from inspector.ui.safe import plain, sanitize

@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static, TabPane
 
 from inspector.model import SampleResult, SuiteCause
-from inspector.model.outcomes import PHASE_ORDER
+from inspector.model.results.outcomes import PHASE_ORDER
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.sample.text import cause_text
 from inspector.ui.styles import colour

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.widgets import DataTable, Static, TabPane
 
 from inspector.model import Endpoint, SampleResult
-from inspector.model.testids import leaf_name
+from inspector.model.suite.testids import leaf_name
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.styles import colour
 

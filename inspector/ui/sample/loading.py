@@ -10,8 +10,8 @@ from typing import Any
 from rich.console import RenderableType
 
 from inspector.model import Endpoint, SampleResult, Task
-from inspector.model.entries import SampleEntry
-from inspector.services.catalog import Catalog
+from inspector.model.results.entries import SampleEntry
+from inspector.services.catalog.index import Catalog
 from inspector.ui.safe import sanitize
 
 NO_README = "*The task README is not available for this run.*"

@@ -27,8 +27,8 @@ from textual.widgets import (
 )
 
 from inspector.model import SampleResult, Task
-from inspector.model.entries import SampleEntry
-from inspector.model.labels import Anchor
+from inspector.model.labels.label_file import Anchor
+from inspector.model.results.entries import SampleEntry
 from inspector.services.repo.references import Ref
 from inspector.services.suite.cause import cause_of
 from inspector.ui.focus import focus_now

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from textual.widget import Widget
 
 from inspector.model import SampleResult, Task
-from inspector.model.entries import SampleEntry
+from inspector.model.results.entries import SampleEntry
 
 if TYPE_CHECKING:
     from inspector.services.deploy.warm import Target

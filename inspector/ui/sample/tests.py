@@ -13,7 +13,7 @@ from textual.widgets import DataTable, OptionList, Static, TabPane
 from textual.widgets.option_list import Option
 
 from inspector.model import SampleResult, SuiteCause, Task
-from inspector.model.testids import split_node_id
+from inspector.model.suite.testids import split_node_id
 from inspector.services.repo.references import Ref, find_refs
 from inspector.services.suite.cause import cause_ref
 from inspector.ui.safe import plain, sanitize

@@ -6,9 +6,9 @@ from rich.text import Text
 from textual.app import App
 
 from inspector.model import SampleResult, SuiteCause
-from inspector.model.pytest_output import exit_meaning
-from inspector.model.safe_text import sanitize_field
-from inspector.model.tampering import TamperFinding
+from inspector.model.repo.tampering import TamperFinding
+from inspector.model.suite.pytest_output import exit_meaning
+from inspector.model.untrusted.safe_text import sanitize_field
 from inspector.services.tamper.findings import kind_label
 from inspector.ui.safe import sanitize
 from inspector.ui.styles import colour

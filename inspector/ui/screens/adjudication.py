@@ -12,8 +12,8 @@ from textual.events import Key
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from inspector.model.agreement import agreement
-from inspector.model.labels import ItemRef, Label
+from inspector.model.labels.agreement import agreement
+from inspector.model.labels.label_file import ItemRef, Label
 from inspector.services.labels.session import LabelSession
 from inspector.ui.app_access import inspector_app, open_label_session
 from inspector.ui.dialogs.prompt import PromptScreen

@@ -27,10 +27,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input
 from textual.worker import get_current_worker
 
-from inspector.model.entries import SampleEntry
-from inspector.model.errors import LoadError
-from inspector.model.labels import CONFIDENCES, ItemRef, Label
-from inspector.model.triage import Confirmation, TestSuggestion
+from inspector.model.failures.triage import Confirmation, TestSuggestion
+from inspector.model.labels.label_file import CONFIDENCES, ItemRef, Label
+from inspector.model.results.entries import SampleEntry
+from inspector.model.untrusted.errors import LoadError
 from inspector.services.labels.queue import QueueSample, QueueTriage
 from inspector.services.labels.session import KEEP, LabelSession
 from inspector.ui.app_access import inspector_app, open_label_session

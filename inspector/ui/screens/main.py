@@ -16,8 +16,8 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, ProgressBar, Static, TabbedContent, TabPane
 
-from inspector.model.entries import RunEntry, SampleEntry
-from inspector.model.filters import SampleFilter
+from inspector.model.results.entries import RunEntry, SampleEntry
+from inspector.model.results.filters import SampleFilter
 from inspector.ui.app_access import inspector_app
 from inspector.ui.focus import focus_key, skip_when_typing
 from inspector.ui.messages import CatalogProgress, CatalogUpdated, ShowRunSamples
@@ -32,7 +32,7 @@ from inspector.ui.widgets.steady_tabs import SteadyTabbedContent
 
 if TYPE_CHECKING:
     from inspector.services.analysis.overview import LabelInput
-    from inspector.services.health import HealthReport
+    from inspector.services.figures.health import HealthReport
 
 TABS = ("runs-tab", "samples-tab", "matrix-tab", "health-tab", "analysis-tab")
 
@@ -122,7 +122,7 @@ class MainScreen(Screen[None]):
 
     def _label_input(self) -> LabelInput | None:
         """The labels as written to disk now (read in the analysis worker)."""
-        from inspector.model.errors import LoadError
+        from inspector.model.untrusted.errors import LoadError
         from inspector.services.analysis.overview_load import labels_folder_for, read_labels
 
         app = inspector_app(self)

@@ -25,9 +25,9 @@ from textual.timer import Timer
 from textual.widgets import Footer
 from textual.worker import get_current_worker
 
-from inspector.model.log_levels import LEVEL_CHOICES, pytest_test_ref
-from inspector.model.outcomes import Phase
-from inspector.model.replay_clock import ReplayClock
+from inspector.model.logs.levels import LEVEL_CHOICES, pytest_test_ref
+from inspector.model.logs.replay_clock import ReplayClock
+from inspector.model.results.outcomes import Phase
 from inspector.services.logs.deployment_log import DeploymentLog
 from inspector.services.logs.export import export_lines
 from inspector.services.logs.filters import FilterError, LogFilter, Query, Rows, find, first_error
@@ -560,8 +560,8 @@ class ReplayScreen(Screen[None]):
     @refused_when_read_only(Write.LABEL)
     def action_add_evidence(self) -> None:
         """Attach the log line under the cursor to the annotator's label of this sample."""
-        from inspector.model.errors import LoadError
-        from inspector.model.labels import Anchor, ItemRef
+        from inspector.model.labels.label_file import Anchor, ItemRef
+        from inspector.model.untrusted.errors import LoadError
         from inspector.ui.save_notice import announce_save
 
         session = label_session(self)

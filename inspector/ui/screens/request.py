@@ -28,7 +28,7 @@ from textual.widgets import Footer, Static
 
 from inspector import paths
 from inspector.model import Endpoint
-from inspector.model.http_request import RequestSpec, ResponseRecord, to_curl
+from inspector.model.request.http_request import RequestSpec, ResponseRecord, to_curl
 from inspector.services.deploy.warm import DeployError, Target
 from inspector.services.rerun.history import (
     HistoryEntry,

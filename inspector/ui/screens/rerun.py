@@ -22,7 +22,7 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Footer, RichLog, Static
 
 from inspector.model import TestCase
-from inspector.model.testids import leaf_name
+from inspector.model.suite.testids import leaf_name
 from inspector.services.deploy.warm import DeployError, Target
 from inspector.services.rerun.runner import RerunReport, rerun
 from inspector.services.tamper.findings import finding_line

@@ -28,10 +28,10 @@ from textual.widgets import (
 )
 
 from inspector.model import Endpoint, SampleResult, Task
-from inspector.model.entries import SampleEntry
-from inspector.model.errors import LoadError
-from inspector.model.labels import Anchor, ItemRef
-from inspector.model.verdict import Verdict
+from inspector.model.labels.label_file import Anchor, ItemRef
+from inspector.model.results.entries import SampleEntry
+from inspector.model.results.verdict import Verdict
+from inspector.model.untrusted.errors import LoadError
 from inspector.ui.app_access import inspector_app
 from inspector.ui.dialogs.pick import PickScreen
 from inspector.ui.focus import focus_now
@@ -417,7 +417,7 @@ class SampleScreen(Screen[None]):
 
     def action_replay(self, phase: str | None = None) -> None:
         """Replay this sample's deployment log (at ``phase`` if given)."""
-        from inspector.model.outcomes import Phase
+        from inspector.model.results.outcomes import Phase
         from inspector.services.logs.deployment_log import NoLogError, open_sample_log
         from inspector.ui.screens.replay import ReplayScreen
 

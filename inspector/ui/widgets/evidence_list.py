@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from inspector.model.labels import Anchor
+from inspector.model.labels.label_file import Anchor
 from inspector.ui.safe import sanitize
 
 _KIND = {"task": "task", "file": "repo", "log": "log", "test": "test"}

@@ -17,10 +17,10 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from inspector.model.entries import SampleEntry
-from inspector.model.labels import ItemRef, Label
-from inspector.model.taxonomy import Taxonomy
-from inspector.model.triage import FailureItem, RootGroup, SampleTriage
+from inspector.model.failures.triage import FailureItem, RootGroup, SampleTriage
+from inspector.model.labels.label_file import ItemRef, Label
+from inspector.model.labels.taxonomy import Taxonomy
+from inspector.model.results.entries import SampleEntry
 from inspector.ui.label_text import follow_marker, item_name, taxonomy_category_text
 from inspector.ui.safe import sanitize
 

@@ -9,8 +9,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from inspector.model.entries import SampleEntry
-from inspector.model.labels import Label
+from inspector.model.labels.label_file import Label
+from inspector.model.results.entries import SampleEntry
 from inspector.ui.label_text import item_name
 from inspector.ui.safe import plain, sanitize
 from inspector.ui.widgets.failure_queue import QueueRow

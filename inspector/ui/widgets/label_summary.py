@@ -9,8 +9,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Input, Static
 
-from inspector.model.labels import ItemRef, Label
-from inspector.model.taxonomy import Taxonomy
+from inspector.model.labels.label_file import ItemRef, Label
+from inspector.model.labels.taxonomy import Taxonomy
 from inspector.ui.label_text import taxonomy_category_text
 from inspector.ui.safe import sanitize
 

@@ -18,7 +18,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from inspector.model.log_levels import Level, pytest_test_ref
+from inspector.model.logs.levels import Level, pytest_test_ref
 from inspector.services.logs.deployment_log import DeploymentLog, Record
 from inspector.services.logs.filters import Rows
 from inspector.ui.styles import colour

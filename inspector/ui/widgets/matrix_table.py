@@ -8,8 +8,8 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import DataTable
 
-from inspector.model.entries import RunEntry, SampleEntry
-from inspector.model.verdict import Verdict
+from inspector.model.results.entries import RunEntry, SampleEntry
+from inspector.model.results.verdict import Verdict
 from inspector.ui.safe import plain
 from inspector.ui.styles import GLYPH, colour, suite_label, suite_style, verdict_style
 

@@ -11,8 +11,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from inspector.model.progress import RunProgress
-from inspector.services.harness.progress_board import format_duration
+from inspector.model.runs.progress import RunProgress
+from inspector.services.evaluate.progress_board import format_duration
 from inspector.ui.safe import plain, sanitize
 
 STALE_AFTER = 30.0

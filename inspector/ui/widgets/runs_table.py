@@ -9,8 +9,8 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import DataTable
 
-from inspector.model.entries import RunEntry
-from inspector.model.filters import run_matches
+from inspector.model.results.entries import RunEntry
+from inspector.model.results.filters import run_matches
 from inspector.ui.safe import plain
 from inspector.ui.styles import pct
 

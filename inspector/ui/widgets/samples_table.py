@@ -29,8 +29,8 @@ from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets._data_table import default_cell_formatter
 
-from inspector.model.entries import SampleEntry
-from inspector.model.verdict import Verdict
+from inspector.model.results.entries import SampleEntry
+from inspector.model.results.verdict import Verdict
 from inspector.ui.safe import plain
 from inspector.ui.styles import colour, verdict_text
 

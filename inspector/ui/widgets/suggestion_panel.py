@@ -11,9 +11,9 @@ from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Static
 
-from inspector.model.labels import Suggestion
-from inspector.model.taxonomy import Taxonomy
-from inspector.model.triage import Confirmation, RootGroup, TestSuggestion
+from inspector.model.failures.triage import Confirmation, RootGroup, TestSuggestion
+from inspector.model.labels.label_file import Suggestion
+from inspector.model.labels.taxonomy import Taxonomy
 from inspector.ui.label_text import item_name, taxonomy_category_text
 from inspector.ui.safe import sanitize
 from inspector.ui.widgets.progress_line import ProgressLine

@@ -1,0 +1,261 @@
+"""Java repos on the local backend, with the stock ``Dockerfile.java`` semantics.
+
+The generated repo is copied, its ``src/test`` replaced by the task's golden tests, Java 11
+settings in ``pom.xml`` raised to 17, then ``mvn clean compile -DskipTests`` (install phase),
+``start.sh`` or ``mvn spring-boot:run`` (start), and ``mvn test`` (tests), whose Surefire XML
+reports give the per-test results.
+
+Maven runs offline (``-o``) unless ``INSPECTOR_MAVEN_ONLINE=1``: this machine reaches no Maven
+repository, and an online Maven can spend minutes on connection timeouts. What the local
+repository (``~/.m2``) lacks then fails the phase at once with one message naming the missing
+artifact, marked as an infrastructure problem rather than the agent's.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+import time
+from collections import deque
+from dataclasses import replace
+from pathlib import Path
+from typing import IO
+
+from inspector.model import Phase, PhaseStatus
+from inspector.model.results.sample import NotEvaluable
+from inspector.model.suite.java_tests import java_tests
+from inspector.services.deploy.backend import Limits, PhaseOutcome, SampleJob, TestRun
+from inspector.services.deploy.local import COPY_IGNORE, LocalBackend, LocalSession
+from inspector.services.host import confine
+from inspector.services.host.venvs import run_logged
+from inspector.services.logs import line_buffer
+from inspector.services.logs.phase_log import PhaseLog, now_iso
+from inspector.services.suite.maven_log import INFRA, MavenConsole, parse_maven_output
+from inspector.services.suite.surefire import SourceIndex, parse_surefire_reports
+
+JAVA_STARTUP = 20.0  # the stock harness's Java limits
+JAVA_TESTS = 600.0
+JAVA_BUILD = 300.0
+ONLINE_ENV = "INSPECTOR_MAVEN_ONLINE"
+_POM_17 = ((r"<maven.compiler.source>11</maven.compiler.source>",
+            "<maven.compiler.source>17</maven.compiler.source>"),
+           (r"<maven.compiler.target>11</maven.compiler.target>",
+            "<maven.compiler.target>17</maven.compiler.target>"),
+           (r"<source>11</source>", "<source>17</source>"),
+           (r"<target>11</target>", "<target>17</target>"))
+
+
+def java_limits(limits: Limits) -> Limits:
+    """The stock harness's Java limits where the user kept the (Python) defaults."""
+    d = Limits()
+    return replace(limits,
+                   install=JAVA_BUILD if limits.install == d.install else limits.install,
+                   startup=JAVA_STARTUP if limits.startup == d.startup else limits.startup,
+                   tests=JAVA_TESTS if limits.tests == d.tests else limits.tests)
+
+
+def maven_online() -> bool:
+    """Whether Maven may reach its repositories (the user opted in with ``ONLINE_ENV``)."""
+    return os.environ.get(ONLINE_ENV, "").strip().lower() in ("1", "true", "yes")
+
+
+def maven_args(*goals: str) -> list[str]:
+    """``mvn`` with batch mode, no colours, offline unless the user opted in."""
+    return ["mvn", "-B", "-Dstyle.color=never", *([] if maven_online() else ["-o"]), *goals]
+
+
+def unreachable_repository(console: MavenConsole, problem: str | None) -> NotEvaluable | None:
+    """Not evaluable when Maven could not resolve what the build needs without asking any
+    repository (we ran it offline) or reaching one; None when a repository answered (an
+    artifact that does not exist is the repo's failure) or nothing was unresolved."""
+    if not console.unresolved or not (console.repository_unreachable or not maven_online()):
+        return None
+    return NotEvaluable("dependency_repository_unreachable",
+                        problem or console.dependency_message() or "")
+
+
+def rewrite_pom_java17(pom: Path) -> bool:
+    """Raise Java 11 compiler settings to 17, as the stock image does; True if changed."""
+    try:
+        text = pom.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    new = text
+    for old, repl in _POM_17:
+        new = new.replace(old, repl)
+    if new != text:
+        pom.write_text(new, encoding="utf-8")
+    return new != text
+
+
+def place_golden_tests(workdir: Path, task_root: Path | None, log: PhaseLog) -> None:
+    """Replace the repo's ``src/test`` with the task's (or copy a task ``tests/`` into
+    ``src/test/java``), like the stock Dockerfile."""
+    if task_root is None:
+        return
+    if (task_root / "src" / "test").is_dir():
+        if (workdir / "src" / "test").exists():
+            log.meta("replacing the generated repo's src/test with the task's golden tests")
+            shutil.rmtree(workdir / "src" / "test", ignore_errors=True)
+        (workdir / "src").mkdir(parents=True, exist_ok=True)
+        shutil.copytree(task_root / "src" / "test", workdir / "src" / "test")
+    elif (task_root / "tests").is_dir():
+        dest = workdir / "src" / "test" / "java"
+        dest.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(task_root / "tests", dest, dirs_exist_ok=True)
+
+
+class _Capture:
+    """Writes through to a phase log and keeps the lines, for reading Maven's output back:
+    the first and the last ``keep`` lines (the build's start and its summary), not more."""
+
+    def __init__(self, log: PhaseLog, keep: int = 50_000) -> None:
+        self.log = log
+        self.path = log.path
+        self.keep = keep
+        self.lines: list[str] = []
+        self._tail: deque[str] = deque(maxlen=keep)
+
+    def write(self, text: str, stream: str = "out") -> None:
+        self.write_many([text], stream)
+
+    def write_many(self, texts: list[str], stream: str = "out") -> None:
+        for text in texts:
+            (self.lines if len(self.lines) < self.keep else self._tail).append(text)
+        self.log.write_many(texts, stream)
+
+    def meta(self, text: str) -> None:
+        self.log.meta(text)
+
+    def pump(self, stream: IO[bytes], name: str) -> threading.Thread:
+        return line_buffer.pump(stream, lambda texts: self.write_many(texts, name),
+                                f"pump-{self.path.stem}-{name}")
+
+    @property
+    def text(self) -> str:
+        return "\n".join([*self.lines, *self._tail])
+
+
+class JavaSession(LocalSession):
+    """A local deployment of a Maven project."""
+
+    def __init__(self, backend: LocalBackend, job: SampleJob) -> None:
+        job = replace(job, limits=java_limits(job.limits))
+        super().__init__(backend, job)
+        root = job.task.root
+        found = java_tests(root / "src" / "test" / "java", root) if root and \
+            (root / "src" / "test" / "java").is_dir() else []
+        self.index = SourceIndex(found)
+
+    def _maven(self, goals: list[str], log: PhaseLog, timeout: float,
+               extra_env: dict[str, str] | None = None) -> tuple[int | None, str]:
+        cap = _Capture(log)
+        env = self._env(None)
+        env.update(extra_env or {})
+        code = run_logged(maven_args(*goals), cap, self.workdir, env,
+                          timeout, self._cancelled)
+        return code, cap.text
+
+    def install(self, log: PhaseLog) -> PhaseOutcome:
+        t0, started = time.monotonic(), now_iso()
+
+        def done(status: PhaseStatus, msg: str, code: int | None = None) -> PhaseOutcome:
+            log.meta(msg)
+            return PhaseOutcome(Phase.INSTALL, status, msg, code, False, started,
+                                time.monotonic() - t0)
+
+        shutil.copytree(self.job.repo, self.workdir, symlinks=True, ignore=COPY_IGNORE)
+        place_golden_tests(self.workdir, self.job.task.root, log)
+        if shutil.which("mvn") is None:
+            out = done(PhaseStatus.FAILED, f"Maven (mvn) is not installed on this machine "
+                       f"— {INFRA}")
+            out.not_evaluable = NotEvaluable("toolchain_missing", out.message)
+            return out
+        pom = self.workdir / "pom.xml"
+        if not pom.is_file():
+            return done(PhaseStatus.FAILED, "no pom.xml at the repo root: nothing to build")
+        if rewrite_pom_java17(pom):
+            log.meta("pom.xml: Java 11 compiler settings raised to 17 (as the stock image does)")
+        code, text = self._maven(["clean", "compile", "-DskipTests"], log,
+                                 self.job.limits.install)
+        if code == 0:
+            return done(PhaseStatus.OK, "mvn compile succeeded", 0)
+        if code is None:
+            return done(PhaseStatus.FAILED if self._cancelled() else PhaseStatus.TIMEOUT,
+                        "cancelled" if self._cancelled() else
+                        f"mvn compile timed out after {self.job.limits.install:.0f}s")
+        console = parse_maven_output(text)
+        problem = console.problem()
+        out = done(PhaseStatus.FAILED, problem or f"mvn compile failed (exit {code})", code)
+        out.not_evaluable = unreachable_repository(console, problem)
+        return out
+
+    def _box(self) -> confine.Box:
+        """Maven reads ``~/.m2``, which only the inspector's user can: the service keeps that
+        user (without capabilities, on the read-only file system of its namespace)."""
+        box = super()._box()
+        box.keep_uid = True
+        return box
+
+    def _start_command(self, port: int) -> tuple[list[str], str] | None:
+        from inspector.services.deploy.local import find_start_command
+
+        found = find_start_command(self.workdir, port)
+        if found is not None and found[0][0] == "bash":
+            return found
+        if (self.workdir / "pom.xml").is_file():
+            return (maven_args("spring-boot:run", "-q"),
+                    "no start.sh; fallback `mvn spring-boot:run`")
+        return None
+
+    def run_tests(self, log: PhaseLog, test_ids: list[str] | None = None) -> TestRun:
+        t0, started = time.monotonic(), now_iso()
+        reports = self.workdir / "target" / "surefire-reports"
+        shutil.rmtree(reports, ignore_errors=True)
+        goals = ["test"]
+        if test_ids:
+            selected = ",".join(_surefire_filter(t) for t in test_ids)
+            goals += [f"-Dtest={selected}", "-Dsurefire.failIfNoSpecifiedTests=false"]
+        port = self.job.port
+        code, text = self._maven(goals, log, self.job.limits.tests,
+                                 {k: v for k, v in _base_url_vars(port).items()})
+        console = parse_maven_output(text)
+        cases, problems = (parse_surefire_reports(reports, self.index) if reports.is_dir()
+                           else ([], []))
+        for p in problems:
+            log.meta(p)
+        dur = time.monotonic() - t0
+        counts = console.counts
+        if code is None:
+            status = PhaseStatus.FAILED if self._cancelled() else PhaseStatus.TIMEOUT
+            msg = "cancelled" if self._cancelled() else \
+                f"mvn test timed out after {self.job.limits.tests:.0f}s"
+        elif code == 0:
+            status, msg = PhaseStatus.OK, "all passed"
+        else:
+            status = PhaseStatus.FAILED
+            problem = console.problem() if not cases else None
+            if problem is None and counts:
+                run, fail, err, skip = counts
+                problem = f"{run} tests run: {fail} failures, {err} errors, {skip} skipped"
+            msg = problem or f"mvn test failed (exit {code})"
+        log.meta(msg)
+        outcome = PhaseOutcome(Phase.TESTS, status, msg, code, False, started, dur,
+                               not_evaluable=unreachable_repository(console, msg)
+                               if status is PhaseStatus.FAILED and not cases else None)
+        return TestRun(outcome, None, code, surefire_cases=cases)
+
+
+def _surefire_filter(test_id: str) -> str:
+    """``com.example.FooTest::bar(int)[2]`` -> ``com.example.FooTest#bar``."""
+    cls, _, name = test_id.partition("::")
+    bare = re.split(r"[({\[]", name, maxsplit=1)[0]
+    return f"{cls}#{bare}" if bare else cls
+
+
+def _base_url_vars(port: int) -> dict[str, str]:
+    from inspector.services.deploy.backend import BASE_URL_VARS
+
+    return {var: f"http://127.0.0.1:{port}" for var in BASE_URL_VARS}
