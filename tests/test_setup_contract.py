@@ -30,7 +30,8 @@ def test_ci_runs_the_readme_test_command_verbatim_in_a_new_virtualenv() -> None:
 def test_the_test_command_lints_type_checks_then_runs_pytest() -> None:
     """CI's command runs scripts/lint.sh (ruff, then mypy) and then the whole pytest suite,
     stopping at the first failure; the developer loop (scripts/check.sh) runs the same steps,
-    with its arguments passed on to pytest."""
+    with its arguments passed on to pytest: the fast tier in parallel, or with ``--all`` every
+    test as CI does."""
     assert _readme_test_command().endswith("bash scripts/lint.sh && python -m pytest")
     lint = (ROOT / "scripts" / "lint.sh").read_text(encoding="utf-8")
     assert "set -euo pipefail" in lint
@@ -40,8 +41,13 @@ def test_the_test_command_lints_type_checks_then_runs_pytest() -> None:
     check = (ROOT / "scripts" / "check.sh").read_text(encoding="utf-8")
     assert "set -euo pipefail" in check
     body = [ln for ln in check.splitlines() if ln.strip() and not ln.startswith("#")]
-    assert body[-2].endswith("bash scripts/lint.sh") and body[-1].endswith('-m pytest "$@"')
-    assert "scripts/check.sh" in (ROOT / "Makefile").read_text(encoding="utf-8")
+    lint_step = body.index('PYTHON="$python" bash scripts/lint.sh')
+    runs = [ln.strip() for ln in body[lint_step + 1:] if " -m pytest " in ln]
+    assert runs[0].endswith('-m pytest "$@"'), runs  # --all: the whole suite
+    assert " -n " in runs[1] and runs[1].endswith(
+        '-m "not docker and not browser and not cluster and not slow" "$@"'), runs
+    make = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "bash scripts/check.sh $(TESTS)" in make and "bash scripts/check.sh --all" in make
 
 
 def test_date_time_format_is_really_checked() -> None:

@@ -86,6 +86,9 @@ async def main() -> None:
     root, labels = Path(sys.argv[1]), Path(sys.argv[2])
     app = InspectorApp(root, settings=load_settings(), watch=False, annotator="ana",
                        labels_dir=labels)
+    shown = []  # every notification, also one that timed out before the probe reads them
+    notify = app.notify
+    app.notify = lambda message, *a, **k: (shown.append(str(message)), notify(message, *a, **k))[1]
     async with app.run_test(size=(180, 50)) as pilot:
         for _ in range(20):
             try:
@@ -97,7 +100,7 @@ async def main() -> None:
                 break
         await pilot.pause(0.3)
         screen = app.main_screen
-        out = {"notifications": [n.message for n in app._notifications],
+        out = {"notifications": shown,
                "problems": str(screen.query_one("#problems").render()),
                "runs": sorted(r.run_id for r in screen.runs),
                "samples": len(screen.samples),

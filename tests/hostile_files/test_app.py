@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Static, Tree
-from textual.worker import WorkerCancelled
 
 from inspector.config import load_settings
 from inspector.model.labels.label_file import ItemRef, Label
@@ -23,6 +22,7 @@ from inspector.ui.messages import OpenSample
 from inspector.ui.screens.labelling import LabelScreen
 from inspector.ui.screens.replay import ReplayScreen
 from inspector.ui.screens.sample import SampleScreen
+from tests.settle import settle as settle_app
 
 from .conftest import FORGE, RELAY, assert_denied, copy_fixture, fill, start_app
 
@@ -30,14 +30,7 @@ SIZE = (180, 50)
 
 
 async def settle(app: InspectorApp, pilot) -> None:  # type: ignore[no-untyped-def]
-    for _ in range(4):
-        for _ in range(5):
-            try:
-                await app.workers.wait_for_complete()
-                break
-            except WorkerCancelled:
-                await pilot.pause(0.05)
-        await pilot.pause()
+    await settle_app(app, pilot, rounds=4)
 
 
 def _app(root: Path, labels: Path) -> InspectorApp:

@@ -1,8 +1,15 @@
 """Real-Docker fixtures. No engine or no base image is a test FAILURE, never a skip: CI
-(`.ci/run`) starts dockerd and runs `inspector sandbox init` before the tests."""
+(`.ci/run`) starts dockerd and runs `inspector sandbox init` before the tests.
+
+The engine may be shared with other programs (another checkout's tests, a developer's
+inspector): a test looks only at the sandboxes it started, by this process's owner label or by
+a sample key holding :data:`RUN` (unique to this test process), never at all of them, and
+removes only images it built under a tag unique to it."""
 
 from __future__ import annotations
 
+import os
+import secrets
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +22,13 @@ from inspector.services.deploy.choose import backend_factory, find_target
 from inspector.services.deploy.warm import DeploymentPool, Target
 from inspector.services.sandbox.base_image import BASE_IMAGE, base_image_id
 from inspector.services.sandbox.engine import EngineUnavailable, connect
+
+RUN = f"t{os.getpid()}-{secrets.token_hex(3)}"
+"""Part of every run id a test here gives its samples: another test process on the same engine
+(an xdist worker, another checkout) never has the same sample keys."""
+STARTUP = 60.0
+"""Startup bound for a service that must start: seconds it may take on a loaded machine (it
+costs nothing when it starts at once). A test of a service that never answers sets its own."""
 
 FORGE = "repo_readme_1118_forge_m1-large_Python"
 RELAY = "repo_readme_1119_relay_open_coder-7b_Python"
@@ -66,4 +80,4 @@ def make_repo(root: Path, name: str, server: str, start: str | None = None,
     """))
     task = Task(name=name, language="python", framework="any", port=port, readme="",
                 root=None, tests_dir=tests)
-    return Target("fixture-run", task, 0, repo)
+    return Target(f"fixture-{RUN}", task, 0, repo)

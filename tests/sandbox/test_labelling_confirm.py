@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from inspector.config import load_settings
-from inspector.services.sandbox.engine import LABEL_SAMPLE
+from inspector.services.sandbox.engine import LABEL_OWNER, LABEL_SAMPLE, owner_label
 from inspector.ui.app import InspectorApp
 from inspector.ui.screens.labelling import LabelScreen
+from tests.settle import until
 
 RELAY = "repo_readme_1125_relay_open_coder-7b_Python"
 SYNAPSE = f"{RELAY}/synapse/0"  # the suite reads README.md, which the harness never copies
@@ -36,11 +37,7 @@ def app(tmp_path: Path, sample_runs: Path, monkeypatch: pytest.MonkeyPatch,
 
 async def _until(pilot, condition: Callable[[], object], what: str,  # type: ignore[no-untyped-def]
                  timeout: float = 600.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.1)
-    await pilot.pause()
+    await until(pilot, condition, what, timeout)
 
 
 async def _queue_at(app: InspectorApp, pilot, sample_id: str) -> LabelScreen:  # type: ignore[no-untyped-def]
@@ -119,5 +116,6 @@ async def test_esc_cancels_a_running_confirmation_and_its_sandbox_goes(
         assert "cancelled: nothing to compare" in str(screen.panel.progress.render())
         assert MULTILINGUAL not in screen.confirmations
         key = MULTILINGUAL
-        left = docker_client.containers.list(all=True, filters={"label": f"{LABEL_SAMPLE}={key}"})
+        left = docker_client.containers.list(all=True, filters={"label": [  # of this process
+            f"{LABEL_SAMPLE}={key}", f"{LABEL_OWNER}={owner_label()}"]})
         assert not left, [c.name for c in left]

@@ -78,13 +78,15 @@ def _digests(root: Path) -> dict[str, str]:
 
 
 def _left_behind(client, key: str) -> list[str]:  # type: ignore[no-untyped-def]
-    """Sandbox containers of the sample, install containers of this process, sandbox
-    networks: none may outlive a causal re-run."""
+    """Sandbox containers of the sample, install containers, sandbox networks, all of this
+    process (another program may use the engine, even on the same sample): none may outlive a
+    causal re-run."""
+    mine = f"{LABEL_OWNER}={owner_label()}"
     found = [f"container {c.name}" for c in client.containers.list(
-        all=True, filters={"label": f"{LABEL_SAMPLE}={key}"})]
+        all=True, filters={"label": [f"{LABEL_SAMPLE}={key}", mine]})]
     found += [f"install container {c.name}" for c in client.containers.list(
-        all=True, filters={"label": [f"{LABEL_KIND}=install", f"{LABEL_OWNER}={owner_label()}"]})]
-    found += [f"network {n.name}" for n in client.networks.list(filters={"label": LABEL})]
+        all=True, filters={"label": [f"{LABEL_KIND}=install", mine]})]
+    found += [f"network {n.name}" for n in client.networks.list(filters={"label": [LABEL, mine]})]
     return found
 
 
@@ -192,8 +194,8 @@ def test_a_polluted_test_passes_alone_and_the_warm_sandbox_is_left_alone(
             "the warm sandbox is neither reused nor replaced"
         warm.session.container.reload()  # type: ignore[attr-defined]
         assert warm.session.container.status == "running"  # type: ignore[attr-defined]
-        ids = {x.id for x in docker_client.containers.list(
-            all=True, filters={"label": f"{LABEL_SAMPLE}={target.key}"})}
+        ids = {x.id for x in docker_client.containers.list(all=True, filters={"label": [
+            f"{LABEL_SAMPLE}={target.key}", f"{LABEL_OWNER}={owner_label()}"]})}
         assert ids == {warm.container_id}, "only the warm sandbox is left"
     finally:
         pool.stop(target.key, "docker")

@@ -30,12 +30,13 @@ from inspector.services.rerun.runner import rerun
 from inspector.services.sandbox.cleanup import list_sandboxes
 from inspector.services.sandbox.images import LABEL_LAYOUT, LAYOUT, ensure_sample_image
 
-from .conftest import make_repo
+from .conftest import RUN, STARTUP, make_repo
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile"
 FORGE = HOSTILE / "forge"
 TASK = "guarded-items"
+OURS = f"hostile-{RUN}"  # the run id of this process's sandboxes (their sample keys)
 
 
 def _task():  # type: ignore[no-untyped-def]
@@ -45,7 +46,7 @@ def _task():  # type: ignore[no-untyped-def]
 
 def _deploy(tmp_path: Path, repo: Path, backend: DockerBackend | None = None,
             startup: float = 8) -> tuple[DockerSession, DeployOutcome, dict[Phase, PhaseLog]]:
-    job = SampleJob("hostile", _task(), 0, repo.resolve(), tmp_path / "sample",
+    job = SampleJob(OURS, _task(), 0, repo.resolve(), tmp_path / "sample",
                     Limits(install=600, startup=startup, tests=60))
     logs = {ph: PhaseLog(tmp_path / "sample" / "logs" / f"{ph.value}.log") for ph in Phase}
     session = (backend or DockerBackend()).open(job)
@@ -103,9 +104,9 @@ def test_the_three_forging_repos_never_pass_an_evaluation(docker_client, tmp_pat
 def test_conftest_forge_is_kept_out_of_the_run_and_its_rerun_fails(docker_client,
                                                                     tmp_path) -> None:
     pool = DeploymentPool(backend_factory(False), work_root=tmp_path / "reruns",
-                          limits=Limits(startup=8, tests=60))
+                          limits=Limits(startup=STARTUP, tests=60))
     try:
-        target = Target("hostile", _task(), 0, (FORGE / "repos" / "conftest_forge").resolve())
+        target = Target(OURS, _task(), 0, (FORGE / "repos" / "conftest_forge").resolve())
         report = rerun(pool, target, sorted(IDS), "docker", times=2)
         assert report.deployed and report.exit_code == 1
         for _tid, _old, new, _cmp in report.results():
@@ -147,8 +148,8 @@ REWRITER = """
 def test_a_service_rewriting_its_tests_changes_nothing_and_is_seen(docker_client,
                                                                    tmp_path) -> None:
     target = make_repo(tmp_path, "rewriter", REWRITER)
-    job = SampleJob("hostile", target.task, 0, target.repo, tmp_path / "sample",
-                    Limits(startup=8, tests=60))
+    job = SampleJob(OURS, target.task, 0, target.repo, tmp_path / "sample",
+                    Limits(startup=STARTUP, tests=60))
     logs = {ph: PhaseLog(tmp_path / "sample" / "logs" / f"{ph.value}.log") for ph in Phase}
     session = DockerBackend().open(job)
     try:
@@ -172,7 +173,7 @@ def test_a_service_rewriting_its_tests_changes_nothing_and_is_seen(docker_client
 
 def test_a_service_replacing_the_report_changes_nothing_and_is_seen(docker_client,
                                                                     tmp_path) -> None:
-    session, dep, logs = _deploy(tmp_path, FORGE / "repos" / "replace_report")
+    session, dep, logs = _deploy(tmp_path, FORGE / "repos" / "replace_report", startup=STARTUP)
     try:
         assert dep.deployed, dep.failed
         time.sleep(1.5)  # the forger rewrites every report it can find twice a second
@@ -205,8 +206,8 @@ def test_plugins_installed_by_the_repo_never_load_in_the_runner(docker_client,
     """)
     # a pytest11 plugin (pytest-randomly) and a .pth file in the repo's own environment
     (target.repo / "requirements.txt").write_text("pytest-randomly\n")
-    job = SampleJob("hostile", target.task, 0, target.repo, tmp_path / "sample",
-                    Limits(startup=8, tests=60))
+    job = SampleJob(OURS, target.task, 0, target.repo, tmp_path / "sample",
+                    Limits(startup=STARTUP, tests=60))
     logs = {ph: PhaseLog(tmp_path / "sample" / "logs" / f"{ph.value}.log") for ph in Phase}
     session = DockerBackend().open(job)
     try:
@@ -252,7 +253,7 @@ def test_a_service_killed_for_memory_names_the_memory_limit(docker_client, tmp_p
     # a small limit keeps it quick: 48 MiB for the processes, small tmpfs (which count too)
     limits = SandboxLimits(memory_mb=48, disk_mb=16, tmp_mb=16)
     session, dep, logs = _deploy(tmp_path, HOSTILE / "memory" / "repos" / "memory_hog",
-                                 DockerBackend(limits=limits))
+                                 DockerBackend(limits=limits), startup=STARTUP)
     try:
         assert dep.deployed, dep.failed
         run, text = _run(session, logs)
@@ -356,8 +357,8 @@ from inspector.services.deploy.backend import Limits
 from inspector.services.deploy.docker_backend import SandboxLimits
 tasks, _ = load_tasks(Path(sys.argv[1]) / "tasks")
 pool = DeploymentPool(backend_factory(False, SandboxLimits(lease=float(sys.argv[3]))),
-                      work_root=Path(sys.argv[4]), limits=Limits(startup=8))
-target = Target("holder", tasks["guarded-items"], 0, Path(sys.argv[2]))
+                      work_root=Path(sys.argv[4]), limits=Limits(startup=60))
+target = Target(sys.argv[5], tasks["guarded-items"], 0, Path(sys.argv[2]))
 live, _ = pool.acquire(target, "docker")
 print(live.container_id if live.deployed else "not deployed", flush=True)
 import time
@@ -370,7 +371,7 @@ def test_a_killed_inspectors_sandbox_is_gone_within_its_lease(docker_client,
     lease = 6.0
     proc = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(HOLDER), str(FORGE),
-         str(FORGE / "repos" / "conftest_forge"), str(lease), str(tmp_path)],
+         str(FORGE / "repos" / "conftest_forge"), str(lease), str(tmp_path), f"holder-{RUN}"],
         stdout=subprocess.PIPE, text=True,
         env={**os.environ, "GENESIS_INSPECTOR_CACHE": str(tmp_path)})
     assert proc.stdout is not None
@@ -400,5 +401,5 @@ def _no_leftovers(docker_client):  # type: ignore[no-untyped-def]
     yield
     time.sleep(0.5)
     left = [c for c in list_sandboxes(docker_client)
-            if c.id not in before and c.sample.startswith(("hostile/", "holder/"))]
+            if c.id not in before and c.sample.startswith((f"{OURS}/", f"holder-{RUN}/"))]
     assert not left, left

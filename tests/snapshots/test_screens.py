@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.worker import WorkerCancelled
 
 from inspector.config import load_settings
 from inspector.ui.app import InspectorApp
 from inspector.ui.messages import OpenSample
+from tests.settle import settle
 
 SIZE = (160, 42)
 FORGE = "repo_readme_1118_forge_m1-large_Python"
@@ -31,30 +31,9 @@ def _app(sample_runs: Path, theme: str) -> InspectorApp:
 
 
 async def _settle(pilot) -> None:  # type: ignore[no-untyped-def]
-    """Wait for every worker; an exclusive worker replaced by a newer one (a file opened
-    while the previous one was still highlighting) is not an error. Then wait until eight
-    renders in a row (0.8 s) are the same: on a loaded machine a table's columns are still
-    being measured when the workers are done (five in a row was seen to be too few)."""
-    for _ in range(3):
-        for _ in range(5):
-            try:
-                await pilot.app.workers.wait_for_complete()
-                break
-            except WorkerCancelled:
-                await pilot.pause(0.05)
-        await pilot.pause()
-    last, same = None, 0
-    for _ in range(90):
-        await pilot.pause(0.1)
-        try:
-            await pilot.app.workers.wait_for_complete()
-        except WorkerCancelled:
-            continue
-        now = pilot.app.export_screenshot()
-        same = same + 1 if now == last else 0
-        if same >= 7:
-            return
-        last = now
+    """Every worker done, then eight renders in a row (0.8 s) the same (five in a row was seen
+    to be too few on a loaded machine)."""
+    await settle(pilot.app, pilot, still=8)
 
 
 def _tab(key: str):  # type: ignore[no-untyped-def]

@@ -7,12 +7,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from textual.worker import WorkerCancelled
 
 from inspector.config import load_settings
 from inspector.ui.app import InspectorApp
 from inspector.ui.messages import OpenSample
 from inspector.ui.screens.sample import SampleScreen
+from tests.settle import settle
+
+__all__ = ["settle"]  # the UI tests import it from here
 
 
 @pytest.fixture(autouse=True)
@@ -37,18 +39,6 @@ def make_app(tmp_path: Path, sample_runs: Path) -> Callable[..., InspectorApp]:
                             **kwargs)  # type: ignore[arg-type]
 
     return make
-
-
-async def settle(app: InspectorApp, pilot: object) -> None:
-    """Wait until every worker (indexing, health, highlighting) is done and the screen drew."""
-    for _ in range(3):
-        for _ in range(5):  # an exclusive worker replaced by a newer one is not an error
-            try:
-                await app.workers.wait_for_complete()
-                break
-            except WorkerCancelled:
-                await pilot.pause(0.05)  # type: ignore[attr-defined]
-        await pilot.pause()  # type: ignore[attr-defined]
 
 
 async def open_sample(app: InspectorApp, pilot: object, sample_id: str) -> SampleScreen:

@@ -15,9 +15,7 @@ names) written through the label store. Every screen is driven over it; each che
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -48,6 +46,7 @@ from inspector.ui.screens.replay import ReplayScreen
 from inspector.ui.screens.request import RequestScreen
 from inspector.ui.screens.rerun import RerunScreen
 from inspector.ui.screens.sandboxes import SandboxesScreen
+from tests.settle import until
 
 from .conftest import open_sample, settle
 
@@ -321,11 +320,7 @@ async def test_labelling_and_adjudication_with_hostile_labels(app: InspectorApp,
 
 async def _wait(pilot, condition: Callable[[], object], what: str,  # type: ignore[no-untyped-def]
                 timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.2)
-    await pilot.pause()
+    await until(pilot, condition, what, timeout, step=0.2)
 
 
 @pytest.mark.slow

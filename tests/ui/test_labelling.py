@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 from textual.widgets import Input, Static
-from textual.worker import WorkerCancelled
 
 from inspector.model.labels.label_file import ItemRef
 from inspector.services.labels.store import read_label_file
@@ -20,22 +19,11 @@ from inspector.ui.screens.labelling import LabelScreen
 from inspector.ui.screens.replay import ReplayScreen
 from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.widgets.code_view import CodeView
-
-from .conftest import settle as _settle_all
-
-
-async def settle(app, pilot) -> None:  # type: ignore[no-untyped-def]
-    """Like conftest's, but an exclusive worker replaced by a newer one is not an error."""
-    for _ in range(5):
-        try:
-            await _settle_all(app, pilot)
-            return
-        except WorkerCancelled:
-            await pilot.pause(0.05)
-    await _settle_all(app, pilot)
+from tests.settle import settle
 
 FORGE = "repo_readme_1118_forge_m1-large_Python"
 RELAY = "repo_readme_1119_relay_open_coder-7b_Python"
+FLUSH = 120.0  # seconds the label writer may take on a loaded machine (it is quick when not)
 
 
 def _text(screen, selector: str) -> str:  # type: ignore[no-untyped-def]
@@ -78,7 +66,7 @@ async def test_one_key_labels_with_note_evidence_and_suggestion_then_moves_on(
         await pilot.press(*"pin missing", "escape")
         await pilot.press("c", "c")  # medium -> high -> low
         await pilot.press("3")
-        app.labels.flush()
+        app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
         saved = _labels(labels_dir, "zoe")[first]
         assert saved["category"] == "cross-file"
@@ -111,13 +99,13 @@ async def test_review_queue_skip_back_next_unlabelled_and_done(make_app, tmp_pat
         # label items 0 and 2 (walk there by skipping), then n from 1 goes to 3
         await settle(app, pilot)
         await pilot.press("1")  # labels 0, jumps to 1 (unlabelled)
-        app.labels.flush()
+        app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
         assert screen.entry.sample_id == order[1]
         await pilot.press("s")
         await settle(app, pilot)
         await pilot.press("2")  # labels 2, next unlabelled after it is 3
-        app.labels.flush()
+        app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
         assert screen.entry.sample_id == order[3]
         await pilot.press("b", "b")
@@ -128,7 +116,7 @@ async def test_review_queue_skip_back_next_unlabelled_and_done(make_app, tmp_pat
         for _ in range(21):
             await settle(app, pilot)
             await pilot.press("5")
-            app.labels.flush()
+            app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
         assert "23 of 23" in _text(screen, "#progress-text")
         assert len(_labels(tmp_path / "labels", "zoe")) == 23
@@ -147,7 +135,7 @@ async def test_relabelling_asks_why_and_keeps_history(make_app, tmp_path) -> Non
         await settle(app, pilot)
         assert isinstance(app.screen, PromptScreen)
         await pilot.press(*"second look", "enter")
-        app.labels.flush()
+        app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
         saved = _labels(tmp_path / "labels", "ana")[target]
         assert saved["category"] == "dependency"
@@ -157,14 +145,14 @@ async def test_relabelling_asks_why_and_keeps_history(make_app, tmp_path) -> Non
         assert screen.entry.sample_id == target  # an edit does not move on
         # Esc at the prompt changes nothing
         await pilot.press("1", "escape")
-        app.labels.flush()
+        app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
         assert _labels(tmp_path / "labels", "ana")[target]["category"] == "dependency"
         # x retracts, kept in the file with its history
         await pilot.press("x")
         await settle(app, pilot)
         await pilot.press(*"wrong sample", "enter")
-        app.labels.flush()
+        app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
         saved = _labels(tmp_path / "labels", "ana")[target]
         assert saved["retracted"] is True and saved["history"][-1]["action"] == "retract"
@@ -181,7 +169,7 @@ async def test_a_failing_test_is_labelled_on_its_own(make_app, tmp_path) -> None
         assert "test tests/test_todos.py::" in _text(screen, "#scope")
         test_id = screen.scope
         await pilot.press("3")
-        app.labels.flush()
+        app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
         saved = _labels(tmp_path / "labels", "zoe")
         assert f"{target}::{test_id}" in saved and target not in saved
@@ -199,7 +187,7 @@ async def test_take_suggestion_is_a_keystroke_and_never_automatic(make_app, tmp_
         assert "flask-quotes-toolkit" in _text(screen, "#suggestion")
         assert _labels(tmp_path / "labels", "zoe") == {}  # shown, not applied
         await pilot.press("g")
-        app.labels.flush()
+        app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
         saved = _labels(tmp_path / "labels", "zoe")[target]
         assert saved["category"] == "dependency"
@@ -217,7 +205,7 @@ async def test_blind_mode_hides_others_until_labelled(make_app, tmp_path) -> Non
         assert "hidden until you label" in others
         assert "ana:" not in others and "ben:" not in others
         await pilot.press("1")
-        app.labels.flush()
+        app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
         screen.go([e.sample_id for e in screen.entries].index(target))
         await settle(app, pilot)
@@ -249,7 +237,7 @@ async def test_adjudication_sets_final_label_and_keeps_originals(make_app, tmp_p
         await pilot.press("1")
         await settle(app, pilot)
         await pilot.press(*"store per request", "enter")
-        app.labels.flush()
+        app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
         assert "3 disagreements, 1 open" in _text(screen, "#summary")
     adj = read_label_file(labels_dir / "adjudication.json")
@@ -276,7 +264,7 @@ async def test_label_filter_follows_new_labels(make_app, tmp_path) -> None:
         await pilot.press("L")
         await settle(app, pilot)
         await pilot.press("4")
-        app.labels.flush()
+        app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
         await pilot.press("escape")
         await settle(app, pilot)
@@ -316,7 +304,7 @@ async def test_evidence_picked_in_sample_view_and_log_replay(make_app, tmp_path)
         queue = app.screen
         assert isinstance(queue, LabelScreen) and queue.entry.sample_id == target
         await pilot.press("3")
-        app.labels.flush()
+        app.labels.flush(timeout=FLUSH)
         await settle(app, pilot)
     saved = _labels(tmp_path / "labels", "zoe")[target]
     kinds = [e["kind"] for e in saved["evidence"]]

@@ -13,6 +13,7 @@ from inspector.ui.screens.replay import ReplayScreen, parse_seek
 from inspector.ui.screens.sample import SampleScreen
 from inspector.ui.widgets.log_view import LogView
 from inspector.ui.widgets.timeline import Timeline
+from tests.settle import until
 
 from .conftest import settle
 
@@ -46,12 +47,8 @@ def write_log(path: Path, n: int = 100, step: float = 0.05, start: float = 0.0) 
     return path
 
 
-async def wait_for(pilot, cond, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError("condition not met in time")
-        await pilot.pause(0.02)
+async def wait_for(pilot, cond, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+    await until(pilot, cond, "the replay", timeout, step=0.02, drain=True)
 
 
 async def ready(app: ReplayApp, pilot) -> ReplayScreen:  # type: ignore[no-untyped-def]

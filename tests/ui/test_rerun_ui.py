@@ -6,9 +6,7 @@ Each app deploys the forge todo-service sample as a local process (a cached virt
 
 from __future__ import annotations
 
-import asyncio
 import json
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,6 +18,7 @@ from inspector.ui.app import InspectorApp
 from inspector.ui.screens.request import RequestScreen
 from inspector.ui.screens.rerun import RerunScreen
 from inspector.ui.screens.sandboxes import SandboxesScreen
+from tests.settle import until
 
 from .conftest import open_sample, settle
 
@@ -54,13 +53,7 @@ def app(make_app: Callable[..., InspectorApp], tmp_path: Path, venv_cache: Path,
 async def wait_for(pilot, condition: Callable[[], object],  # type: ignore[no-untyped-def]
                    timeout: float = TIMEOUT, what: str = "condition") -> None:
     """Poll ``condition`` while the app runs (workers keep posting, so no settle here)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
-        await asyncio.sleep(0.2)
-    if pilot.app.is_running:
-        await pilot.pause()
+    await until(pilot, condition, what, timeout, step=0.2)
 
 
 async def finished(pilot, screen: RerunScreen, runs: int = 1) -> None:  # type: ignore[no-untyped-def]

@@ -17,7 +17,6 @@ from inspector.services.deploy.java_local import _Capture
 from inspector.services.logs.deployment_log import open_log_path
 from inspector.services.logs.filters import LogFilter, first_error, scan
 from inspector.services.logs.phase_log import CAP_NOTE, PhaseLog, SectionLog, read_output
-from tests.timing import budget
 
 CAP = 64 * 1024
 NOTE = re.compile(r"log cap: ([\d,]+) lines \(([\d.]+ [KM]B)\) dropped here: output lines "
@@ -170,9 +169,9 @@ def test_read_output_reads_only_the_head_and_tail_of_a_huge_log(tmp_path: Path) 
         fh.write("2026-01-01T00:00:00.000000+00:00\tout\trootdir: /repo\n")
         fh.write(row * (60 * 2**20 // len(row)))
         fh.write("2026-01-01T00:00:01.000000+00:00\tout\t=== 1 failed in 1.00s ===\n")
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: a machine loaded by other programs does not count
     out = read_output(path)
-    assert time.perf_counter() - t0 < budget(2.0)
+    assert time.process_time() - t0 < 2.0
     assert out[0] == "rootdir: /repo" and out[-1] == "=== 1 failed in 1.00s ==="
     assert len(out) < 10 * 2**20 // len(row) + 10
 

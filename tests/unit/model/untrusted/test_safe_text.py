@@ -17,7 +17,6 @@ from inspector.model.untrusted.safe_text import (
     sanitize_field,
     sanitize_line,
 )
-from tests.timing import budget
 
 C0_EXCEPT_NL_TAB = [c for c in range(0x20) if c not in (0x09, 0x0A)]
 C1 = list(range(0x80, 0xA0))
@@ -125,12 +124,12 @@ def test_sanitize_line_example() -> None:
 ])
 def test_ten_megabytes_is_fast(unit: str) -> None:
     text = unit * (10_000_000 // len(unit))
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a machine loaded by other programs does not count
     out = sanitize(text)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert "\x1b" not in out and "\r" not in out
     # ~0.2 s on a developer machine; generous bound so a loaded CI box does not flake
-    assert elapsed < budget(2.0), f"{elapsed:.2f}s for 10 MB"
+    assert elapsed < 2.0, f"{elapsed:.2f}s for 10 MB"
 
 
 def test_sanitize_field_keeps_a_value_on_one_line() -> None:
