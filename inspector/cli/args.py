@@ -27,3 +27,27 @@ positive = whole_number(1, "must be at least 1, got {value}")
 """1 or more (``--resamples``)."""
 non_negative = whole_number(0, "must be 0 or more, got {value}")
 """0 or more (``--seed``)."""
+
+
+def positive_mb(text: str) -> float:
+    """An argparse type: a size in MB above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of MB") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a size above 0 MB")
+    return value
+
+
+def add_phase_limits(p: argparse._ActionsContainer) -> None:
+    """The timeouts of a deployment's phases and the cap on each phase log (every command
+    that deploys a sample: ``evaluate``, the sandbox and re-run commands)."""
+    from inspector.services.logs.caps import DEFAULT_LOG_CAP_MB
+
+    p.add_argument("--install-timeout", type=float, default=600.0)
+    p.add_argument("--startup-timeout", type=float, default=15.0)
+    p.add_argument("--test-timeout", type=float, default=300.0)
+    p.add_argument("--log-cap-mb", type=positive_mb, default=DEFAULT_LOG_CAP_MB, metavar="MB",
+                   help="cap on each phase log; its head and tail are kept "
+                        f"(default {DEFAULT_LOG_CAP_MB:g})")

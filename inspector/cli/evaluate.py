@@ -93,8 +93,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 def evaluate_arguments(ev: argparse.ArgumentParser) -> None:
     """Tasks, predictions, the output run, the backend, the executor and the limits."""
-    from inspector.cli.sandbox import positive_mb
-    from inspector.services.logs.caps import DEFAULT_LOG_CAP_MB
+    from inspector.cli.args import add_phase_limits
 
     ev.add_argument("--tasks", required=True, help="tasks root (holds repo/<task>/README.md)")
     ev.add_argument("--predictions", required=True, action="append",
@@ -123,12 +122,7 @@ def evaluate_arguments(ev: argparse.ArgumentParser) -> None:
     ev.add_argument("--overwrite", action="store_true",
                     help="replace an existing run (without it, the same command on a "
                          "partial run resumes it)")
-    ev.add_argument("--install-timeout", type=float, default=600.0)
-    ev.add_argument("--startup-timeout", type=float, default=15.0)
-    ev.add_argument("--test-timeout", type=float, default=300.0)
-    ev.add_argument("--log-cap-mb", type=positive_mb, default=DEFAULT_LOG_CAP_MB, metavar="MB",
-                    help="cap on each phase log; its head and tail are kept "
-                         f"(default {DEFAULT_LOG_CAP_MB:g})")
+    add_phase_limits(ev)
     ev.add_argument("--repogenesis-out", help="also write the stock RepoGenesis output here")
     ev.add_argument("--repogenesis-layout", choices=["current", "flat"], default="current",
                     help="report_<stamp>.json + intermediate/<stamp>/ or report.json + "

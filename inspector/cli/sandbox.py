@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspector.cli.args import at_least_one
+from inspector.cli.args import add_phase_limits, at_least_one
 from inspector.cli.errors import EXIT_NOT_DEPLOYED, cli_settings
 from inspector.cli.output import print_json
 
@@ -22,17 +22,6 @@ if TYPE_CHECKING:
     from inspector.model.repo.tampering import TamperFinding
     from inspector.services.deploy.docker_backend import SandboxLimits
     from inspector.services.deploy.warm import DeploymentPool
-
-
-def positive_mb(text: str) -> float:
-    """An argparse type: a size in MB above zero."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of MB") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: give a size above 0 MB")
-    return value
 
 
 def _err(msg: str) -> None:
@@ -338,7 +327,7 @@ def _deploy_options(p: argparse.ArgumentParser) -> None:
 
 def sandbox_options(p: argparse._ActionsContainer) -> None:
     """The backend and sandbox options of every command that deploys a sample."""
-    from inspector.services.logs.caps import DEFAULT_KEEP_RERUNS, DEFAULT_LOG_CAP_MB
+    from inspector.services.logs.caps import DEFAULT_KEEP_RERUNS
 
     p.add_argument("--backend", choices=["docker", "local"],
                    help="default: docker when an engine is reachable")
@@ -357,12 +346,7 @@ def sandbox_options(p: argparse._ActionsContainer) -> None:
     p.add_argument("--allow-any-package-source", action="store_true",
                    help="install requirements from URLs, VCS links, local paths or other "
                         "indexes too (default: only the configured package index)")
-    p.add_argument("--install-timeout", type=float, default=600.0)
-    p.add_argument("--startup-timeout", type=float, default=15.0)
-    p.add_argument("--test-timeout", type=float, default=300.0)
-    p.add_argument("--log-cap-mb", type=positive_mb, default=DEFAULT_LOG_CAP_MB, metavar="MB",
-                   help="cap on each phase log; its head and tail are kept "
-                        f"(default {DEFAULT_LOG_CAP_MB:g})")
+    add_phase_limits(p)
     p.add_argument("--keep-reruns", type=at_least_one, default=DEFAULT_KEEP_RERUNS, metavar="N",
                    help="re-runs whose logs are kept per sample; older ones are removed when "
                         f"a new one starts (default {DEFAULT_KEEP_RERUNS})")
