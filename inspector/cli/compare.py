@@ -209,7 +209,7 @@ def runs_text(overview: Overview) -> str:
     from inspector.services.analysis.comparison_wording import cost_text
 
     passes, cats = overview.passes, overview.categories
-    from inspector.model.runs.unreadable import unreadable_line
+    from inspector.model.results.unreadable import unreadable_line
 
     note = overview.not_evaluable_note()
     out = [f"{len(overview.runs)} runs under {overview.root}", *([note] if note else [])]

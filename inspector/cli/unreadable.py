@@ -11,7 +11,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from inspector.cli.errors import EXIT_UNREADABLE
-from inspector.model.runs.unreadable import figures_basis, unreadable_line
+from inspector.model.results.unreadable import figures_basis, unreadable_line
 
 if TYPE_CHECKING:
     from inspector.model import Run

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from inspector.model.benchmark.task import Task
 from inspector.model.results.sample import SampleResult
-from inspector.model.runs.unreadable import RUN, UnreadableSample
+from inspector.model.results.unreadable import RUN, UnreadableSample
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from inspector.model.repo.generated_repo import SKIP_DIRS
 from inspector.model.results.run import Run
 from inspector.model.runs import repogenesis, runformat, twins
 from inspector.model.runs.ids import select_by_id
-from inspector.model.runs.unreadable import unreadable_run
+from inspector.model.runs.unreadable_run import unreadable_run
 from inspector.model.untrusted.errors import LoadError, LoadIssue
 from inspector.model.untrusted.files import read_regular
 from inspector.model.untrusted.jsonfields import read_json

@@ -31,10 +31,11 @@ from inspector.model.results.sample import (
     SampleResult,
     TestSummary,
 )
+from inspector.model.results.unreadable import UnreadableSample
 from inspector.model.runs.ids import check_id, checked_name
 from inspector.model.runs.repo_scope import REPO_REFUSED, RepoScope, run_scope
 from inspector.model.runs.stock_flaws import java_counts_doubled, run_java_notes
-from inspector.model.runs.unreadable import UnreadableSample, unreadable_run
+from inspector.model.runs.unreadable_run import unreadable_run
 from inspector.model.untrusted.errors import LoadError, LoadIssue
 from inspector.model.untrusted.jsonfields import Fields, read_json
 

@@ -43,10 +43,10 @@ from inspector.model.results.sample import (
     TestCase,
     TestSummary,
 )
+from inspector.model.results.unreadable import UnreadableSample
 from inspector.model.runs.ids import check_id, checked_name
 from inspector.model.runs.realpaths import real_folder, resolve_below, within
 from inspector.model.runs.repo_scope import REPO_REFUSED, RepoScope, run_scope
-from inspector.model.runs.unreadable import UnreadableSample
 from inspector.model.suite.testids import id_repairer
 from inspector.model.untrusted.errors import LoadError, LoadIssue
 from inspector.model.untrusted.files import read_regular

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 
 from inspector.model.figures.percent import pct, pp
 from inspector.model.figures.stats import BootstrapCI
-from inspector.model.runs.unreadable import unreadable_line
+from inspector.model.results.unreadable import unreadable_line
 from inspector.services.analysis.compare import MDD_ALPHA, MDD_POWER, RunComparison, Tally
 from inspector.services.analysis.cost import CostSummary
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from inspector import __version__
 from inspector.model.figures.stats import NO_SCORED, figure_with_interval
+from inspector.model.results.unreadable import unreadable_line
 from inspector.model.results.verdict import Verdict
-from inspector.model.runs.unreadable import unreadable_line
 from inspector.services.labels.export import Breakdown, percent
 from inspector.services.report.data import (
     CellSample,

@@ -18,8 +18,8 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
 from inspector.model.results.entries import RunEntry
+from inspector.model.results.unreadable import figures_basis, unreadable_line
 from inspector.model.runs.progress import RunProgress, load_progress
-from inspector.model.runs.unreadable import figures_basis, unreadable_line
 from inspector.model.untrusted.errors import LoadError
 from inspector.services.catalog.index import Catalog
 from inspector.ui.focus import focus_now

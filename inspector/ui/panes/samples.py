@@ -14,8 +14,8 @@ from textual.widgets import Input, Select, Static
 
 from inspector.model.results.entries import RunEntry, SampleEntry
 from inspector.model.results.filters import LabelState, SampleFilter, facet_values
+from inspector.model.results.unreadable import unreadable_line
 from inspector.model.results.verdict import Verdict
-from inspector.model.runs.unreadable import unreadable_line
 from inspector.ui.focus import focus_now
 from inspector.ui.messages import OpenSample
 from inspector.ui.panes.lazy import LazyPane
