@@ -13,7 +13,6 @@ from inspector.model.logs.phase_logs import parse_log_line
 from inspector.services.logs.line_buffer import MAX_LINE_BYTES, MAX_LINE_CHARS, LineBuffer
 from inspector.services.logs.phase_log import PhaseLog
 from inspector.services.sandbox.container_exec import _lines
-from tests.timing import budget
 
 BLOB = 50 * 2**20
 
@@ -32,18 +31,18 @@ def test_50mb_without_newline_through_a_real_pipe_is_linear_and_bounded(tmp_path
                    "w(b'y' * 2**20)\nw(b'\\nafter\\n')")
     log = PhaseLog(tmp_path / "start.log")
     tracemalloc.start()
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: a machine loaded by other programs does not count
     pump = log.pump(proc.stdout, "out")  # type: ignore[arg-type]
     proc.wait()
     pump.join(60)
-    seconds = time.perf_counter() - t0
+    seconds = time.process_time() - t0
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     log.close()
     assert not pump.is_alive()
     # the old readline + unbounded buffer took the whole 50 MB into memory (quadratically,
     # in the sandbox path); chunked assembly holds one bounded line
-    assert seconds < budget(3.0), f"50 MB newline-less stream took {seconds:.1f}s"
+    assert seconds < 3.0, f"50 MB newline-less stream took {seconds:.1f}s"
     assert peak < 4 * 2**20, f"peak {peak / 2**20:.1f} MB while reading 50 MB"
     [(stream, blob), after] = _lines_of(log.path)
     assert stream == "out" and after == ("out", "after")
@@ -59,16 +58,16 @@ def test_sandbox_exec_lines_read_a_newline_less_stream_in_bounded_memory() -> No
     got: list[tuple[str, str]] = []
     lines = _lines(lambda s, t: got.append((s, t)), None, "err")
     tracemalloc.start()
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: a machine loaded by other programs does not count
     assert proc.stdout is not None
     while chunk := proc.stdout.read1(32 * 1024):
         lines.feed(chunk)
     lines.flush()
-    seconds = time.perf_counter() - t0
+    seconds = time.process_time() - t0
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     proc.wait()
-    assert seconds < budget(3.0) and peak < 4 * 2**20
+    assert seconds < 3.0 and peak < 4 * 2**20
     [(stream, text)] = got
     assert stream == "err" and text.endswith(f"[{BLOB - MAX_LINE_BYTES} bytes cut]")
 
