@@ -17,8 +17,7 @@ class Endpoint:
     # segment ('/api/items/' from '/api/items/:id'); '' otherwise. Not part of the key.
     spec_path: str = ""
     # Set on spec endpoints (see :mod:`inspector.model.readme.spec_endpoints`), not part of
-    # equality:
-    # the README line it was read from (1-based, 0 unknown), whether the stock extraction
+    # equality: the README line it was read from (1-based, 0 unknown), whether the stock extraction
     # sees it ("stock") or only the spec extraction does ("spec"), and how it was built.
     readme_line: int = field(default=0, compare=False)
     source: str = field(default="", compare=False)

@@ -1,1 +1,1 @@
-"""Figures."""
+"""Statistics every view prints: intervals, paired tests, pass@k, percentages."""

@@ -1,1 +1,1 @@
-"""Logs."""
+"""Per-phase deployment logs: their lines, what kind each line is, replay timing."""

@@ -1,1 +1,2 @@
-"""Repo."""
+"""A generated repository read safely: the walk, where its requirements install from, tampering
+findings."""

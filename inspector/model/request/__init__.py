@@ -1,1 +1,1 @@
-"""Request."""
+"""HTTP requests composed against a deployed sample, and their README templates."""

@@ -31,8 +31,7 @@ comment-stripped non-blank lines); folders ``target``, ``build``, ``.git``, ``.i
 
 API endpoints: the paper's regex over the oracle's ``README.md``
 (:func:`inspector.model.benchmark.difficulty.paper_endpoints`); the task's README when the oracle
-has
-none.
+has none.
 """
 
 from __future__ import annotations

@@ -2,10 +2,8 @@
 
 The analyses (:mod:`.compare`, :mod:`.breakdown`, :mod:`.cost`) work on these records, so they
 run the same on a :class:`~inspector.model.results.run.Run` loaded from disk and on the catalog's
-index
-(:class:`~inspector.model.results.entries.SampleEntry`), which answers for a 10,000-sample corpus in
-a
-fraction of a second where loading every ``result.json`` takes many seconds.
+index (:class:`~inspector.model.results.entries.SampleEntry`), which answers for a 10,000-sample
+corpus in a fraction of a second where loading every ``result.json`` takes many seconds.
 """
 
 from __future__ import annotations

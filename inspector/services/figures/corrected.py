@@ -5,8 +5,7 @@ The rules (``docs/errata.md``):
 
 * a test named by an entry of the errata (or inside a file, class or function an entry names:
   :func:`inspector.model.labels.errata.covers`) is left out of **every** sample of its task, in
-  every
-  run, whether it passed or failed there: a defect of the task's test is the task's, so all
+  every run, whether it passed or failed there: a defect of the task's test is the task's, so all
   runs are judged on the same tests;
 * a task is **dropped** (out of every denominator) when every test of its suite is left out;
   its suite is every test id with a pass/fail/error outcome in any sample of the task in the

@@ -4,8 +4,7 @@
 symlinks that resolve outside are refused before any open), never reads more than
 ``max_bytes`` (+1) of a file, never blocks on a FIFO, and passes all text through
 :func:`inspector.model.untrusted.safe_text.sanitize`. ``list_repo_tree`` lists the repository
-without
-following symlinked directories.
+without following symlinked directories.
 
 File names in ``FilePreview.rel_path`` and ``TreeEntry.name``/``rel_path``/``link_target`` are
 raw: sanitize them before display. Notices are already sanitized.

@@ -3,8 +3,7 @@
 :class:`TriageContext` holds what is shared across samples (the runs, their tasks, the suite
 audits, the cross-sample index); :func:`triage_sample` builds one sample's
 :class:`~inspector.model.failures.triage.SampleTriage`: every root item is read by the rule families
-of
-:mod:`.rules` and :mod:`.spec_rules`, :mod:`.combine` decides (or abstains), and every member of
+of :mod:`.rules` and :mod:`.spec_rules`, :mod:`.combine` decides (or abstains), and every member of
 a root group follows its root's suggestion. Pure file reading: no network, no subprocess.
 """
 

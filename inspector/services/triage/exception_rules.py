@@ -3,8 +3,7 @@
 :func:`suggest` reads what is on disk for one sample (its phase logs, its failing tests'
 messages and tracebacks, the generated repository) and, when one of a short list of rules
 recognises the failure, returns a :class:`~inspector.model.labels.label_file.Suggestion`: a category
-of
-the RepoGenesis taxonomy, one sentence quoting the decisive line, the rule's stable id and
+of the RepoGenesis taxonomy, one sentence quoting the decisive line, the rule's stable id and
 evidence anchors (log lines, repo files, tests). It is shown to annotators and never applied
 by itself; when no rule fires it returns ``None`` rather than guess.
 
