@@ -22,6 +22,7 @@ class Seen:
     agent: str
     outcome: Outcome
     error: str  # normalised first error line ("" for a pass)
+    source: str = ""  # agent and model: samples of one source are not independent evidence
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,22 +52,36 @@ class TestHistory:
                 if s.outcome.is_failure and s.error != norm]
 
 
+def source_of(run: Run) -> str:
+    """What makes two samples independent: another agent or another model (samples of one
+    agent and model share its habits, so they count once)."""
+    agent = run.agent or run.id
+    return f"{agent}/{run.model}" if run.model else agent
+
+
 class CorpusIndex:
     """Outcomes by (task, test) over the runs given (runs with per-test results only)."""
 
     def __init__(self, runs: Iterable[Run]) -> None:
         table: dict[tuple[str, str], list[Seen]] = defaultdict(list)
         self.samples: dict[str, int] = defaultdict(int)  # task -> samples with test results
+        self._sources: dict[str, str] = {}
         for run in runs:
             for s in run.samples:
+                self._sources[s.sample_id] = source_of(run)
                 if not s.tests.has_cases:
                     continue
                 self.samples[s.task] += 1
                 for c in s.tests.cases:
                     error = normalise_error(c.first_message_line) if c.outcome.is_failure else ""
                     table[(s.task, c.id)].append(
-                        Seen(s.sample_id, run.agent or run.id, c.outcome, error))
+                        Seen(s.sample_id, run.agent or run.id, c.outcome, error,
+                             source_of(run)))
         self._table = {k: tuple(v) for k, v in table.items()}
+
+    def source(self, sample_id: str) -> str:
+        """The source (agent and model) of ``sample_id``, "" when not indexed."""
+        return self._sources.get(sample_id, "")
 
     def history(self, task: str, test_id: str) -> TestHistory:
         key = (task, test_id)

@@ -289,10 +289,45 @@ def _first_use(source: str, name: str) -> tuple[int, str] | None:
 
 # ------------------------------------------------------------------- cross-sample
 
+def independence_weight(independent: int) -> float:
+    """How strongly other samples failing a test alike point at the test: by how many
+    independent sources (another agent or model) agree, saturating; samples of the sample's
+    own source alone are weak evidence (an agent repeats its own mistakes)."""
+    return 0.15 + 0.45 * (1 - 0.5 ** independent)
+
+
+def _strength(independent: int) -> str:
+    return "weak" if independent <= 1 else "moderate" if independent <= 3 else "strong"
+
+
 def cross_sample_readings(ev: ItemEvidence) -> list[Reading]:
-    """The same test across the corpus's other samples."""
+    """The same test across the corpus's other samples, weighed by their independence."""
     if ev.corpus is None or ev.item.test_id is None or ev.case is None:
         return []
+    history = ev.corpus.history(ev.sample.task, ev.item.test_id)
+    others = history.others(ev.sample.sample_id)
+    if not others:
+        return []
+    passes = history.passes(ev.sample.sample_id)
+    same = history.same_failure(ev.sample.sample_id, ev.case.first_message_line)
+    if passes:
+        names = ", ".join(sorted({s.agent for s in passes}))
+        return [Reading(NOT_MODEL, -0.2, "~cross-sample/passed-elsewhere",
+                        f"{len(passes)} of {len(others)} other sample(s) pass this test "
+                        f"({names}): it can be passed")]
+    if not same or len(same) != len(others):
+        return []
+    own = ev.corpus.source(ev.sample.sample_id)
+    sources = sorted({s.source or s.agent for s in same})
+    independent = len([x for x in sources if x != own])
+    mine = len(same) - len([s for s in same if (s.source or s.agent) != own])
+    parts = [f"{independent} other agent/model(s): {', '.join(x for x in sources if x != own)}"
+             ] if independent else []
+    if mine:
+        parts.append(f"{mine} sample(s) of this sample's own agent, not independent")
+    return [Reading(NOT_MODEL, independence_weight(independent), "cross-sample/fails-alike",
+                    f"every other sample ({len(same)}) fails it the same way and none passes; "
+                    f"{_strength(independent)} evidence: {'; '.join(parts)}")]
     history = ev.corpus.history(ev.sample.task, ev.item.test_id)
     others = history.others(ev.sample.sample_id)
     if not others:
