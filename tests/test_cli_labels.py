@@ -23,7 +23,7 @@ SAMPLE_LABELS = SAMPLE_RUNS / "labels"
 RUNS = SAMPLE_RUNS / "runs"
 CATEGORIES = ["architectural", "dependency", "cross-file", "not-model", "other"]
 DOCUMENTED_CSV_HEADER = ("sample,test,run_id,agent,model,language,task,category,category_name,"
-                         "status,ratings")
+                         "status,ratings,confirmation")
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -42,6 +42,18 @@ class LabelSet:
                 out[name] = label
         return out
 
+    def confirmation(self, item: ItemRef) -> str:
+        """The causal re-run kept with ``item``'s labels ("supports: <outcome>"; the
+        adjudicator's first, then the annotators' by name), "" when none was kept."""
+        adjudicated = self.adjudicated(item)
+        found = [adjudicated] if adjudicated is not None else []
+        for label in [*found, *self.labels_for(item).values()]:
+            kept = label.suggestion or {}
+            if "confirmation" in kept:
+                outcome = kept.get("confirmation_outcome", "")
+                return f"{kept['confirmation']}: {outcome}" if outcome else kept["confirmation"]
+        return ""
+
     def adjudicated(self, item: ItemRef) -> Label | None:
         if self.adjudication is None:
             return None

@@ -36,7 +36,7 @@ EXPORT_VERSION = 1
 FORMATS = ("md", "csv", "json", "latex")
 STATUSES = ("adjudicated", "agreed", "majority", "single", "unresolved")
 CSV_COLUMNS = ("sample", "test", "run_id", "agent", "model", "language", "task", "category",
-               "category_name", "status", "ratings")
+               "category_name", "status", "ratings", "confirmation")
 UNKNOWN_GROUP = "unknown"
 UNRESOLVED_TEXT = "unresolved (annotators disagree, not adjudicated)"
 PAPER_LANGUAGES = ("python", "java")
@@ -58,6 +58,7 @@ class ExportRow:
     model: str
     language: str          # "python" / "java" / "" unknown
     task: str
+    confirmation: str = ""  # the causal re-run kept with the label: "supports: <outcome>"
 
 
 @dataclass
@@ -259,7 +260,7 @@ def render_csv(rows: Iterable[ExportRow], taxonomy: Taxonomy) -> str:
         writer.writerow([r.sample, r.test or "", r.run_id, r.agent, r.model, r.language,
                          r.task, r.category or "",
                          taxonomy.name_of(r.category) if r.category else "", r.status,
-                         _ratings(r, ";")])
+                         _ratings(r, ";"), r.confirmation])
     return buf.getvalue()
 
 
@@ -294,7 +295,8 @@ def row_to_json(row: ExportRow, taxonomy: Taxonomy) -> dict[str, Any]:
             "model": row.model, "language": row.language, "task": row.task,
             "category": row.category,
             "category_name": taxonomy.name_of(row.category) if row.category else None,
-            "status": row.status, "ratings": dict(sorted(row.ratings.items()))}
+            "status": row.status, "ratings": dict(sorted(row.ratings.items())),
+            "confirmation": row.confirmation or None}
 
 
 def export_json(rows: Iterable[ExportRow], taxonomy: Taxonomy,

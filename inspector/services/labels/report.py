@@ -68,7 +68,8 @@ def export_rows(labels: LabelSet, samples: dict[str, SampleInfo]
         final = labels.final(item)
         rows.append(ExportRow(item.sample, item.test, final.category, final.status,
                               dict(sorted(final.ratings.items())), info.run_id, info.agent,
-                              info.model, info.language, info.result.task))
+                              info.model, info.language, info.result.task,
+                              labels.confirmation(item)))
     return rows, outside
 
 

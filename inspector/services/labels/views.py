@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.model.labels.label_file import ItemRef
 from inspector.model.labels.labelset import LabelSet
 from inspector.model.labels.rollup import (
     VIEW_TEXT,
@@ -83,5 +84,7 @@ def view_rows(labels: LabelSet, view: str, order: Sequence[str],
             outside += 1
             continue
         rows.append(ExportRow(sample, test, category, status, dict(ratings), w.run_id,
-                              w.agent, w.model, w.language, w.task))
+                              w.agent, w.model, w.language, w.task,
+                              labels.confirmation(ItemRef(sample, test))
+                              if view != "sample" else ""))
     return ViewRows(view, rows, outside, rollups)

@@ -18,6 +18,7 @@ from inspector.model.benchmark.task import Task
 from inspector.model.failures.triage import Confirmation, Remedy
 from inspector.model.results.sample import SampleResult
 from inspector.services.labels.queue import QueueSample
+from inspector.services.triage.engine import confirm_in
 from inspector.ui.app_access import inspector_app
 from inspector.ui.label_text import item_name
 from inspector.ui.labelling.item import suggestion_for
@@ -65,6 +66,7 @@ class ConfirmRuns:
         self._panel = panel
         self._done = done
         self.results: dict[str, Confirmation] = {}  # item key -> this session's re-run
+        self._samples: dict[str, QueueSample] = {}  # item key -> its sample, while re-running
         self.cancel: threading.Event | None = None  # the running one's
         self.key: str | None = None  # the item being confirmed
 
@@ -92,6 +94,7 @@ class ConfirmRuns:
             say("Causal re-runs are not available in this build.", severity="error", timeout=6)
         else:
             what = f"{remedy.describe()} — {item_name(row.item) if row.item else 'sample'}"
+            self._samples[row.ref.key] = loaded
             self.start(remedy, loaded.sample, loaded.task, row.ref.key, what)
 
     def start(self, remedy: Remedy, sample: SampleResult, task: Task | None, key: str,
@@ -128,15 +131,20 @@ class ConfirmRuns:
             self.owner.post_message(ConfirmFinished(cancel, key, result, error))
 
     def finished(self, event: ConfirmFinished) -> None:
-        """A re-run ended: keep its result, say so on the panel."""
+        """A re-run ended: keep its result, decide the item's group again with it, say so on
+        the panel."""
         cancel, key, result, error = event.cancel, event.key, event.result, event.error
         if self.cancel is cancel:
             self.cancel = None
             self.key = None
         if not self.owner.is_attached:
             return
+        loaded = self._samples.pop(key, None)
         if result is not None and not cancel.is_set():
             self.results[key] = result
+            if loaded is not None and loaded.triage is not None:
+                # the outcome is evidence: the item's root and its group are decided again
+                loaded.triage = confirm_in(loaded.triage, key, result)
         self._panel().confirmed(outcome_text(key, cancel.is_set(), result, error))
         self._done()
 

@@ -235,7 +235,8 @@ class DetailPane(Vertical):
         plan = plan_save(row, category, s.taxonomy.name_of(category),
                          per_test=items.suggestion_for(row, loaded),
                          sample_suggestion=loaded.suggestion if loaded else None,
-                         confidence=self.confidence if s.mine(item) is None else None)
+                         confidence=self.confidence if s.mine(item) is None else None,
+                         confirmation=self.confirms.of(row))
         done = self._done(plan.saved)
         try:
             if plan.group:

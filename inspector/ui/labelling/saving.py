@@ -5,18 +5,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from inspector.model.failures.triage import TestSuggestion
+from inspector.model.failures.triage import Confirmation, TestSuggestion
 from inspector.model.labels.label_file import ItemRef, Suggestion
 from inspector.ui.widgets.failure_queue import QueueRow
 
+SUPPORTS_TEXT = {True: "supports", False: "refutes", None: "inconclusive"}
+"""How a label keeps whether a causal re-run supported its suggestion's cause."""
 
-def suggestion_json(s: TestSuggestion) -> dict[str, str]:
-    """What a label keeps of the per-test suggestion it was made with (strings only)."""
+
+def suggestion_json(s: TestSuggestion, confirmation: Confirmation | None = None
+                    ) -> dict[str, str]:
+    """What a label keeps of the per-test suggestion it was made with (strings only, so
+    every release reads it), with the causal re-run that decided it, when there was one."""
     out = {"rule": s.rule, "reason": s.reason, "confidence": f"{s.confidence:.2f}"}
     if s.category is not None:
         out = {"category": s.category, **out}
     if s.remedy is not None:
         out["remedy"] = s.remedy.describe()
+    c = s.confirmation or confirmation
+    if c is not None:
+        out["confirmation"] = SUPPORTS_TEXT[c.supports]
+        out["confirmation_outcome"] = c.outcome
+        out["confirmation_remedy"] = c.remedy
+        out["confirmation_counts"] = f"{c.passed} passed, {c.failed} failed, " \
+                                     f"{c.collected} collected"
+        if c.backend:
+            out["confirmation_backend"] = c.backend
+        if c.log:
+            out["confirmation_log"] = c.log
     return out
 
 
@@ -37,13 +53,13 @@ class SavePlan:
 
 def plan_save(row: QueueRow, category: str, category_name: str, *,
               per_test: TestSuggestion | None, sample_suggestion: Suggestion | None,
-              confidence: str | None) -> SavePlan:
+              confidence: str | None, confirmation: Confirmation | None = None) -> SavePlan:
     """The write a key does on ``row``: a root labels its group (the sample row labels the
-    sample alone), keeping the suggestion it was made with; ``confidence`` only for a new
-    label."""
+    sample alone), keeping the suggestion it was made with and the re-run that confirmed
+    or refuted it (``confirmation``); ``confidence`` only for a new label."""
     item = row.ref
     suggestion: Suggestion | dict[str, str] | None = (
-        suggestion_json(per_test) if per_test is not None else
+        suggestion_json(per_test, confirmation) if per_test is not None else
         sample_suggestion if row.item is None else None)
     group = row.group is not None and not row.is_member
     members = [m.ref for m in row.group.members] if row.group is not None and group else []

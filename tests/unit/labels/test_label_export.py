@@ -185,7 +185,7 @@ def test_csv_listing() -> None:
     parsed = list(csv.reader(io.StringIO(text)))
     assert tuple(parsed[0]) == CSV_COLUMNS
     assert parsed[0] == ["sample", "test", "run_id", "agent", "model", "language", "task",
-                         "category", "category_name", "status", "ratings"]
+                         "category", "category_name", "status", "ratings", "confirmation"]
     records = list(csv.DictReader(io.StringIO(text)))
     assert len(records) == 13  # 10 resolved + 1 unresolved + 2 test-level
     keys = [(r["sample"], r["test"]) for r in records]
