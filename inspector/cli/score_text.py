@@ -7,6 +7,7 @@ from pathlib import Path
 
 from inspector.cli.tables import aligned_table as table
 from inspector.model.figures.percent import NA, pct
+from inspector.model.labels.score_stats import BOOT_LEVEL, BOOT_RESAMPLES, BootInterval
 from inspector.services.triage.score import NONE, ScoreReport, UnitScore
 
 SPLIT_TITLES = {"held_out": "held-out", "dev": "dev", "all": "all"}
@@ -18,11 +19,21 @@ def _num(x: float | None) -> str:
     return NA if x is None else f"{x:.3f}"
 
 
+def _with_ci(figure: str, ci: BootInterval | None) -> str:
+    """``0.312 (0.12–0.51)`` or ``64.3% (40.0–85.7%)``; the figure alone without an interval."""
+    if ci is None:
+        return figure
+    if figure.endswith("%"):
+        return f"{figure} {ci.text(percent=True)}"
+    return f"{figure} ({ci.low:.2f}–{ci.high:.2f})"
+
+
 def _summary_row(split: str, unit: str, s: UnitScore) -> list[str]:
     nm = s.not_model
     return [f"{SPLIT_TITLES[split]} {UNIT_TITLES[unit]}", str(s.n), str(s.covered),
             pct(s.coverage, NA), pct(s.accuracy_covered, NA), pct(s.accuracy_all, NA),
-            _num(s.kappa_covered), _num(s.kappa_with_abstention),
+            _num(s.kappa_covered),
+            _with_ci(_num(s.kappa_with_abstention), s.kappa_with_abstention_ci),
             pct(nm.precision, NA), pct(nm.recall, NA)]
 
 
@@ -33,7 +44,9 @@ def _details(s: UnitScore) -> list[str]:
     out.append("  Per category (recall counts abstentions as misses)")
     out += table(["category", "label", "suggested", "right", "precision", "recall", "F1"],
                  [[c.category, str(c.reference), str(c.suggested), str(c.tp),
-                   pct(c.precision, NA), pct(c.recall, NA), _num(c.f1)] for c in s.categories],
+                   _with_ci(pct(c.precision, NA), c.precision_ci),
+                   _with_ci(pct(c.recall, NA), c.recall_ci), _num(c.f1)]
+                  for c in s.categories],
                  "    ")
     nm, md = s.not_model, s.model
     out.append(f"  not-model vs a model category: not-model precision {pct(nm.precision, NA)} "
@@ -44,12 +57,29 @@ def _details(s: UnitScore) -> list[str]:
     out += table(["confidence", "n", "right", "accuracy", "mean conf"],
                  [[f"{b.low:.2f}-{b.high:.2f}", str(b.n), str(b.correct), pct(b.accuracy, NA),
                    _num(b.mean_confidence)] for b in s.reliability], "    ")
+    out.append(f"  Calibration: ECE {_num(s.ece)} (mean |accuracy - mean conf| over the bins "
+               f"above, weighted by n; {s.covered} covered units); Brier {_num(s.brier)}")
+    out += _prevalence(s)
     out.append(f"  Abstained: {s.abstained} ({s.unsure} unsure; the best competing reading "
                f"was the label's category on {s.unsure_top_right})")
     if s.rules:
         out.append("  Rules (fired on covered units / right)")
         out += table(["rule", "fired", "right"],
                      [[r, str(f), str(c)] for r, (f, c) in sorted(s.rules.items())], "    ")
+    return out
+
+
+def _prevalence(s: UnitScore) -> list[str]:
+    rows = s.prevalence_rows()
+    if not rows:
+        return []
+    out = [f"  Prevalence (share of the {s.n} units): suggested (naive), corrected for the "
+           "confusion above (on these units it should give back the label share), label"]
+    out += table(["category", "suggested", "corrected", "label"],
+                 [[c, pct(sug, NA), pct(cor, NA) if c != NONE else "",
+                   pct(ref, NA) if c != NONE else ""] for c, sug, cor, ref in rows], "    ")
+    if s.prevalence is not None:
+        out += [f"    note: {n}" for n in s.prevalence.notes]
     return out
 
 
@@ -82,6 +112,10 @@ def format_score(report: ScoreReport, labels_dir: Path, runs_dir: Path,
             rows.append(_summary_row(split, unit, s))
     lines += table(["", "n", "covered", "coverage", "acc(covered)", "acc(all)", "kappa",
                     "kappa +none", "nm prec", "nm recall"], rows)
+    lines.append(f"kappa +none (lo–hi), and precision and recall below: {BOOT_LEVEL * 100:.0f}% "
+                 "percentile bootstrap interval, "
+                 f"{BOOT_RESAMPLES} resamples of whole tasks (the units of one task move "
+                 "together: they are not independent); none with fewer than two tasks")
     for split in report.splits():
         g = report.grouping(split)
         lines += ["", f"== {SPLIT_TITLES[split]} ==",

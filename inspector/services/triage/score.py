@@ -16,6 +16,13 @@ task is the middle part of its id (``run/task/index``).
 
 Figures that cannot be computed (nothing to divide by, kappa's chance agreement already
 perfect) are ``None``. Floats in :meth:`ScoreReport.to_json` are rounded to 4 decimals.
+
+Uncertainty (:mod:`inspector.model.labels.score_stats`): kappa with abstention as a class and
+each category's precision and recall carry a 95% percentile bootstrap interval over *tasks*
+(the units of one task are resampled together: its roots share a README and a suite), seeded
+so the output is deterministic; calibration is the expected calibration error over the
+reliability bins and the Brier score; each category's prevalence is corrected for the measured
+confusion (:meth:`UnitScore.corrected_prevalence` for a new batch of suggestions).
 """
 
 from __future__ import annotations
@@ -32,6 +39,17 @@ from inspector.model.labels.agreement import cohen_kappa
 from inspector.model.labels.label_file import ItemRef
 from inspector.model.labels.labelset import LabelSet
 from inspector.model.labels.roots import final_follows
+from inspector.model.labels.score_stats import (
+    BootInterval,
+    Prevalence,
+    bootstrap_confusions,
+    brier_score,
+    corrected_prevalence,
+    expected_calibration_error,
+    kappa_interval,
+    precision_interval,
+    recall_interval,
+)
 from inspector.model.untrusted.errors import LoadError
 
 SCORE_FORMAT = "genesis-inspector.triage-score"
@@ -114,6 +132,11 @@ class ScoredItem:
     def correct(self) -> bool:
         return self.suggested == self.reference
 
+    @property
+    def cluster(self) -> str:
+        """The bootstrap's cluster: the task (the sample when its id names none)."""
+        return task_of(self.sample) or self.sample
+
 
 def _rate(a: int, b: int) -> float | None:
     return a / b if b else None
@@ -129,6 +152,10 @@ def _r4(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
 
 
+def _ci(ci: BootInterval | None) -> dict[str, Any] | None:
+    return None if ci is None else ci.to_json()
+
+
 @dataclass(frozen=True, slots=True)
 class CategoryScore:
     """One category: ``tp`` suggested and right, ``suggested`` times suggested, ``reference``
@@ -138,6 +165,8 @@ class CategoryScore:
     tp: int
     suggested: int
     reference: int
+    precision_ci: BootInterval | None = None
+    recall_ci: BootInterval | None = None
 
     @property
     def precision(self) -> float | None:
@@ -154,7 +183,8 @@ class CategoryScore:
     def to_json(self) -> dict[str, Any]:
         return {"reference": self.reference, "suggested": self.suggested, "correct": self.tp,
                 "precision": _r4(self.precision), "recall": _r4(self.recall),
-                "f1": _r4(self.f1)}
+                "f1": _r4(self.f1), "precision_interval": _ci(self.precision_ci),
+                "recall_interval": _ci(self.recall_ci)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +233,40 @@ class UnitScore:
     unsure_top_right: int  # unsure units whose best competing reading was the reference
     rules: dict[str, tuple[int, int]]  # rule -> (fired on covered units, correct)
     misses: tuple[ScoredItem, ...]  # wrong suggestions first, then abstentions
+    kappa_with_abstention_ci: BootInterval | None = None
+    brier: float | None = None  # covered units: mean (confidence - right)^2
+    clusters: int = 0  # tasks among the units
+    prevalence: Prevalence | None = None
+    """The correction applied to the scored units themselves (a check: with an invertible
+    confusion it gives back the reference shares)."""
+
+    @property
+    def ece(self) -> float | None:
+        """Expected calibration error over the reliability bins (covered units)."""
+        return expected_calibration_error((b.n, b.correct, b.confidence_sum)
+                                          for b in self.reliability)
+
+    def corrected_prevalence(self, suggestions: Iterable[str | None]) -> Prevalence:
+        """Each reference category's share of a batch of ``suggestions`` (``None``: no
+        suggestion), corrected for this score's confusion matrix; assumes the confusion
+        measured here holds for the batch."""
+        counts = Counter(NONE if s is None else s for s in suggestions)
+        return corrected_prevalence(self.rows, self.columns, self.matrix,
+                                    {c: float(n) for c, n in counts.items()})
+
+    def prevalence_rows(self) -> list[tuple[str, float | None, float | None, float | None]]:
+        """Per category (and ``none``): the suggested share, the corrected estimate on these
+        units and the reference share; ``None`` where a figure does not apply."""
+        prev = self.prevalence
+        if not self.n or prev is None:
+            return []
+        refs = {r: sum(row) for r, row in zip(self.rows, self.matrix, strict=True)}
+        out: list[tuple[str, float | None, float | None, float | None]] = []
+        for c in _order(self.rows, self.columns[:-1]):
+            out.append((c, prev.observed.get(c, 0.0), prev.estimate.get(c),
+                        refs.get(c, 0) / self.n))
+        out.append((NONE, prev.observed.get(NONE, 0.0), None, None))
+        return out
 
     @property
     def coverage(self) -> float | None:
@@ -238,7 +302,18 @@ class UnitScore:
                                                                self.covered)),
                           "binary_kappa_covered": _r4(self.binary_kappa),
                           "model": self.model.to_json()},
+            "kappa_with_abstention_interval": _ci(self.kappa_with_abstention_ci),
             "reliability": [b.to_json() for b in self.reliability],
+            "calibration": {"covered": self.covered, "ece": _r4(self.ece),
+                            "brier": _r4(self.brier)},
+            "prevalence": None if self.prevalence is None else {
+                **self.prevalence.to_json(),
+                "method": "adjusted classify-and-count: shares of the reference categories "
+                          "minimising |P^T pi - q| on the simplex, P(suggested | reference) "
+                          "from this confusion matrix; assumes the confusion transfers",
+                "per_category": {c: {"suggested": _r4(sug), "corrected": _r4(cor),
+                                     "reference": _r4(ref)}
+                                 for c, sug, cor, ref in self.prevalence_rows()}},
             "abstentions": {"n": self.abstained, "unsure": self.unsure,
                             "unsure_top_reading_correct": self.unsure_top_right},
             "rules": {r: {"fired": f, "correct": c} for r, (f, c) in sorted(self.rules.items())},
@@ -256,6 +331,8 @@ def _order(categories: Sequence[str], seen: Iterable[str]) -> tuple[str, ...]:
 def score_units(units: Sequence[ScoredItem], categories: Sequence[str]) -> UnitScore:
     """All figures for ``units``; ``categories`` (taxonomy order) name the rows and columns,
     and categories met in the units but not listed are appended, sorted."""
+    boot = bootstrap_confusions([(u.cluster, u.reference, u.suggested or NONE)
+                                 for u in units])
     covered = [u for u in units if u.suggested is not None]
     correct = sum(1 for u in covered if u.correct)
     rows = _order(categories, (u.reference for u in units))
@@ -269,7 +346,13 @@ def score_units(units: Sequence[ScoredItem], categories: Sequence[str]) -> UnitS
             suggested=sum(1 for u in covered if member(u.suggested)),
             reference=sum(1 for u in units if member(u.reference)))
 
-    per_category = tuple(cat(c, lambda x, c=c: x == c) for c in _order(rows, columns[:-1]))
+    def with_ci(c: CategoryScore) -> CategoryScore:
+        return CategoryScore(c.category, c.tp, c.suggested, c.reference,
+                             precision_interval(boot, c.category, c.precision),
+                             recall_interval(boot, c.category, c.recall))
+
+    per_category = tuple(with_ci(cat(c, lambda x, c=c: x == c))
+                         for c in _order(rows, columns[:-1]))
     not_model = cat(NOT_MODEL, lambda x: x == NOT_MODEL)
     model = cat("model", lambda x: x is not None and x != NOT_MODEL)
     binary = [(u.reference == NOT_MODEL, u.suggested == NOT_MODEL) for u in covered]
@@ -287,10 +370,11 @@ def score_units(units: Sequence[ScoredItem], categories: Sequence[str]) -> UnitS
         rules[u.rule] = (fired + 1, right + int(u.correct))
     misses = ([u for u in covered if not u.correct]
               + [u for u in abstained])
+    kappa_none = cohen_kappa([(u.reference, u.suggested or NONE) for u in units])
     return UnitScore(
         n=len(units), covered=len(covered), correct=correct,
         kappa_covered=cohen_kappa([(u.reference, u.suggested or NONE) for u in covered]),
-        kappa_with_abstention=cohen_kappa([(u.reference, u.suggested or NONE) for u in units]),
+        kappa_with_abstention=kappa_none,
         rows=rows, columns=columns, matrix=matrix, categories=per_category,
         not_model=not_model, model=model,
         binary_correct=sum(1 for a, b in binary if a == b),
@@ -298,7 +382,12 @@ def score_units(units: Sequence[ScoredItem], categories: Sequence[str]) -> UnitS
         reliability=tuple(bins), abstained=len(abstained),
         unsure=sum(1 for u in abstained if u.unsure),
         unsure_top_right=sum(1 for u in abstained if u.unsure and u.top_reading == u.reference),
-        rules=rules, misses=tuple(misses))
+        rules=rules, misses=tuple(misses),
+        kappa_with_abstention_ci=kappa_interval(boot, kappa_none),
+        brier=brier_score((u.confidence, u.correct) for u in covered),
+        clusters=len({u.cluster for u in units}),
+        prevalence=corrected_prevalence(rows, columns, matrix, {
+            c: float(sum(row[j] for row in matrix)) for j, c in enumerate(columns)}))
 
 
 # ----------------------------------------------------------------------------------- report
