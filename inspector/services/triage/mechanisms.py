@@ -50,6 +50,9 @@ _HTTP_ERRORS = frozenset({"HTTPException", "StarletteHTTPException"})
 _CONDITION = re.compile(
     r"invalid|malformed|validation|not valid|missing|required|bad input|wrong (?:type|format)"
     r"|incorrect|unparsable|cannot be parsed|bad json|invalid json", re.IGNORECASE)
+_INVALID_CODES = frozenset({400, 422})
+"""The codes HTTP gives a request the service cannot accept as sent (a README tying another
+code, 401 or 404, to a "missing" thing speaks of something else)."""
 _CODE = re.compile(r"(?<![\w.])([45]\d\d)(?![\w.])")
 
 _cache: dict[str, Mechanisms] = {}
@@ -129,7 +132,7 @@ def _validation(exp: ff.Expectation, mech: Mechanisms, readme: str) -> list[Read
     expected = _codes(exp)
     if not expected or any(is_success(e) for e in expected) or got in expected:
         return []
-    reserved = validation_statuses(readme)
+    reserved = {c: v for c, v in validation_statuses(readme).items() if c in _INVALID_CODES}
     wanted = [e for e in expected if e in reserved]
     if not wanted or got in reserved:
         return []

@@ -243,3 +243,74 @@ def test_a_clean_repo_gives_no_mechanism_reading(tmp_path: Path) -> None:
     assert len(triage.groups) == 2
     assert not any(r.rule.startswith("mechanism/") for s in triage.suggestions
                    for r in s.competing)
+
+
+NOTES_README = """# Notes
+
+## POST /api/notes
+Body: `{"title": "string"}` (required). 400 Bad Request when the body is invalid or malformed.
+
+## GET /api/notes/{id}
+404 when no note has that id. Every error answers:
+
+```json
+{"error": "message"}
+```
+"""
+
+NOTES_SUITE = """import requests
+BASE = "http://localhost:8000"
+
+
+def test_missing_title():
+    r = requests.post(f"{BASE}/api/notes", json={})
+    assert r.status_code == 400
+
+
+def test_unknown_note_error_body():
+    r = requests.get(f"{BASE}/api/notes/999")
+    assert "error" in r.json()
+"""
+
+NOTES_APP = """from fastapi import FastAPI, HTTPException
+from pydantic import BaseModel
+
+app = FastAPI()
+NOTES = {}
+
+
+class Note(BaseModel):
+    title: str
+
+
+@app.post("/api/notes", status_code=201)
+def create(note: Note):
+    return note
+
+
+@app.get("/api/notes/{note_id}")
+def get(note_id: int):
+    if note_id not in NOTES:
+        raise HTTPException(status_code=404, detail="not found")
+    return NOTES[note_id]
+"""
+
+
+def test_fastapi_defaults_never_overridden(tmp_path: Path) -> None:
+    body = TestCase(
+        "tests/test_api.py::test_unknown_note_error_body", Outcome.FAILED,
+        message="AssertionError: assert 'error' in {'detail': 'not found'}",
+        traceback=("tests/test_api.py:12: in test_unknown_note_error_body\n"
+                   '    assert "error" in r.json()\n'
+                   "E   AssertionError: assert 'error' in {'detail': 'not found'}\n"
+                   "E    +  where {'detail': 'not found'} = json()"),
+        file="tests/test_api.py")
+    cases = (_failure("test_missing_title", 7, "assert r.status_code == 400", 422, 400), body)
+    status, envelope = _triage(tmp_path, NOTES_README, NOTES_SUITE, {"main.py": NOTES_APP},
+                               cases).suggestions
+    app = f"main.py:{_line(NOTES_APP, 'FastAPI()')}"
+    assert status.rule == "mechanism/framework-default-validation", status
+    assert status.category == "architectural" and app in status.reason
+    assert envelope.rule == "mechanism/framework-default-error-body", envelope
+    assert envelope.category == "architectural" and app in envelope.reason
+    assert "README.md:10" in envelope.reason
