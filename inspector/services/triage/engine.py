@@ -31,12 +31,12 @@ from inspector.model.failures.triage import (
 )
 from inspector.model.labels.label_file import Anchor
 from inspector.services.suite.audit import SuiteAudit, audit_task
-from inspector.services.triage import rules, spec_rules
+from inspector.services.triage import mechanisms, rules, spec_rules
 from inspector.services.triage.combine import decide
 from inspector.services.triage.conventions import ConventionIndex
 from inspector.services.triage.corpus import CorpusIndex
 from inspector.services.triage.items import failure_items
-from inspector.services.triage.roots import group_roots
+from inspector.services.triage.roots import group_roots, merge_by_mechanism
 
 Family = Callable[[rules.ItemEvidence], list[Reading]]
 
@@ -45,6 +45,7 @@ FAMILIES: tuple[tuple[str, Family], ...] = (
     ("suite", rules.suite_readings),
     ("test-bug", rules.test_bug_readings),
     ("spec", spec_rules.spec_readings),
+    ("mechanism", mechanisms.mechanism_readings),
     ("cross-sample", rules.cross_sample_readings),
 )
 """Every rule family, in the order their readings are listed when they tie."""
@@ -251,9 +252,10 @@ def triage_sample(sample: SampleResult, ctx: TriageContext) -> SampleTriage:
     if not items:
         return SampleTriage(sample.sample_id, ())
     groups = group_roots(sample, items)
+    roots = [suggest_root(group.root, sample, ctx) for group in groups]
+    groups, roots = merge_by_mechanism(groups, roots, mechanisms.mechanism_of)
     out: list[TestSuggestion] = []
-    for group in groups:
-        root = suggest_root(group.root, sample, ctx)
+    for group, root in zip(groups, roots, strict=True):
         out.append(root)
         out.extend(follower(m, root, group) for m in group.members)
     order = {i.key: n for n, i in enumerate(items)}

@@ -17,13 +17,22 @@ Everything else is its own root: two tests failing for two reasons are two roots
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from inspector.model import SampleResult
 from inspector.model.failures.text import PYTEST_FRAME_PREFIX as _FRAME
 from inspector.model.failures.text import is_connection_failure
-from inspector.model.failures.triage import DEPLOY_FAILED, TEST, FailureItem, RootGroup
+from inspector.model.failures.triage import (
+    DEPLOY_FAILED,
+    TEST,
+    FailureItem,
+    RootGroup,
+    TestSuggestion,
+)
 from inspector.services.rerun.runner import normalise_error
 
-__all__ = ["failing_line", "failing_statement", "group_roots", "is_connection_failure"]
+__all__ = ["failing_line", "failing_statement", "group_roots", "is_connection_failure",
+           "merge_by_mechanism"]
 
 
 def failing_line(traceback: str) -> str | None:
@@ -118,3 +127,28 @@ def group_roots(sample: SampleResult, items: list[FailureItem]) -> list[RootGrou
             by_signature[k] = item
         roots.append(item)
     return [RootGroup(r, tuple(members.get(r.key, ())), why.get(r.key, "")) for r in roots]
+
+
+def merge_by_mechanism(groups: list[RootGroup], roots: list[TestSuggestion],
+                       mechanism_of: Callable[[TestSuggestion], tuple[str, str] | None]
+                       ) -> tuple[list[RootGroup], list[TestSuggestion]]:
+    """``groups`` with their root suggestions (one each, same order), where the roots decided
+    on the same mechanism (``mechanism_of`` gives its key and description) are one group: the
+    later roots and their members follow the first root in report order."""
+    first: dict[str, int] = {}
+    merged: list[tuple[RootGroup, TestSuggestion]] = []
+    for group, root in zip(groups, roots, strict=True):
+        found = mechanism_of(root)
+        if found is None:
+            merged.append((group, root))
+            continue
+        key, why = found
+        if key not in first:
+            first[key] = len(merged)
+            merged.append((group, root))
+            continue
+        at = first[key]
+        lead, lead_root = merged[at]
+        reason = f"{lead.why}; {why}" if lead.why and why not in lead.why else (lead.why or why)
+        merged[at] = (RootGroup(lead.root, (*lead.members, *group.items), reason), lead_root)
+    return [g for g, _ in merged], [r for _, r in merged]
