@@ -6,20 +6,7 @@ import re
 import sys
 from dataclasses import dataclass
 
-IMPORT_ALIASES: dict[str, tuple[str, ...]] = {
-    "yaml": ("pyyaml",), "PIL": ("pillow",), "cv2": ("opencv-python", "opencv-python-headless"),
-    "sklearn": ("scikit-learn",), "bs4": ("beautifulsoup4",), "dateutil": ("python-dateutil",),
-    "jwt": ("pyjwt",), "dotenv": ("python-dotenv",), "jose": ("python-jose",),
-    "multipart": ("python-multipart",), "magic": ("python-magic",), "MySQLdb": ("mysqlclient",),
-    "psycopg2": ("psycopg2", "psycopg2-binary"), "attr": ("attrs",), "Crypto": ("pycryptodome",),
-    "OpenSSL": ("pyopenssl",), "serial": ("pyserial",), "google": ("protobuf",),
-    "dns": ("dnspython",), "websocket": ("websocket-client",), "docx": ("python-docx",),
-    "pkg_resources": ("setuptools",), "email_validator": ("email-validator",),
-    "pytest_jsonreport": ("pytest-json-report",), "rest_framework": ("djangorestframework",),
-    "rest_framework_simplejwt": ("djangorestframework-simplejwt",), "flask_cors": ("flask-cors",),
-    "flask_sqlalchemy": ("flask-sqlalchemy",), "jsonschema": ("jsonschema",),
-}
-"""Import names whose distribution is named differently (the rest: the same name)."""
+from inspector.model.repo.import_names import IMPORT_ALIASES as IMPORT_ALIASES
 
 # Import names of well-known third-party distributions (beyond IMPORT_ALIASES): a golden test
 # importing one of these needs it installed, it is not a module of the generated repo.

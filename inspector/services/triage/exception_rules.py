@@ -10,9 +10,15 @@ by itself; when no rule fires it returns ``None`` rather than guess.
 The rules, in order (the first that fires wins):
 
 1. pip could not resolve the repo's requirements (install log or deployment message):
-   ``dependency`` — or ``not-model`` when the index was unreachable.
+   ``dependency`` — or ``not-model`` when the index was unreachable (pip's output read
+   closer by :mod:`.dependency_rules`: an import name given as a distribution, a name no index
+   has, a pin no release matches, the requirements pip says conflict).
+   Then a framework's missing optional distribution or code for another major version of a
+   library, said by an exception -> ``dependency`` (:mod:`.dependency_rules`).
 2. ``No module named 'X'``: the repo's own package lacks submodule X -> ``cross-file``; a
-   golden test imports a module the task README never mentions -> ``not-model``; the server
+   golden test imports a module the task README never mentions -> ``not-model`` (one the
+   README names -> ``other``; no README -> nothing: a golden test's own import statement is
+   never the repo's cross-file error, nor in rule 3); the server
    was pointed at a module that does not exist -> ``architectural``; otherwise a third-party
    module is missing -> ``dependency``.
 3. ``cannot import name 'N' from 'M'``: M is a repo module -> ``cross-file`` (N is not defined
@@ -60,9 +66,16 @@ from inspector.model.repo.generated_repo import GeneratedRepo
 from inspector.model.results.outcomes import Phase
 from inspector.model.results.sample import SampleResult, TestCase
 from inspector.services.repo.pymodules import IMPORT_ALIASES as _IMPORT_ALIASES
-from inspector.services.repo.pymodules import Requirement, parse_requirements
+from inspector.services.repo.pymodules import KNOWN_THIRD_PARTY, Requirement, parse_requirements
 from inspector.services.repo.pymodules import norm_dist as _norm_dist
 from inspector.services.suite.audit import SuiteAudit
+from inspector.services.triage.dependency_rules import (
+    install_detail,
+    installed_versions,
+    moved_note,
+    repo_install_lines,
+    rule_dependency_signs,
+)
 
 ARCHITECTURAL = "architectural"
 DEPENDENCY = "dependency"
@@ -669,19 +682,16 @@ class SampleContext:
             re.match(r"^(?:test_.*|.*_test|conftest)\.py$", parts[-1]))
 
     def installed_version(self, package: str) -> tuple[str, Anchor | None] | None:
+        """The version of ``package`` the sample's install log shows installed, with the
+        line saying so (see :func:`.dependency_rules.installed_versions`)."""
         log = self.log(Phase.INSTALL)
         if log is None or log.line_nos is None:
             return None
-        want = _norm_dist(package)
-        for k, line in enumerate(log.lines):
-            m = _PIP_INSTALLED.search(line)
-            if not m:
-                continue
-            for tok in m.group("pkgs").split():
-                name, _, ver = tok.rpartition("-")
-                if name and _norm_dist(name) == want:
-                    return ver, Anchor.log(Phase.INSTALL.value, log.line_nos[k], line.strip())
-        return None
+        found = installed_versions(log.lines).get(_norm_dist(package))
+        if found is None:
+            return None
+        ver, k = found
+        return ver, Anchor.log(Phase.INSTALL.value, log.line_nos[k], log.lines[k].strip())
 
 
 def _suggestion(category: str, rule: str, reason: str, anchors: Iterable[Anchor]) -> Suggestion:
@@ -735,14 +745,7 @@ def _rule_install(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
         texts.append(log)
     texts.extend(ctx.messages())
     for text in texts:
-        section_repo = True  # lines before any pip command: assume the repo's install
-        repo_lines: list[int] = []
-        for k, line in enumerate(text.lines):
-            s = line.strip()
-            if s.startswith("$ ") and " pip install" in s:
-                section_repo = "-r" in s.split() and "tests/requirements" not in s
-            elif section_repo:
-                repo_lines.append(k)
+        repo_lines = repo_install_lines(text.lines)
         network = next((k for k in repo_lines if _PIP_NETWORK.search(text.lines[k])), None)
         for pattern, rule in ((_PIP_NO_DIST, "pip-no-distribution"),
                               (_PIP_NO_VERSION, "pip-no-distribution"),
@@ -768,6 +771,16 @@ def _rule_install(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
             if listed is not None:
                 anchors.append(Anchor.file("requirements.txt", listed.line))
                 asked = f", which requirements.txt asks for (line {listed.line})"
+            detail = install_detail(text.lines, repo_lines, rule, name, req, asked)
+            if detail is not None:
+                for k in detail.lines:
+                    anchors.extend(ctx.anchors(text, k))
+                for dist in detail.dists:
+                    named = ctx.repo.requirement_for(dist)
+                    if named is not None:
+                        anchors.append(Anchor.file("requirements.txt", named.line))
+                return _suggestion(DEPENDENCY, detail.rule, f"{_quote(line)} — {detail.why}",
+                                   anchors)
             if rule == "pip-no-distribution":
                 why = f"pip cannot find '{req}' on the package index{asked}"
             elif rule == "pip-conflict":
@@ -828,7 +841,8 @@ def _missing_module(ctx: SampleContext, text: _Text, exc: _Exc, name: str,
             f"{issue.summary} (a benchmark defect, not the model's)",
             [*anchors, *(Anchor.file(e.file, e.line) for e in issue.evidence[:3]
                          if e.file.startswith("tests/"))])
-    if imported is not None and imported[1].split(".")[0] == "conftest":
+    stmt = _golden_statement(ctx, exc)
+    if imported is not None and _suite_module(imported[1], stmt is not None):
         fr, mod = imported
         return _suggestion(
             NOT_MODEL, "golden-suite-harness-convention",
@@ -844,6 +858,17 @@ def _missing_module(ctx: SampleContext, text: _Text, exc: _Exc, name: str,
             f"{quote} — {lead}the task's test {fr.path} imports {mod}, which the task README "
             "never mentions (a benchmark defect, not the model's)", anchors)
     repo = ctx.repo
+    if stmt is not None and imported is not None and top not in sys.stdlib_module_names \
+            and top not in KNOWN_THIRD_PARTY:
+        # the golden suite's own import statement failed: never the repo's cross-file error
+        if ctx.readme is None:
+            return None  # cannot tell whether the README asks for that module
+        fr, mod = imported
+        return _suggestion(
+            OTHER, "readme-module-missing",
+            f"{quote} — the task's test {fr.path} imports {mod}, which the task README "
+            "names, and the repo does not provide it: the repo does not follow the README's "
+            "layout", anchors)
     if not repo.available:
         return None
     anchors.extend(ctx.frame_anchors(exc))
@@ -887,6 +912,9 @@ def _missing_module(ctx: SampleContext, text: _Text, exc: _Exc, name: str,
     else:
         anchors.append(Anchor.file("requirements.txt"))
         tail = "requirements.txt does not provide it"
+    dists = _IMPORT_ALIASES.get(top)
+    if dists and req is None and top not in sys.stdlib_module_names:
+        tail += f" (the distribution that provides '{top}' is {dists[0]})"
     return _suggestion(DEPENDENCY, "missing-third-party-module",
                        f"{quote} — '{top}' is not a module of the repo and {tail}", anchors)
 
@@ -907,6 +935,59 @@ def _golden_import(ctx: SampleContext, exc: _Exc, name: str) -> tuple[_Frame, st
     return (fr, m.group("a") or m.group("b")) if m else None
 
 
+def _golden_statement(ctx: SampleContext, exc: _Exc) -> _Frame | None:
+    """The task test's frame whose import statement failed: the innermost frame outside
+    libraries and the interpreter is in the golden suite (None otherwise)."""
+    for fr in reversed(exc.frames):
+        if LIBRARY_PATH.search(fr.path.replace("\\", "/")):
+            continue
+        return fr if ctx.is_golden_path(fr.path) else None
+    return None
+
+
+def _suite_module(module: str, golden_statement: bool) -> bool:
+    """A module of the task's suite itself: its conftest, or (imported by a golden test's own
+    statement) its tests package, importable only with the suite's layout on sys.path."""
+    top = module.split(".")[0]
+    return top == "conftest" or (golden_statement and top in ("tests", "test"))
+
+
+def _golden_cannot_import(ctx: SampleContext, fr: _Frame, name: str, mod: str, quote: str,
+                          anchors: list[Anchor]) -> Suggestion | None:
+    """``cannot import name`` raised by a golden test's own import statement of a module
+    that is not a library: the suite's layout, an undocumented name, or the README's layout
+    not followed; never cross-file."""
+    issue = ctx.audit.for_module(mod) if ctx.audit else None
+    if issue is not None:
+        return _suggestion(
+            NOT_MODEL, "golden-suite-" + issue.cause.replace(" ", "-").lower(),
+            f"{quote} — the task's test {fr.path} imports {name} from {mod}: {issue.cause}: "
+            f"{issue.summary} (a benchmark defect, not the model's)",
+            [*anchors, *(Anchor.file(e.file, e.line) for e in issue.evidence[:3]
+                         if e.file.startswith("tests/"))])
+    if _suite_module(mod, True):
+        return _suggestion(
+            NOT_MODEL, "golden-suite-harness-convention",
+            f"{quote} — the task's test {fr.path} imports {name} from its own {mod}, which "
+            "resolves to another module under the harness's layout (the suite's directory is "
+            "not on sys.path): a benchmark defect, not the model's", anchors)
+    if ctx.readme is None:
+        return None  # cannot tell whether the README describes that module
+    missing = [w for w, said in ((mod, _mentioned(mod, ctx.readme)),
+                                 (name, _mentioned(name, ctx.readme))) if not said]
+    if missing:
+        return _suggestion(
+            NOT_MODEL, "golden-test-undocumented-import",
+            f"{quote} — the task's test {fr.path} imports {name} from {mod}, and the task "
+            f"README never mentions {' or '.join(missing)} (a benchmark defect, not the "
+            "model's)", anchors)
+    return _suggestion(
+        OTHER, "readme-name-missing",
+        f"{quote} — the task's test {fr.path} imports {name} from {mod}, both named by the "
+        "task README, and the repo does not provide it: the repo does not follow the "
+        "README's layout", anchors)
+
+
 def _rule_cannot_import(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
     """3. ``cannot import name 'N' from 'M'``."""
     repo = ctx.repo
@@ -925,6 +1006,12 @@ def _rule_cannot_import(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
             anchors = ctx.anchors(text, exc.index)
             quote = _quote(_short_import_error(exc.text))
             user = ctx.innermost_repo_frame(exc)
+            stmt = _golden_statement(ctx, exc) if not is_lib else None
+            if stmt is not None:
+                found = _golden_cannot_import(ctx, stmt, name, mod, quote, anchors)
+                if found is not None:
+                    return found
+                continue
             if mod_rel is not None:
                 anchors.extend(ctx.frame_anchors(exc))
                 user_part = f"{user[0]} imports {name}, but " if user else ""
@@ -973,6 +1060,9 @@ def _version_mismatch(ctx: SampleContext, text: _Text, exc: _Exc, name: str, mod
         what = f"the installed {pkg}{' ' + inst[0] if inst else ''} does not provide {name}"
     if importer:
         what += f" (imported by {importer})"
+    note = moved_note(mod, name)
+    if note:
+        what += f": {note}"
     reqs = repo.requirements()
     req = repo.requirement_for(pkg)
     if req is not None:
@@ -1308,6 +1398,7 @@ def _rule_harness(ctx: SampleContext, ev: _Evidence) -> Suggestion | None:
 
 RULES: tuple[tuple[str, _Rule], ...] = (
     ("install", _rule_install),
+    ("dependency-signs", rule_dependency_signs),
     ("missing-module", _rule_missing_module),
     ("cannot-import", _rule_cannot_import),
     ("repo-attribute", _rule_repo_attribute),

@@ -195,10 +195,9 @@ def test_forge_quote_board_is_a_benchmark_defect_given_the_readme(bundled) -> No
     assert "app.models" in s.reason and "README" in s.reason
     assert Anchor.for_test("tests/test_quote_model.py") in s.evidence
     assert any(a.kind == "log" and a.phase == "tests" and a.line == 23 for a in s.evidence)
-    # without the README the engine cannot know app.models was never asked for: the repo's
-    # own package 'app' lacks the module, which reads as a cross-file problem
-    s2 = suggest(sample)
-    assert s2 is not None and (s2.category, s2.rule) == ("cross-file", "repo-submodule-missing")
+    # without the README the engine cannot know whether app.models was asked for; an import
+    # made by the golden suite is never the repo's cross-file error, so it says nothing
+    assert suggest(sample) is None
 
 
 def test_relay_quote_board_model_test_is_also_the_benchmarks_defect(bundled) -> None:
@@ -481,12 +480,13 @@ def test_rule2_golden_test_importing_an_undocumented_module(tmp_path) -> None:
     assert got is not None
     assert (got.category, got.rule) == ("not-model", "golden-test-undocumented-import")
     assert Anchor.for_test("tests/test_model.py") in got.evidence
-    # the README asks for it: the model's own package lacks it
+    # the README asks for it: the repo does not follow the README's layout (not cross-file:
+    # the repo's own modules do not disagree)
     asked = suggest(s, task_readme="Put the Widget model in `app/models.py`.")
-    assert asked is not None and (asked.category, asked.rule) == ("cross-file",
-                                                                  "repo-submodule-missing")
-    # no README given: the engine cannot tell, and says cross-file
-    assert suggest(s).category == "cross-file"
+    assert asked is not None and (asked.category, asked.rule) == ("other",
+                                                                  "readme-module-missing")
+    # no README given: the engine cannot tell, and says nothing
+    assert suggest(s) is None
 
 
 CONFTEST_TB = """ImportError while importing test module '/tmp/gi-x/repo/tests/test_users.py'.
@@ -922,8 +922,8 @@ def test_unknown_test_id_uses_the_deployment_evidence(tmp_path) -> None:
 
 def test_golden_test_file_named_like_a_repo_file_is_not_mapped_into_the_repo(tmp_path) -> None:
     c = case("tests/conftest.py", "collection failure",
-             "tests/conftest.py:2: in <module>\n    import flaskr\n"
-             "E   ModuleNotFoundError: No module named 'flaskr'", Outcome.ERROR)
+             "tests/conftest.py:2: in <module>\n    import yaml\n"
+             "E   ModuleNotFoundError: No module named 'yaml'", Outcome.ERROR)
     s = sample(tmp_path, repo={"conftest.py": "", "app.py": ""}, cases=(c,))
     got = suggest(s)
     assert got is not None and got.category == "dependency"
