@@ -1,0 +1,3 @@
+#!/bin/bash
+rm -f users.db
+python app.py

@@ -1,0 +1,5 @@
+#!/bin/bash
+cd "$(dirname "$0")"
+python manage.py makemigrations movies
+python manage.py migrate
+python manage.py runserver 0.0.0.0:8000 --noreload
