@@ -125,9 +125,10 @@ def _show(value: Any) -> str:
 
 # ----------------------------------------------------------------------------- the request
 
-def sent_request(exp: Expectation, sources: Mapping[str, str]) -> SentRequest | None:
+def sent_request(exp: Expectation, sources: Mapping[str, str],
+                 test_id: str = "") -> SentRequest | None:
     """The request of ``exp`` read from the suite ``sources`` (suite-relative path -> text),
-    or None when its call cannot be found."""
+    or None when its call cannot be found. ``test_id`` picks a parametrized case's values."""
     req = exp.request
     if req is None or not req.line:
         return None
@@ -141,7 +142,8 @@ def sent_request(exp: Expectation, sources: Mapping[str, str]) -> SentRequest | 
                      and n.lineno == req.line and suite.request_method(n, scope)), None)
         if call is None:
             return None
-        return _Reader(suite, scope).request(call, req.method, req.path, f.path)
+        case_id = test_id.split("[", 1)[1][:-1] if test_id.endswith("]") else None
+        return _Reader(suite, scope, case_id).request(call, req.method, req.path, f.path)
     except (RecursionError, ValueError, TypeError, AttributeError):
         return None
 
@@ -149,9 +151,37 @@ def sent_request(exp: Expectation, sources: Mapping[str, str]) -> SentRequest | 
 class _Reader:
     """Static values of one request call's arguments."""
 
-    def __init__(self, suite: sf.Suite, scope: sf.Scope) -> None:
+    def __init__(self, suite: sf.Suite, scope: sf.Scope, case_id: str | None = None) -> None:
         self.suite = suite
         self.scope = scope
+        self.case_id = case_id  # the parametrized case's id ('  ' in test_x[  ]), None if none
+
+    def _parametrized(self, name: str, scope: sf.Scope) -> Any:
+        """The value ``@pytest.mark.parametrize`` gave parameter ``name`` in this case (the
+        one whose pytest id is the test id's bracket), None when unknown."""
+        if scope.func is None or self.case_id is None:
+            return None
+        for deco in scope.func.decorator_list:
+            if not (isinstance(deco, ast.Call) and (sf.dotted(deco.func) or "").endswith(
+                    "parametrize") and len(deco.args) >= 2):
+                continue
+            ok, names = self.suite.static_value(deco.args[0], scope)
+            values = self.value(deco.args[1], scope)
+            if not ok or not isinstance(values, list | tuple):
+                continue
+            argnames = [n.strip() for n in names.split(",")] if isinstance(names, str) \
+                else list(names)
+            if name not in argnames:
+                continue
+            at = argnames.index(name)
+            for i, row in enumerate(values):
+                row = tuple(row) if len(argnames) > 1 and isinstance(row, list | tuple) \
+                    else (row,)
+                ident = "-".join(_param_id(v, n, i) for v, n in zip(row, argnames,
+                                                                    strict=False))
+                if ident == self.case_id or ident in self.case_id.split("-"):
+                    return row[at] if at < len(row) else None
+        return None
 
     def request(self, call: ast.Call, method: str, path: str, file: str) -> SentRequest:
         kw = {k.arg: k.value for k in call.keywords if k.arg}
@@ -177,6 +207,8 @@ class _Reader:
                       **params}
         headers = self.value(kw["headers"], self.scope) if "headers" in kw else {}
         headers = dict(headers) if isinstance(headers, dict) else {}
+        if "content_type" in kw:  # Flask's and Werkzeug's test clients
+            headers["Content-Type"] = self.value(kw["content_type"], self.scope)
         has_auth = any(k in kw for k in ("auth", "cookies")) or any(
             str(h).lower() in ("authorization", "x-api-key", "x-auth-token", "cookie")
             for h in headers) or ("headers" in kw and not isinstance(
@@ -201,6 +233,8 @@ class _Reader:
                 elif isinstance(k, ast.Constant) and isinstance(k.value, str):
                     out[k.value] = self.value(v, scope, depth + 1)
             return out
+        if isinstance(node, ast.List | ast.Tuple):
+            return [self.value(e, scope, depth + 1) for e in node.elts]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                 and node.func.attr == "copy" and not node.args:
             return self.value(node.func.value, scope, depth + 1)
@@ -214,6 +248,9 @@ class _Reader:
         if isinstance(node, ast.Name):
             b = self.suite.binding(node.id, scope)
             if b == "param":
+                given = self._parametrized(node.id, scope)
+                if given is not None:
+                    return given
                 b = self.suite.param_value(node.id, scope)
             if isinstance(b, tuple):
                 got = self.value(b[0], b[1], depth + 1)
@@ -257,6 +294,15 @@ class _Reader:
             elif value is not None:
                 obj[key] = self.value(value, scope)
         return obj
+
+
+def _param_id(value: Any, argname: str, index: int) -> str:
+    """The id pytest gives a parametrized value."""
+    if isinstance(value, str):
+        return value.encode("unicode_escape").decode("ascii")
+    if value is None or isinstance(value, bool | int | float):
+        return str(value)
+    return f"{argname}{index}"
 
 
 def _item_of(target: ast.AST, name: str) -> str | None:

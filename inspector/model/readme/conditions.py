@@ -272,8 +272,9 @@ def judge(conditions: list[fc.Condition], sent: fc.SentRequest | None,
     situations = error_situations(contract, endpoint)
     out = _violations(sent, rules, endpoint) if sent is not None else []
     covered = {(f.condition.kind, f.condition.field) for f in out}
+    kinds = {f.condition.kind for f in out}
     for c in conditions:
-        if (c.kind, c.field) in covered:
+        if (c.kind, c.field) in covered or (c.field is None and c.kind in kinds):
             continue
         out.append(_stated(c, rules, situations, contract, endpoint))
     return out
@@ -313,7 +314,10 @@ def _query_value(value: Any, rule: FieldRule) -> Any:
     if not isinstance(value, str):
         return value
     if any(t in rule.type for t in _NUMERIC_TYPES):
-        return float(value) if re.fullmatch(r"-?\d+(?:\.\d+)?", value.strip()) else value
+        text = value.strip()
+        if re.fullmatch(r"-?\d+", text):
+            return int(text)
+        return float(text) if re.fullmatch(r"-?\d+\.\d+", text) else value
     return value if not rule.type or "string" in rule.type else None
 
 

@@ -35,7 +35,7 @@ def condition_readings(exp: ff.Expectation, contract: ReadmeContract, found: Spe
                        demand: str, anchors: tuple[Anchor, ...], sources: Mapping[str, str],
                        test_name: str) -> list[Reading]:
     """Readings of a refusal test whose status the README lists (``found`` specified)."""
-    sent = fc.sent_request(exp, sources)
+    sent = fc.sent_request(exp, sources, test_name)
     conditions = fc.conditions_of(exp, sent, test_name)
     endpoint = contract.endpoint(found.endpoint) if found.endpoint else None
     findings = rc.judge(conditions, sent, contract, endpoint)

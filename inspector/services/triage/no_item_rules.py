@@ -48,6 +48,7 @@ _NONE_OTHER = re.compile(r"'NoneType' object is not (?:subscriptable|iterable)|"
 _KEY = r"""(?:\[\s*['"](?P<k{n}>\w+)['"]\s*\]|\.get\(\s*['"](?P<g{n}>\w+)['"][^)]*\))"""
 _NULLABLE = re.compile(r"\bnull(?:able)?\b|\bnone\b|\boptional\b|may be (?:absent|missing|empty)|"
                        r"\bor null\b", re.I)
+_NOTHING_RAN = ("no_tests", "all_skipped", "not_collectable")
 _ENV = re.compile(r"\b(?:os\.)?(?:environ|getenv)\b")
 
 
@@ -114,6 +115,9 @@ def no_item_readings(ev: ItemEvidence) -> list[Reading]:
     on the environment."""
     if ev.item.test_id is not None or ev.item.kind != SUITE_NOT_RUN:
         return []
+    cause = ev.sample.tests.cause
+    if cause is not None and cause.kind not in _NOTHING_RAN:
+        return []  # a crash, an import error, a timeout: read by the other families
     out = _non_collectable(ev)
     out += _env_gate(ev)
     return out
