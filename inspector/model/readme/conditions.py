@@ -91,7 +91,7 @@ _SITUATION_WORDS: dict[str, re.Pattern[str]] = {
                               r"unknown (?:id|user|resource)", re.I),
     fc.DUPLICATE: re.compile(r"already|duplicate|taken|in use|conflict|exists", re.I),
     fc.UNAUTHORISED: re.compile(r"token|auth|credential|logged in|login|unauthori", re.I),
-    fc.ORDER: re.compile(r"\bbefore\b|\bafter\b|earlier|later|precede|order", re.I),
+    fc.ORDER: re.compile(r"\bbefore\b|\bafter\b|earlier|later|precede", re.I),
 }
 _CODE_CONDITIONS = {"401": fc.UNAUTHORISED, "403": fc.UNAUTHORISED, "404": fc.UNKNOWN_ID,
                     "409": fc.DUPLICATE, "415": fc.CONTENT_TYPE}

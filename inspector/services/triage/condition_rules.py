@@ -45,6 +45,8 @@ def condition_readings(exp: ff.Expectation, contract: ReadmeContract, found: Spe
                         f"{demand}; {found.reason} (a status the README lists; which condition "
                         "the test exercises could not be read from its request)", anchors)]
     test_anchor = tuple(a for a in anchors if a.path != "README.md")
+    if sent is not None and sent.file and exp.request is not None:
+        test_anchor += (Anchor.task_file(sent.file, sent.line, exp.request.source),)
     stated = [f for f in findings if f.stated]
     answered = f"the service answered {actual}" if actual is not None else \
         "the service answered otherwise"
