@@ -41,6 +41,7 @@ from inspector.services.suite.audit import (
 from inspector.services.triage.conventions import ConventionIndex
 from inspector.services.triage.corpus import CorpusIndex
 from inspector.services.triage.exception_rules import SampleContext, suggest
+from inspector.services.triage.no_item_rules import no_item_readings
 
 NOT_MODEL = "not-model"
 
@@ -189,7 +190,7 @@ def _dist_for(module: str) -> str:
 def suite_readings(ev: ItemEvidence) -> list[Reading]:
     """Audit findings that explain this failure."""
     if ev.audit is None:
-        return []
+        return no_item_readings(ev)
     out: list[Reading] = []
     text = ev.text
     test_file = (ev.item.test_id or "").split("::")[0] or None
@@ -205,7 +206,7 @@ def suite_readings(ev: ItemEvidence) -> list[Reading]:
             ev.remedies.append(Remedy(INSTALL_TEST_PACKAGE, _dist_for(issue.modules[0])))
         elif issue.cause == HARNESS_CONVENTION and issue.files and _read_file(issue):
             ev.remedies.append(Remedy(ADD_TASK_FILE, _read_file(issue) or ""))
-    return out
+    return out + no_item_readings(ev)
 
 
 def _read_file(issue: SuiteIssue) -> str | None:

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from inspector.model.failures import facts as ff
 from inspector.model.failures.assertion_reader import expectation_of
+from inspector.model.failures.conditions import expects_refusal
 from inspector.model.failures.triage import RUN_ALONE, Reading, Remedy
 from inspector.model.labels.label_file import Anchor
 from inspector.model.readme.check import check
@@ -27,7 +28,9 @@ from inspector.model.readme.check_status import (
 )
 from inspector.model.readme.contract import ReadmeContract
 from inspector.model.readme.contract_types import REQUEST, SpecCheck
+from inspector.services.triage.condition_rules import condition_readings
 from inspector.services.triage.conventions import describe
+from inspector.services.triage.no_item_rules import null_readings
 from inspector.services.triage.offline import online_calls
 from inspector.services.triage.pollution import shared_literals
 from inspector.services.triage.repo_sites import status_sites
@@ -60,14 +63,28 @@ def expectation(ev: ItemEvidence) -> ff.Expectation | None:
     if ev.case is None or ev.item.test_id is None:
         return None
     test_file = ev.item.test_id.split("::")[0]
-    source = ev.suite_source(test_file)
+    sources = _conftests(ev)
+    return expectation_of(ev.item.test_id, ev.case.message, ev.case.traceback,
+                          ev.suite_source(test_file), test_file, None, sources)
+
+
+def _conftests(ev: ItemEvidence) -> dict[str, str]:
     sources = {}
     for rel in ("tests/conftest.py", "conftest.py"):
         text = ev.suite_source(rel)
         if text is not None:
             sources[rel] = text
-    return expectation_of(ev.item.test_id, ev.case.message, ev.case.traceback, source,
-                          test_file, None, sources)
+    return sources
+
+
+def _request_sources(ev: ItemEvidence) -> dict[str, str]:
+    """The failing test's file and the conftests (where its request is built)."""
+    sources = _conftests(ev)
+    test_file = (ev.item.test_id or "").split("::")[0]
+    text = ev.suite_source(test_file) if test_file else None
+    if text is not None:
+        sources[test_file] = text
+    return sources
 
 
 def _readme_anchors(found: SpecCheck) -> tuple[Anchor, ...]:
@@ -99,12 +116,12 @@ def spec_readings(ev: ItemEvidence) -> list[Reading]:
     exp = expectation(ev)
     if exp is None or exp.kind in (ff.CONNECTION, ff.UNKNOWN):
         return []
-    if exp.kind == ff.EXCEPTION:
-        return []  # exceptions are read by the evidence and test-bug families
     readme = ev.task.readme if ev.task else ""
     if not readme.strip():
         return []
     contract = contract_of(readme)
+    if exp.kind == ff.EXCEPTION:  # read by the evidence and test-bug families, but a null
+        return null_readings(exp, contract)  # the README allows is read here
     found = check(exp, contract)
     anchors = _readme_anchors(found) + _test_anchor(exp)
     demand = _demand(exp)
@@ -117,6 +134,10 @@ def spec_readings(ev: ItemEvidence) -> list[Reading]:
     elif found.verdict == "contradicted":
         out.append(Reading(NOT_MODEL, 0.85, "spec/test-contradicts-readme",
                            f"{demand}; {found.reason}", anchors))
+    elif found.verdict == "specified" and exp.kind == ff.STATUS and expects_refusal(exp):
+        out.extend(r if r.category != OTHER else _with_sites(r, ev, exp)
+                   for r in condition_readings(exp, contract, found, demand, anchors,
+                                               _request_sources(ev), ev.item.test_id or ""))
     elif found.verdict == "specified":
         category = ARCHITECTURAL if exp.kind == ff.HEADER else OTHER
         out.append(Reading(category, SPECIFIED_WEIGHT.get(exp.kind, 0.5), "spec/readme-specified",
