@@ -1,0 +1,13 @@
+"""Entry point for the User Management microservice."""
+import os
+
+import uvicorn
+
+from app import create_app
+
+app = create_app()
+
+
+if __name__ == "__main__":
+    port = int(os.environ.get("PORT", "8080"))
+    uvicorn.run(app, host="0.0.0.0", port=port)

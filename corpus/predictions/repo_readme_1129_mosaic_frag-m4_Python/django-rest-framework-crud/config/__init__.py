@@ -1,0 +1,1 @@
+"""Project configuration package (settings and root URL configuration)."""

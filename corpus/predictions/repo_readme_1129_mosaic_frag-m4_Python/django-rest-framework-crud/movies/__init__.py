@@ -1,0 +1,1 @@
+"""Movies app: movie resources owned by authenticated users."""
