@@ -6,6 +6,7 @@ bundled runs; no engine is a failure (the ``docker_client`` fixture), never a sk
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import time
 from collections.abc import Callable
@@ -55,6 +56,17 @@ async def _queue_at(app: InspectorApp, pilot, sample_id: str) -> LabelScreen:  #
     return screen
 
 
+def _label(app: InspectorApp, key: str) -> dict | None:
+    """zoe's label of item ``key`` as written in her label file (None: not there)."""
+    path = app.labels.store.path_for("zoe")
+    if not path.is_file():
+        return None
+    for lb in json.loads(path.read_text())["labels"]:
+        if lb["sample"] + ("::" + lb["test"] if lb["test"] else "") == key:
+            return lb
+    return None
+
+
 def _running(app: InspectorApp) -> list[object]:
     return [w for w in app.workers if w.group == "confirm" and not w.is_finished]
 
@@ -66,6 +78,9 @@ async def test_the_confirmation_runs_in_a_worker_and_shows_with_the_suggestion(
         test = "tests/test_api_contract.py::test_readme_present_and_sections"
         assert screen.scope == test
         assert "add the task's README.md" in screen.panel.text
+        before = screen.loaded[screen.index].triage.for_item(f"{SYNAPSE}::{test}")
+        assert before is not None and before.confirmation is None
+        before_confidence = before.confidence
         await pilot.press("r")
         await pilot.pause()
         assert _running(app), "the re-run is a worker"
@@ -87,6 +102,21 @@ async def test_the_confirmation_runs_in_a_worker_and_shows_with_the_suggestion(
         run_dir = app.root / "runs" / RELAY
         assert c.log is not None and (run_dir / c.log).is_file()
         assert "done (shown with its suggestion)" in str(screen.panel.progress.render())
+        # the outcome is evidence: the item is decided again with it (issue 30, item 7) ...
+        key = f"{SYNAPSE}::{test}"
+        after = screen.loaded[screen.index].triage.for_item(key)
+        assert after is not None and after.confirmation == c
+        assert after.category == "not-model" and after.confidence > before_confidence
+        assert "confirmed by a re-run" in after.reason
+        assert "confirmed by a re-run" in screen.panel.text
+        # ... and taking the suggestion keeps the confirmation with the label
+        await pilot.press("g")
+        app.labels.flush()
+        await _until(pilot, lambda: _label(app, key) is not None, "the label on disk")
+        kept = _label(app, key)["suggestion"]
+        assert kept["category"] == "not-model" and kept["confirmation"] == "supports"
+        assert "2 of 5 tests pass" in kept["confirmation_outcome"]
+        assert kept["confirmation_log"] == c.log
         # r again starts a new re-run; Esc cancels it (and does not leave the queue)
         await pilot.press("r")
         await pilot.pause()
