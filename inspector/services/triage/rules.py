@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from inspector.model import SampleResult, Task, TestCase
+from inspector.model.failures import facts as ff
+from inspector.model.failures.assertion_reader import expectation_of
 from inspector.model.failures.text import NO_MODULE as _NO_MODULE
 from inspector.model.failures.triage import (
     ADD_TASK_FILE,
@@ -145,10 +147,52 @@ def evidence_readings(ev: ItemEvidence) -> list[Reading]:
         return []
     if ev.item.test_id is not None and ev.sample.deployment.success and _about_deployment(found):
         return []  # a deployment rule cannot explain a test of a service that came up
+    if found.category != NOT_MODEL and not service_failure_can_explain(ev, found.reason):
+        return []  # the service's own error, but this test saw the service answer otherwise
     weight = EVIDENCE_WEIGHTS.get(found.category, 0.6)
     _remedy_from_evidence(ev, found.category, found.rule, found.reason)
     return [Reading(found.category, weight, f"evidence/{found.rule}", found.reason,
                     found.evidence)]
+
+
+_EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception))\b")
+_TEXT_KINDS = (ff.CONTAINS, ff.VALUE)
+
+
+def expectation(ev: ItemEvidence) -> ff.Expectation | None:
+    """What the failing test expected, from its message, traceback and golden source."""
+    if ev.case is None or ev.item.test_id is None:
+        return None
+    test_file = ev.item.test_id.split("::")[0]
+    return expectation_of(ev.item.test_id, ev.case.message, ev.case.traceback,
+                          ev.suite_source(test_file), test_file, None, conftest_sources(ev))
+
+
+def conftest_sources(ev: ItemEvidence) -> dict[str, str]:
+    """The suite's conftest files (where fixtures build requests), path -> text."""
+    return {rel: text for rel in ("tests/conftest.py", "conftest.py")
+            if (text := ev.suite_source(rel)) is not None}
+
+
+def service_failure_can_explain(ev: ItemEvidence, reason: str) -> bool:
+    """Whether an error of the service (a crash in its log, a failed start) can explain this
+    test's failure: not when the test saw the service answer a definite non-error status or a
+    text of its own, nor, when the service never came up, when the test failed on a check
+    of its own that made no request; always when the error shows in the test's own output."""
+    if ev.item.test_id is None or ev.case is None:
+        return True
+    name = _EXCEPTION_NAME.search(reason)
+    if name is not None and name.group(1) in ev.text:
+        return True  # the test's own traceback shows it (a white-box call, a fixture)
+    exp = expectation(ev)
+    if exp is None or exp.kind in (ff.CONNECTION, ff.UNKNOWN) or exp.where != ff.IN_TEST:
+        return True
+    if exp.kind == ff.STATUS and isinstance(exp.actual, int) and not isinstance(exp.actual, bool):
+        return exp.actual >= 500
+    if exp.kind in _TEXT_KINDS and exp.request is not None and isinstance(exp.actual, str):
+        return False  # the service answered with a text of its own: it did not crash
+    # never came up, yet the test failed on a check that needs no service
+    return ev.sample.deployment.success or exp.request is not None or exp.kind == ff.EXCEPTION
 
 
 def _about_deployment(found: object) -> bool:

@@ -15,7 +15,6 @@ import hashlib
 from functools import lru_cache
 
 from inspector.model.failures import facts as ff
-from inspector.model.failures.assertion_reader import expectation_of
 from inspector.model.failures.conditions import expects_refusal
 from inspector.model.failures.triage import RUN_ALONE, Reading, Remedy
 from inspector.model.labels.label_file import Anchor
@@ -34,7 +33,12 @@ from inspector.services.triage.no_item_rules import null_readings
 from inspector.services.triage.offline import online_calls
 from inspector.services.triage.pollution import shared_literals
 from inspector.services.triage.repo_sites import status_sites
-from inspector.services.triage.rules import NOT_MODEL, ItemEvidence
+from inspector.services.triage.rules import (
+    NOT_MODEL,
+    ItemEvidence,
+    conftest_sources,
+    expectation,
+)
 
 OTHER = "other"
 ARCHITECTURAL = "architectural"
@@ -58,28 +62,9 @@ def contract_of(readme: str) -> ReadmeContract:
     return _contract(hashlib.sha1(readme.encode("utf-8", "replace")).hexdigest(), readme)
 
 
-def expectation(ev: ItemEvidence) -> ff.Expectation | None:
-    """What the failing test expected, from its message, traceback and golden source."""
-    if ev.case is None or ev.item.test_id is None:
-        return None
-    test_file = ev.item.test_id.split("::")[0]
-    sources = _conftests(ev)
-    return expectation_of(ev.item.test_id, ev.case.message, ev.case.traceback,
-                          ev.suite_source(test_file), test_file, None, sources)
-
-
-def _conftests(ev: ItemEvidence) -> dict[str, str]:
-    sources = {}
-    for rel in ("tests/conftest.py", "conftest.py"):
-        text = ev.suite_source(rel)
-        if text is not None:
-            sources[rel] = text
-    return sources
-
-
 def _request_sources(ev: ItemEvidence) -> dict[str, str]:
     """The failing test's file and the conftests (where its request is built)."""
-    sources = _conftests(ev)
+    sources = conftest_sources(ev)
     test_file = (ev.item.test_id or "").split("::")[0]
     text = ev.suite_source(test_file) if test_file else None
     if text is not None:
