@@ -4,6 +4,7 @@ compared with the fields, literals, headers and limits the README gives."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from inspector.model.readme.check_ctx import Ctx, quote
@@ -219,9 +220,11 @@ def _dict_value(x: Ctx, expected: dict[str, Any]) -> SpecCheck:
 
 def contains(x: Ctx) -> SpecCheck:
     """A text (or list) must contain a literal: specified only if the README gives such a
-    literal."""
+    literal; of alternatives (``"a" in t or "b" in t``), if it gives any of them."""
     exp = x.exp
     text = exp.expected
+    if isinstance(text, tuple) and text and all(isinstance(t, str) and t for t in text):
+        return _any_of(x, text)
     if not isinstance(text, str) or not text:
         return x.result(UNKNOWN, f"the test looks for {quote(text)} in a value; "
                         f"{x.c.name} cannot say")
@@ -250,6 +253,23 @@ def contains(x: Ctx) -> SpecCheck:
     return x.result(SILENT, f"{x.c.name} never gives a text containing {quote(text)}"
                     f"{doc}; the test looks for it{got}",
                     [field[0].mention] if field else [])
+
+
+def _any_of(x: Ctx, texts: tuple[str, ...]) -> SpecCheck:
+    """The verdict on alternatives: the first one the README gives; else the first it
+    contradicts; silent only when it gives none of them."""
+    checks = [contains(Ctx(replace(x.exp, expected=t), x.c)) for t in texts]
+    for verdict in (SPECIFIED, CONTRADICTED):
+        found = next((c for c in checks if c.verdict == verdict), None)
+        if found is not None:
+            return found
+    if all(c.verdict == SILENT for c in checks):
+        either = " or ".join(quote(t) for t in texts)
+        return x.result(SILENT, f"{x.c.name} never gives a text containing {either}; the "
+                        f"test looks for any of them{x.got}",
+                        [m for c in checks for m in c.mentions][:1])
+    return x.result(UNKNOWN, f"the test looks for any of {quote(list(texts))}; "
+                    f"{x.c.name} cannot say")
 
 
 def type_(x: Ctx) -> SpecCheck:

@@ -420,6 +420,19 @@ def test_contains_needs_the_literal() -> None:
     assert r.verdict == SPECIFIED and lines(r.mentions) == [61]
 
 
+def test_contains_any_of_alternatives() -> None:
+    # ``assert "a" in msg or "b" in msg``: silent only when the README gives neither
+    users = contract("UserManagement_2")
+    r = check(Expectation(CONTAINS, ("authorization", "token"), "authentication required",
+                          json_path="message", request=req("GET", "/api/v1/users/1")), users)
+    assert r.verdict == SILENT
+    assert "never gives a text containing 'authorization' or 'token'" in r.reason
+    auth = contract("javalin-user-auth-platform")
+    r = check(Expectation(CONTAINS, ("no such text anywhere", "Invalid credentials"), "Bad",
+                          json_path="message", request=req("POST", "/api/users/login")), auth)
+    assert r.verdict == SPECIFIED and lines(r.mentions) == [91]
+
+
 def test_types() -> None:
     auth = contract("javalin-user-auth-platform")
     r = check(Expectation(TYPE, int, "str", json_path="userId",
