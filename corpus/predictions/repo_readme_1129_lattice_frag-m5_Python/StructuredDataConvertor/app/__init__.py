@@ -1,0 +1,3 @@
+"""StructuredDataConvertor application package."""
+
+__version__ = "1.0.0"

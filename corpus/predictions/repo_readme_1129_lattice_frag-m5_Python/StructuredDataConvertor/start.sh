@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+set -e
+cd "$(dirname "$0")"
+export PYTHONUNBUFFERED=1
+exec python main.py

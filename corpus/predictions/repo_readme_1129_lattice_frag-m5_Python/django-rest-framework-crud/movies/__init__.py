@@ -1,0 +1,1 @@
+"""Project and app package for the movies JWT CRUD service."""
