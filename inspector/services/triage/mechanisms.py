@@ -38,8 +38,8 @@ from inspector.model.repo.mechanisms import (
     route_matches,
 )
 from inspector.services.triage.repo_sites import MAX_BYTES, py_files
-from inspector.services.triage.rules import ItemEvidence
-from inspector.services.triage.spec_rules import ARCHITECTURAL, OTHER, contract_of, expectation
+from inspector.services.triage.rules import ItemEvidence, expectation
+from inspector.services.triage.spec_rules import ARCHITECTURAL, OTHER, contract_of
 
 PREFIX = "mechanism/"
 VALIDATION = frozenset({"RequestValidationError", "ValidationError", "ValidationException",
