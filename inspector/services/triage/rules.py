@@ -33,6 +33,7 @@ from inspector.model.failures.triage import (
     Remedy,
 )
 from inspector.model.labels.label_file import Anchor
+from inspector.model.suite.contact import may_contact_service
 from inspector.services.repo.pymodules import IMPORT_ALIASES, is_stdlib
 from inspector.services.suite.audit import (
     HARNESS_CONVENTION,
@@ -177,8 +178,9 @@ def conftest_sources(ev: ItemEvidence) -> dict[str, str]:
 def service_failure_can_explain(ev: ItemEvidence, reason: str) -> bool:
     """Whether an error of the service (a crash in its log, a failed start) can explain this
     test's failure: not when the test saw the service answer a definite non-error status or a
-    text of its own, nor, when the service never came up, when the test failed on a check
-    of its own that made no request; always when the error shows in the test's own output."""
+    text of its own, nor, when the service never came up, when the test cannot have reached
+    it (:func:`~inspector.model.suite.contact.may_contact_service`); always when the error
+    shows in the test's own output."""
     if ev.item.test_id is None or ev.case is None:
         return True
     name = _EXCEPTION_NAME.search(reason)
@@ -191,8 +193,11 @@ def service_failure_can_explain(ev: ItemEvidence, reason: str) -> bool:
         return exp.actual >= 500
     if exp.kind in _TEXT_KINDS and exp.request is not None and isinstance(exp.actual, str):
         return False  # the service answered with a text of its own: it did not crash
-    # never came up, yet the test failed on a check that needs no service
-    return ev.sample.deployment.success or exp.request is not None or exp.kind == ff.EXCEPTION
+    if ev.sample.deployment.success:
+        return True
+    # never came up: it explains no test that cannot have reached it
+    source = ev.suite_source(ev.item.test_id.split("::")[0])
+    return source is None or may_contact_service(source, ev.item.test_id) is not False
 
 
 def _about_deployment(found: object) -> bool:

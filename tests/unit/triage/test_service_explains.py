@@ -34,6 +34,17 @@ def test_empty_body_message():
     assert "required" in r.json()["message"].lower()
 
 
+def test_sends_something():
+    sent = 0
+    for _ in range(3):
+        try:
+            requests.post(f"{BASE}/users/register", json={}, timeout=1)
+            sent += 1
+        except Exception:
+            pass
+    assert sent > 0, "Failed to send any requests"
+
+
 def test_readme_present():
     assert os.path.exists(os.path.join(os.path.dirname(__file__), "..", "README.md"))
 '''
@@ -114,7 +125,7 @@ def test_a_failed_start_does_not_explain_a_test_that_needs_no_service(tmp_path: 
              "ImportError: cannot import name 'hash_password' from 'auth' "
              f"({REPO_PREFIX}/auth.py)"]
     readme_test = case("tests/test_api.py::test_readme_present", "assert False",
-                       "tests/test_api.py:22: in test_readme_present\n    assert os.path.exists("
+                       "tests/test_api.py:33: in test_readme_present\n    assert os.path.exists("
                        "os.path.join(os.path.dirname(__file__), \"..\", \"README.md\"))\n"
                        "E   assert False")
     connection = case("tests/test_api.py::test_invalid_url_path",
@@ -124,8 +135,16 @@ def test_a_failed_start_does_not_explain_a_test_that_needs_no_service(tmp_path: 
                       "    r = requests.post(f\"{BASE}/users/invalid\")\n"
                       "E   requests.exceptions.ConnectionError: HTTPConnectionPool(host="
                       "'localhost', port=8080): Max retries exceeded")
-    triage = _triage(tmp_path, up=False, cases=(readme_test, connection), start=start)
+    swallowed = case("tests/test_api.py::test_sends_something",
+                     "AssertionError: Failed to send any requests\nassert 0 > 0",
+                     "tests/test_api.py:29: in test_sends_something\n"
+                     "    assert sent > 0, \"Failed to send any requests\"\n"
+                     "E   AssertionError: Failed to send any requests")
+    triage = _triage(tmp_path, up=False, cases=(readme_test, connection, swallowed),
+                     start=start)
     assert not any(r.startswith("evidence/") for r in _rules(triage, "test_readme_present"))
+    # a test that swallowed its connection errors did try to reach it: the start explains it
+    assert "evidence/repo-name-missing" in _rules(triage, "test_sends_something")
     # the test that could not connect is the failed start's (a follower of the sample's root)
     follower = triage.for_item("run/task/0::tests/test_api.py::test_invalid_url_path")
     assert follower is not None and follower.root == "run/task/0"
