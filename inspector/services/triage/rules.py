@@ -70,6 +70,7 @@ class ItemEvidence:
     conventions: ConventionIndex | None = None
     files: SuiteFiles = field(default_factory=lambda: SuiteFiles())  # one per triage pass
     remedies: list[Remedy] = field(default_factory=list)
+    _expectation: list[ff.Expectation | None] = field(default_factory=list, repr=False)
 
     @property
     def text(self) -> str:
@@ -161,12 +162,16 @@ _TEXT_KINDS = (ff.CONTAINS, ff.VALUE)
 
 
 def expectation(ev: ItemEvidence) -> ff.Expectation | None:
-    """What the failing test expected, from its message, traceback and golden source."""
+    """What the failing test expected, from its message, traceback and golden source (read
+    once per item: every rule family asks)."""
     if ev.case is None or ev.item.test_id is None:
         return None
-    test_file = ev.item.test_id.split("::")[0]
-    return expectation_of(ev.item.test_id, ev.case.message, ev.case.traceback,
-                          ev.suite_source(test_file), test_file, None, conftest_sources(ev))
+    if not ev._expectation:
+        test_file = ev.item.test_id.split("::")[0]
+        ev._expectation.append(expectation_of(
+            ev.item.test_id, ev.case.message, ev.case.traceback, ev.suite_source(test_file),
+            test_file, None, conftest_sources(ev)))
+    return ev._expectation[0]
 
 
 def conftest_sources(ev: ItemEvidence) -> dict[str, str]:
