@@ -67,16 +67,16 @@ class CorpusIndex:
         self.samples: dict[str, int] = defaultdict(int)  # task -> samples with test results
         self._sources: dict[str, str] = {}
         for run in runs:
+            source = source_of(run)
             for s in run.samples:
-                self._sources[s.sample_id] = source_of(run)
+                self._sources[s.sample_id] = source
                 if not s.tests.has_cases:
                     continue
                 self.samples[s.task] += 1
                 for c in s.tests.cases:
                     error = normalise_error(c.first_message_line) if c.outcome.is_failure else ""
                     table[(s.task, c.id)].append(
-                        Seen(s.sample_id, run.agent or run.id, c.outcome, error,
-                             source_of(run)))
+                        Seen(s.sample_id, run.agent or run.id, c.outcome, error, source))
         self._table = {k: tuple(v) for k, v in table.items()}
 
     def source(self, sample_id: str) -> str:

@@ -373,30 +373,12 @@ def cross_sample_readings(ev: ItemEvidence) -> list[Reading]:
     if not same or len(same) != len(others):
         return []
     own = ev.corpus.source(ev.sample.sample_id)
-    sources = sorted({s.source or s.agent for s in same})
-    independent = len([x for x in sources if x != own])
-    mine = len(same) - len([s for s in same if (s.source or s.agent) != own])
-    parts = [f"{independent} other agent/model(s): {', '.join(x for x in sources if x != own)}"
-             ] if independent else []
+    sources = sorted({s.source for s in same} - {own})
+    independent = len(sources)
+    mine = sum(1 for s in same if s.source == own)
+    parts = [f"{independent} other agent/model(s): {', '.join(sources)}"] if independent else []
     if mine:
         parts.append(f"{mine} sample(s) of this sample's own agent, not independent")
     return [Reading(NOT_MODEL, independence_weight(independent), "cross-sample/fails-alike",
                     f"every other sample ({len(same)}) fails it the same way and none passes; "
                     f"{_strength(independent)} evidence: {'; '.join(parts)}")]
-    history = ev.corpus.history(ev.sample.task, ev.item.test_id)
-    others = history.others(ev.sample.sample_id)
-    if not others:
-        return []
-    passes = history.passes(ev.sample.sample_id)
-    same = history.same_failure(ev.sample.sample_id, ev.case.first_message_line)
-    agents = sorted({s.agent for s in same})
-    if passes:
-        names = ", ".join(sorted({s.agent for s in passes}))
-        return [Reading(NOT_MODEL, -0.2, "~cross-sample/passed-elsewhere",
-                        f"{len(passes)} of {len(others)} other sample(s) pass this test "
-                        f"({names}): it can be passed")]
-    if same and len(same) == len(others):
-        return [Reading(NOT_MODEL, 0.3 + 0.1 * min(len(same), 3), "cross-sample/fails-alike",
-                        f"every other sample ({len(same)}: {', '.join(agents)}) fails it the "
-                        "same way and none passes")]
-    return []
