@@ -33,4 +33,21 @@ if ! docker info >/dev/null 2>&1; then
     docker info >/dev/null 2>&1 || { log "dockerd did not come up:"; tail -20 /tmp/genesis-dockerd.log >&2; exit 1; }
 fi
 
-inspector sandbox init
+# Java tasks: JDK 17 and Maven, and Debian's Maven repository layout (/usr/share/maven-repo:
+# JUnit 5, Jackson, Jetty, the compiler and Surefire plugins), the offline source the tests use
+JAVA_PACKAGES="openjdk-17-jdk-headless maven junit5 libjackson2-databind-java libjetty9-java libmaven-compiler-plugin-java libsurefire-java"
+missing=""
+for p in $JAVA_PACKAGES; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    if [ "$(id -u)" != 0 ]; then
+        log "Java packages missing:$missing; as root: apt-get install -y$missing"
+        exit 1
+    fi
+    log "installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -qq $missing >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq $missing >/dev/null; }
+fi
+
+inspector sandbox init --java

@@ -51,3 +51,39 @@ def add_phase_limits(p: argparse._ActionsContainer) -> None:
     p.add_argument("--log-cap-mb", type=positive_mb, default=DEFAULT_LOG_CAP_MB, metavar="MB",
                    help="cap on each phase log; its head and tail are kept "
                         f"(default {DEFAULT_LOG_CAP_MB:g})")
+
+
+def add_maven_options(p: argparse._ActionsContainer) -> None:
+    """Where Maven resolves a Java repo's artifacts (every command that deploys a sample)."""
+    p.add_argument("--maven-repo", metavar="URL",
+                   help="Java: resolve through this Maven mirror or proxy only (written into a "
+                        "generated settings.xml as the mirror of every repository); "
+                        "$INSPECTOR_MAVEN_REPO")
+    p.add_argument("--maven-local", metavar="DIR",
+                   help="Java: resolve from this local Maven repository folder only (read-only; "
+                        "e.g. /usr/share/maven-repo); $INSPECTOR_MAVEN_LOCAL. With neither: "
+                        "offline, the per-machine artifact cache only")
+
+
+def apply_maven_options(args: argparse.Namespace) -> None:
+    """Check the Maven options and hand them to the backends this process (and a private Ray
+    cluster it starts) creates, through their environment variables."""
+    import os
+
+    from inspector.cli.errors import CliError
+    from inspector.services.host.maven_source import (
+        LOCAL_ENV,
+        URL_ENV,
+        MavenSourceError,
+        maven_source,
+    )
+
+    url, local = getattr(args, "maven_repo", None), getattr(args, "maven_local", None)
+    if not url and not local:
+        return
+    try:
+        source = maven_source(url, local)
+    except MavenSourceError as exc:
+        raise CliError(str(exc)) from None
+    os.environ.pop(URL_ENV if source.kind == "local" else LOCAL_ENV, None)
+    os.environ[URL_ENV if source.kind == "url" else LOCAL_ENV] = source.location

@@ -19,7 +19,10 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from inspector.services.figures.metrics import compute_run_metrics
 
     settings = cli_settings()
+    from inspector.cli.args import apply_maven_options
     from inspector.services.deploy.choose import backend_factory
+
+    apply_maven_options(args)
     from inspector.services.deploy.warm import DeployError
 
     allow_local = args.allow_local_exec or settings.allow_local_exec
@@ -93,7 +96,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 def evaluate_arguments(ev: argparse.ArgumentParser) -> None:
     """Tasks, predictions, the output run, the backend, the executor and the limits."""
-    from inspector.cli.args import add_phase_limits
+    from inspector.cli.args import add_maven_options, add_phase_limits
 
     ev.add_argument("--tasks", required=True, help="tasks root (holds repo/<task>/README.md)")
     ev.add_argument("--predictions", required=True, action="append",
@@ -123,6 +126,7 @@ def evaluate_arguments(ev: argparse.ArgumentParser) -> None:
                     help="replace an existing run (without it, the same command on a "
                          "partial run resumes it)")
     add_phase_limits(ev)
+    add_maven_options(ev)
     ev.add_argument("--repogenesis-out", help="also write the stock RepoGenesis output here")
     ev.add_argument("--repogenesis-layout", choices=["current", "flat"], default="current",
                     help="report_<stamp>.json + intermediate/<stamp>/ or report.json + "

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from inspector.cli.args import add_phase_limits, at_least_one
+from inspector.cli.args import add_maven_options, add_phase_limits, at_least_one
 from inspector.cli.errors import EXIT_NOT_DEPLOYED, cli_settings
 from inspector.cli.output import print_json
 
@@ -65,10 +65,12 @@ def _limits(args: argparse.Namespace) -> SandboxLimits:
 
 
 def _pool(args: argparse.Namespace, allow_local: bool) -> DeploymentPool:
+    from inspector.cli.args import apply_maven_options
     from inspector.services.deploy.backend import Limits
     from inspector.services.deploy.choose import backend_factory
     from inspector.services.deploy.warm import DeploymentPool
 
+    apply_maven_options(args)
     any_source = _settings_any_source(args.allow_any_package_source)
     return DeploymentPool(backend_factory(allow_local, _limits(args), any_source=any_source),
                           limits=Limits(install=args.install_timeout,
@@ -252,6 +254,19 @@ def cmd_sandbox_init(args: argparse.Namespace) -> int:
             return 1
     print(f"{res.image} {res.image_id[:19]} "
           + (f"built in {res.seconds:.0f}s" if res.built else "already present"))
+    if getattr(args, "java", False):
+        from inspector.services.sandbox.java_image import init_java_image
+
+        with _cancel_on_sigint() as cancel:
+            try:
+                res = init_java_image(client, force=args.force,
+                                      say=lambda s: _err(s) if not args.quiet else None,
+                                      cancel=cancel)
+            except InitError as exc:
+                _err(f"error: {exc}")
+                return 1
+        print(f"{res.image} {res.image_id[:19]} "
+              + (f"built in {res.seconds:.0f}s" if res.built else "already present"))
     return 0
 
 
@@ -347,6 +362,7 @@ def sandbox_options(p: argparse._ActionsContainer) -> None:
                    help="install requirements from URLs, VCS links, local paths or other "
                         "indexes too (default: only the configured package index)")
     add_phase_limits(p)
+    add_maven_options(p)
     p.add_argument("--keep-reruns", type=at_least_one, default=DEFAULT_KEEP_RERUNS, metavar="N",
                    help="re-runs whose logs are kept per sample; older ones are removed when "
                         f"a new one starts (default {DEFAULT_KEEP_RERUNS})")
@@ -379,6 +395,9 @@ def init_arguments(init: argparse.ArgumentParser) -> None:
     init.add_argument("--mirror", help="Debian mirror URL (default: from /etc/apt)")
     init.add_argument("--suite", help="Debian suite with --mirror (default bookworm)")
     init.add_argument("--quiet", action="store_true")
+    init.add_argument("--java", action="store_true",
+                      help="also build the Java image (JDK 17 and Maven from the same Debian "
+                           "sources) for Java tasks")
 
 
 def ls_arguments(ls: argparse.ArgumentParser) -> None:

@@ -44,7 +44,7 @@ def backend_factory(allow_local: bool, sandbox_limits: SandboxLimits | None = No
                 raise DeployError(str(exc)) from None
         if name == "docker":
             # start-up: the Docker backend (and docker) only when it is chosen
-            from inspector.services.deploy.docker_backend import DockerBackend
+            from inspector.services.deploy.java_docker import SandboxBackend
             from inspector.services.sandbox.cleanup import cleanup_leftovers
             from inspector.services.sandbox.engine import connect
 
@@ -54,7 +54,7 @@ def backend_factory(allow_local: bool, sandbox_limits: SandboxLimits | None = No
                 raise DeployError(str(exc)) from None
             if cleanup:
                 cleanup_leftovers(client)
-            return DockerBackend(client, sandbox_limits, allow_any_source=any_source)
+            return SandboxBackend(client, sandbox_limits, allow_any_source=any_source)
         raise DeployError(f"unknown backend {name!r} (choose docker or local)")
 
     return make

@@ -3,18 +3,21 @@
 The generated repo is copied, its ``src/test`` replaced by the task's golden tests, Java 11
 settings in ``pom.xml`` raised to 17, then ``mvn clean compile -DskipTests`` (install phase),
 ``start.sh`` or ``mvn spring-boot:run`` (start), and ``mvn test`` (tests), whose Surefire XML
-reports give the per-test results.
+reports give the per-test results (:mod:`inspector.services.suite.maven_plan`: the goals, and
+the plugin goals when the repository lacks the lifecycle's own plugins).
 
-Maven runs offline (``-o``) unless ``INSPECTOR_MAVEN_ONLINE=1``: this machine reaches no Maven
-repository, and an online Maven can spend minutes on connection timeouts. What the local
-repository (``~/.m2``) lacks then fails the phase at once with one message naming the missing
-artifact, marked as an infrastructure problem rather than the agent's.
+Where artifacts come from (:mod:`inspector.services.host.maven_source`): with ``--maven-repo``
+or ``--maven-local``, a generated ``settings.xml`` resolves through that source only (the
+per-machine cache asked first) into the session's own local repository, in the install phase;
+the tests then run offline. With neither, Maven runs offline (``-o``) against ``~/.m2`` as it
+always did, unless ``INSPECTOR_MAVEN_ONLINE=1``. What cannot be resolved fails the phase at once
+with one message naming the artifact and the repository tried: the repo's dependency failure
+when the repository answered, the machine's (not evaluable) when none did.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import threading
 import time
@@ -36,11 +39,26 @@ from inspector.services.deploy.backend import (
 from inspector.services.deploy.local_session import LocalHost, LocalSession
 from inspector.services.deploy.start_command import find_start_command
 from inspector.services.host import confine
+from inspector.services.host.maven_cache import artifact_paths, fill_cache
+from inspector.services.host.maven_source import (
+    CACHE_ID,
+    MIRROR_ID,
+    MavenSource,
+    cache_dir,
+    maven_source,
+    settings_xml,
+)
 from inspector.services.host.venvs import run_logged
 from inspector.services.logs import line_buffer
 from inspector.services.logs.phase_log import PhaseLog, now_iso
 from inspector.services.repo.files import COPY_IGNORE
 from inspector.services.suite.maven_log import INFRA, MavenConsole, parse_maven_output
+from inspector.services.suite.maven_plan import (
+    BATCH,
+    GoalPlan,
+    cache_hits,
+    missing_lifecycle_plugin,
+)
 from inspector.services.suite.surefire import SourceIndex, parse_surefire_reports
 
 JAVA_STARTUP = 20.0  # the stock harness's Java limits
@@ -70,18 +88,24 @@ def maven_online() -> bool:
 
 
 def maven_args(*goals: str) -> list[str]:
-    """``mvn`` with batch mode, no colours, offline unless the user opted in."""
-    return ["mvn", "-B", "-Dstyle.color=never", *([] if maven_online() else ["-o"]), *goals]
+    """``mvn`` with batch mode, no colours, offline unless the user opted in (``~/.m2``)."""
+    return ["mvn", *BATCH, *([] if maven_online() else ["-o"]), *goals]
 
 
-def unreachable_repository(console: MavenConsole, problem: str | None) -> NotEvaluable | None:
-    """Not evaluable when Maven could not resolve what the build needs without asking any
-    repository (we ran it offline) or reaching one; None when a repository answered (an
-    artifact that does not exist is the repo's failure) or nothing was unresolved."""
-    if not console.unresolved or not (console.repository_unreachable or not maven_online()):
+def unreachable_repository(console: MavenConsole, problem: str | None,
+                           source: MavenSource | None = None) -> NotEvaluable | None:
+    """Not evaluable when Maven could not resolve what the build needs without asking a
+    complete repository (offline: ``~/.m2``, a folder, the cache) or reaching one; None when a
+    complete repository answered (an artifact that does not exist is the repo's failure) or
+    nothing was unresolved."""
+    offline = not source.complete if source is not None else not maven_online()
+    if not console.unresolved or not (console.repository_unreachable or offline):
         return None
+    tried = f"; repository tried: {source.describe()}" if source is not None else ""
+    if source is not None and not source.complete and not console.repository_unreachable:
+        tried += " (not a complete repository: a missing artifact may exist elsewhere)"
     return NotEvaluable("dependency_repository_unreachable",
-                        problem or console.dependency_message() or "")
+                        (problem or console.dependency_message() or "") + tried)
 
 
 def rewrite_pom_java17(pom: Path) -> bool:
@@ -149,21 +173,41 @@ class _Capture:
 class JavaSession(LocalSession):
     """A local deployment of a Maven project."""
 
-    def __init__(self, backend: LocalHost, job: SampleJob) -> None:
+    def __init__(self, backend: LocalHost, job: SampleJob,
+                 source: MavenSource | None = None) -> None:
         job = replace(job, limits=java_limits(job.limits))
         super().__init__(backend, job)
         root = job.task.root
         found = java_tests(root / "src" / "test" / "java", root) if root and \
             (root / "src" / "test" / "java").is_dir() else []
         self.index = SourceIndex(found)
+        self.first_class = found[0].class_name.split("$")[0] if found else None
+        self.source = source or maven_source()
+        self.plan = GoalPlan()
+        self.compiled = False
+        self.test_runs = 0
+        self.prepared: MavenConsole | None = None
+        self.settings: Path | None = None
+        if self.source.kind != "offline":  # the user's repository, the session's own .m2
+            self.settings = self.tmp / "settings.xml"
+            self.settings.write_text(settings_xml(self.source, str(self.tmp / "m2"),
+                                                  cache_url=cache_dir().as_uri()),
+                                     encoding="utf-8")
+
+    def _command(self, goals: list[str], offline: bool) -> list[str]:
+        if self.settings is None:
+            return maven_args(*goals)
+        return ["mvn", *BATCH, "-s", str(self.settings), *(["-o"] if offline else []), *goals]
 
     def _maven(self, goals: list[str], log: PhaseLog, timeout: float,
-               extra_env: dict[str, str] | None = None) -> tuple[int | None, str]:
+               extra_env: dict[str, str] | None = None,
+               offline: bool = False) -> tuple[int | None, str]:
         cap = _Capture(log)
         env = self._env(None)
         env.update(extra_env or {})
-        code = run_logged(maven_args(*goals), cap, self.workdir, env,
-                          timeout, self._cancelled)
+        cmd = self._command(goals, offline)
+        log.meta("$ " + " ".join(cmd))
+        code = run_logged(cmd, cap, self.workdir, env, timeout, self._cancelled)
         return code, cap.text
 
     def install(self, log: PhaseLog) -> PhaseOutcome:
@@ -186,8 +230,23 @@ class JavaSession(LocalSession):
             return done(PhaseStatus.FAILED, "no pom.xml at the repo root: nothing to build")
         if rewrite_pom_java17(pom):
             log.meta("pom.xml: Java 11 compiler settings raised to 17 (as the stock image does)")
-        code, text = self._maven(["clean", "compile", "-DskipTests"], log,
-                                 self.job.limits.install)
+        log.meta(f"Maven resolves through {self.source.describe()}" if self.settings else
+                 "Maven resolves from ~/.m2" + ("" if maven_online() else " (offline)"))
+        pom_text = pom.read_text(encoding="utf-8", errors="replace")
+        code, text = self._maven(self.plan.install(), log, self.job.limits.install)
+        missing = missing_lifecycle_plugin(text, pom_text) if code else None
+        if missing:
+            self.plan = GoalPlan(True, f"the repository lacks {missing}, which Maven's "
+                                 "lifecycle binds without the pom naming it")
+            log.meta(f"{self.plan.reason}: building with the plugin goals directly; the "
+                     "harness removes target/ and copies src/*/resources itself (no filtering)")
+            copy_resources(self.workdir)
+            code, text = self._maven(self.plan.install(), log, self.job.limits.install)
+        prep_code, prep = self._maven(self.plan.prepare_tests(self.first_class), log,
+                                      self.job.limits.install)
+        self.compiled = prep_code == 0
+        self.prepared = parse_maven_output(prep)
+        self._cache_stats(log, text + "\n" + prep)
         if code == 0:
             return done(PhaseStatus.OK, "mvn compile succeeded", 0)
         if code is None:
@@ -196,9 +255,25 @@ class JavaSession(LocalSession):
                         f"mvn compile timed out after {self.job.limits.install:.0f}s")
         console = parse_maven_output(text)
         problem = console.problem()
+        if problem and console.unresolved and self.settings is not None:
+            problem += f"; repository tried: {self.source.describe()}"
         out = done(PhaseStatus.FAILED, problem or f"mvn compile failed (exit {code})", code)
-        out.not_evaluable = unreachable_repository(console, problem)
+        out.not_evaluable = unreachable_repository(console, problem,
+                                                   self.source if self.settings else None)
         return out
+
+    def _cache_stats(self, log: PhaseLog, text: str) -> None:
+        if self.settings is None:
+            return
+        hits, misses = cache_hits(text, CACHE_ID, MIRROR_ID)
+        log.meta(f"artifacts resolved: {hits} from the per-machine cache, {misses} from "
+                 f"{self.source.describe()}")
+        if self.source.kind == "url":
+            m2 = self.tmp / "m2"
+            listing = [p.relative_to(m2).as_posix() for p in m2.rglob("*") if p.is_file()]
+            fill = fill_cache(self.source, artifact_paths(listing), cache_dir())
+            log.meta(f"per-machine cache: {len(fill.added)} artifacts fetched from the source "
+                     "by the harness")
 
     def _box(self) -> confine.Box:
         """Maven reads ``~/.m2``, which only the inspector's user can: the service keeps that
@@ -212,7 +287,7 @@ class JavaSession(LocalSession):
         if found is not None and found[0][0] == "bash":
             return found
         if (self.workdir / "pom.xml").is_file():
-            return (maven_args("spring-boot:run", "-q"),
+            return (self._command(["spring-boot:run", "-q"], offline=True),
                     "no start.sh; fallback `mvn spring-boot:run`")
         return None
 
@@ -220,13 +295,13 @@ class JavaSession(LocalSession):
         t0, started = time.monotonic(), now_iso()
         reports = self.workdir / "target" / "surefire-reports"
         shutil.rmtree(reports, ignore_errors=True)
-        goals = ["test"]
-        if test_ids:
-            selected = ",".join(_surefire_filter(t) for t in test_ids)
-            goals += [f"-Dtest={selected}", "-Dsurefire.failIfNoSpecifiedTests=false"]
+        warm = self.compiled and (self.test_runs > 0 or self.plan.direct)
+        if warm and self.test_runs:
+            log.meta("warm re-run: classes compiled and nothing changed, Surefire only")
+        self.test_runs += 1
         port = self.job.port
-        code, text = self._maven(goals, log, self.job.limits.tests,
-                                 {k: v for k, v in _base_url_vars(port).items()})
+        code, text = self._maven(self.plan.tests(test_ids, warm=warm), log,
+                                 self.job.limits.tests, _base_url_vars(port), offline=True)
         console = parse_maven_output(text)
         cases, problems = (parse_surefire_reports(reports, self.index) if reports.is_dir()
                            else ([], []))
@@ -234,6 +309,7 @@ class JavaSession(LocalSession):
             log.meta(p)
         dur = time.monotonic() - t0
         counts = console.counts
+        prepared = self.prepared if self.prepared and self.prepared.unresolved else None
         if code is None:
             status = PhaseStatus.FAILED if self._cancelled() else PhaseStatus.TIMEOUT
             msg = "cancelled" if self._cancelled() else \
@@ -242,23 +318,32 @@ class JavaSession(LocalSession):
             status, msg = PhaseStatus.OK, "all passed"
         else:
             status = PhaseStatus.FAILED
-            problem = console.problem() if not cases else None
+            problem = None
+            if not cases:
+                # offline here: what is missing was missing when the install resolved it
+                problem = (prepared or console).problem()
             if problem is None and counts:
                 run, fail, err, skip = counts
                 problem = f"{run} tests run: {fail} failures, {err} errors, {skip} skipped"
             msg = problem or f"mvn test failed (exit {code})"
         log.meta(msg)
+        source = self.source if self.settings else None
         outcome = PhaseOutcome(Phase.TESTS, status, msg, code, False, started, dur,
-                               not_evaluable=unreachable_repository(console, msg)
+                               not_evaluable=unreachable_repository(prepared or console, msg,
+                                                                    source)
                                if status is PhaseStatus.FAILED and not cases else None)
         return TestRun(outcome, None, code, surefire_cases=cases)
 
 
-def _surefire_filter(test_id: str) -> str:
-    """``com.example.FooTest::bar(int)[2]`` -> ``com.example.FooTest#bar``."""
-    cls, _, name = test_id.partition("::")
-    bare = re.split(r"[({\[]", name, maxsplit=1)[0]
-    return f"{cls}#{bare}" if bare else cls
+def copy_resources(workdir: Path) -> None:
+    """What the clean and resources plugins would do: ``target/`` removed, the main and test
+    resources copied into the class folders (no filtering)."""
+    shutil.rmtree(workdir / "target", ignore_errors=True)
+    for src, dest in (("main", "classes"), ("test", "test-classes")):
+        res = workdir / "src" / src / "resources"
+        (workdir / "target" / dest).mkdir(parents=True, exist_ok=True)
+        if res.is_dir():
+            shutil.copytree(res, workdir / "target" / dest, dirs_exist_ok=True)
 
 
 def _base_url_vars(port: int) -> dict[str, str]:
