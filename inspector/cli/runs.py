@@ -223,9 +223,10 @@ def cmd_failures(args: argparse.Namespace) -> int:
         print("\n".join(f"  {r.run_id}: {r.file}: {r.message}" for r in unreadable))
     tampered = [r for r in rows if r.tampering]
     if tampered:
-        from inspector.services.tamper.findings import finding_line
+        from inspector.services.tamper.findings import finding_line, kept_out_note
 
-        print("\nTampering attempts (kept out of the golden test runs; verdicts unaffected):")
+        note = kept_out_note(f for r in tampered for f in r.tampering)
+        print(f"\nTampering attempts ({note}):")
         for r in sorted(tampered, key=lambda r: not r.deliberate):
             print(f"  {r.sample_id}: tampering attempt"
                   f"{' (deliberate)' if r.deliberate else ''}")

@@ -27,6 +27,12 @@ KIND_LABELS = {
     "plugin_injection": "plugin injected from a repo module",
     "hidden_payload": "hidden code payload", "shadowing_module": "module shadowing a runner import",
     "shadowing_refused": "golden run refused: the root shadows a runner import",
+    "maven_skip_tests": "Maven skips the tests", "maven_failures_ignored":
+    "Maven ignores test failures", "maven_test_selection": "Surefire test selection",
+    "maven_test_dirs": "test folders moved", "maven_reports": "Surefire reports re-routed",
+    "maven_listener": "Surefire listener", "maven_extension": "Maven extension",
+    "junit_config": "JUnit configuration", "junit_service": "JUnit service registration",
+    "maven_unreadable": "unreadable Maven file",
 }
 _CACHE_SIZE = 4096
 _cache: OrderedDict[tuple[str, str, str], tuple[TamperFinding, ...]] = OrderedDict()
@@ -96,7 +102,21 @@ def summary_line(samples: list[TamperedSample]) -> str:
     n = len(samples)
     m = sum(t.deliberate for t in samples)
     return (f"{n} sample{'' if n == 1 else 's'} with tampering attempts, {m} deliberate "
-            "(kept out of the golden test runs; verdicts unaffected)")
+            f"({kept_out_note(f for t in samples for f in t.findings)})")
+
+
+def in_effect(f: TamperFinding) -> bool:
+    """A Java build setting: the golden run is the repo's own ``mvn test``, so it is in effect
+    there (unless its detail says it has none), unlike what a Python repo holds."""
+    return f.kind.startswith(("maven_", "junit_")) and "; no effect: " not in f.detail
+
+
+def kept_out_note(findings: Iterable[TamperFinding]) -> str:
+    """How the findings bear on the verdicts: kept out, or (Maven settings) in effect."""
+    if any(in_effect(f) for f in findings):
+        return ("Python findings kept out of the golden test runs; Maven/JUnit settings are in "
+                "effect in them: check those verdicts")
+    return "kept out of the golden test runs; verdicts unaffected"
 
 
 def kind_label(kind: str) -> str:

@@ -20,7 +20,10 @@ Reported (kind, and when a finding is **deliberate**):
 * ``hidden_payload``: any repo module running decoded or disguised code (``exec`` of a base64
   payload, builtins fetched by a computed name, …; :mod:`.reach`); deliberate;
 * ``shadowing_module``: a module or package at the repo root (or ``src/``) named like something
-  the test runner's libraries import when present (:mod:`.shadowing`); deliberate.
+  the test runner's libraries import when present (:mod:`.shadowing`); deliberate;
+* a Java repo's Maven/Surefire/JUnit settings that skip, ignore, leave out or re-route the
+  golden tests (``maven_*``, ``junit_*``; :mod:`.java`): in effect in the golden run, unlike the
+  Python ones, except what the harness replaces (the repo's ``src/test``).
 
 The walk is bounded: vendored and virtual-env folders are skipped, only regular files are read
 (a symlink with one of these names is reported, never followed), files above
@@ -39,6 +42,7 @@ from pathlib import Path
 
 from inspector.model.repo.tampering import TamperFinding
 from inspector.services.tamper.config import EntryPoint, entry_points, pytest_sections
+from inspector.services.tamper.java import JavaFiles, java_findings
 from inspector.services.tamper.python_code import (
     Forgery,
     PythonReport,
@@ -78,6 +82,7 @@ class _Walk:
     pth: list[str] = field(default_factory=list)
     python: list[str] = field(default_factory=list)
     symlinks: list[tuple[str, str]] = field(default_factory=list)  # rel, target
+    java: JavaFiles = field(default_factory=JavaFiles)  # what the Maven scan reads
     truncated: bool = False
 
 
@@ -111,7 +116,9 @@ def _walk(repo: Path) -> _Walk:
             name = entry.name
             try:
                 if entry.is_symlink():
-                    if _interesting(name, rel):
+                    if found.java.wanted(rel):
+                        found.java.symlinks.append((rel, _link_target(entry.path)))
+                    elif _interesting(name, rel):
                         found.symlinks.append((rel, _link_target(entry.path)))
                     continue
                 if entry.is_dir(follow_symlinks=False):
@@ -134,6 +141,7 @@ def _walk(repo: Path) -> _Walk:
                 found.pth.append(rel)
             if name.endswith(".py"):
                 found.python.append(rel)
+            found.java.add(rel)
         stack.extend(reversed(subdirs))
     return found
 
@@ -507,6 +515,7 @@ class _Scanner:
                 self.reach_ins(rel)
         self.findings += shadowing_findings(self.repo, self.shadow_names, self.site_packages,
                                             self.describe)
+        self.findings += java_findings(walk.java, self.golden, self.text)
         return self.findings
 
 
