@@ -36,10 +36,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspector.model import Endpoint
+from inspector.model import Endpoint, Task
 from inspector.services.suite.audit import collectable, matches_files
 from inspector.services.suite.audit import find_config as find_pytest_config
 from inspector.services.suite.audit import option as pytest_option
+from inspector.services.suite.endpoint_match import (
+    EndpointTests,
+    Hit,
+    TestRef,
+    best,
+    dynamic_base,
+    endpoint_segments,
+    path_segments,
+    via,
+)
+from inspector.services.suite.java_endpoint_tests import java_tests_for_endpoints
 from inspector.services.suite.source import (
     DYN,
     ClassRef,
@@ -55,54 +66,12 @@ from inspector.services.suite.source import (
     values_of,
 )
 
+__all__ = ["EndpointTests", "TestRef", "endpoint_segments", "path_segments", "tests_for_endpoints",
+           "tests_for_task"]
+
 HTTP_METHODS = frozenset({"get", "post", "put", "patch", "delete", "head", "options"})
 MAX_CALL_CHARS = 160
-_DYN = DYN
-_PARAM = re.compile(r"^(?:\{[^}]*\}|<[^>]*>|:\w+)$")
 _MAX_DEPTH = 6  # helper-calls-helper nesting followed
-
-
-@dataclass(frozen=True, slots=True)
-class TestRef:
-    """One call in a golden test that hits an endpoint.
-
-    ``test_id`` is the pytest node id relative to the task root; ``file`` and ``line`` locate the
-    call (in the test itself, or in the helper/fixture named by ``via``); ``call`` is its source,
-    stripped, a multi-line call joined on one line, at most 160 characters.
-    """
-
-    __test__ = False
-
-    test_id: str
-    file: str
-    line: int
-    call: str
-    via: str = ""  # "" for a direct call, else e.g. "_create" or "fixture created_note"
-
-
-class EndpointTests(dict[str, list[TestRef]]):
-    """``Endpoint.key`` → test references, for every endpoint given (possibly empty lists).
-
-    ``skipped`` lists ``(file relative to the task root, error)`` for files that could not be
-    read or parsed; their tests are missing from the map.
-    """
-
-    skipped: list[tuple[str, str]]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.skipped = []
-
-
-@dataclass(frozen=True, slots=True)
-class _Hit:
-    method: str
-    segments: tuple[str | None, ...]  # None: a wildcard segment
-    open: bool  # the base URL is unknown: it may carry leading segments of the endpoint
-    file: str
-    line: int
-    call: str
-    via: str = ""
 
 
 # ---------------------------------------------------------------------------- the tests
@@ -206,58 +175,6 @@ def _usefixtures(node: Fn | ast.ClassDef) -> tuple[str, ...]:
                       if isinstance(a, ast.Constant) and isinstance(a.value, str)]
     return tuple(names)
 
-def path_segments(template: str) -> tuple[str | None, ...] | None:
-    """Path segments of a URL template (``None`` for a wildcard), or None if it has no ``/``
-    (not a URL, or an unresolved variable)."""
-    if "/" not in template:
-        return None
-    if "://" in template:
-        rest = template.split("://", 1)[1]
-        path = rest[rest.index("/"):] if "/" in rest else "/"
-    elif template.startswith("/"):
-        path = template
-    else:
-        head, _, tail = template.partition("/")
-        # a dynamic base URL or a literal host[:port] is dropped; "notes/1" is a relative path
-        path = "/" + tail if (_DYN in head or ":" in head or "." in head) else "/" + template
-    path = re.split(r"[?#]", path, maxsplit=1)[0]
-    return tuple(None if _DYN in seg else seg for seg in path.split("/") if seg)
-
-
-def endpoint_segments(path: str) -> tuple[str | None, ...]:
-    """README path segments, ``None`` for a parameter; query string and slashes ignored."""
-    path = re.split(r"[?#]", path.strip(), maxsplit=1)[0]
-    return tuple(None if _PARAM.match(s) else s for s in path.split("/") if s)
-
-
-def _dynamic_base(template: str) -> bool:
-    """The template starts with an unknown base URL (``{base_url}/x``)."""
-    return "://" not in template and _DYN in template.partition("/")[0]
-
-
-def _score(call: tuple[str | None, ...], ep: tuple[str | None, ...],
-           open_prefix: bool = False) -> tuple[int, int] | None:
-    """(tier, literal matches) when ``call`` hits ``ep``, None when it does not. Tier 2: same
-    length; 1: the call has extra leading literal segments; 0: the endpoint has leading
-    literal segments the call lacks (only when ``open_prefix``: the call's base is unknown)."""
-    extra = len(call) - len(ep)
-    if extra > 0 and (not ep or ep[0] is None or any(s is None for s in call[:extra])):
-        return None
-    if extra < 0 and (not open_prefix or not call or any(s is None for s in ep[:-extra])):
-        return None
-    tail = ep[-extra:] if extra < 0 else ep
-    literals = 0
-    for c, e in zip(call[max(extra, 0):], tail, strict=True):
-        if e is None:
-            continue
-        if c != e:
-            return None
-        literals += 1
-    if extra < 0 and not literals:
-        return None
-    return (2 if not extra else 1 if extra > 0 else 0, literals)
-
-
 # ------------------------------------------------------------------------------ the calls
 
 
@@ -352,9 +269,9 @@ class _Scanner:
 
     def __init__(self, suite: Suite) -> None:
         self.suite = suite
-        self.fixture_memo: dict[int, list[_Hit]] = {}
+        self.fixture_memo: dict[int, list[Hit]] = {}
 
-    def direct(self, node: ast.Call, env: Env) -> list[_Hit] | None:
+    def direct(self, node: ast.Call, env: Env) -> list[Hit] | None:
         """The hits of one call when it is an HTTP call (None when it is not)."""
         found = _http_call(node, env)
         if found is None:
@@ -371,17 +288,17 @@ class _Scanner:
                 segs = path_segments(full)
                 if segs is None:
                     continue
-                is_open = _dynamic_base(full) or (bare and receiver is not None and not bases)
+                is_open = dynamic_base(full) or (bare and receiver is not None and not bases)
                 for method in methods:
-                    out.append(_Hit(method, segs, is_open, env.mod.rel, node.lineno,
+                    out.append(Hit(method, segs, is_open, env.mod.rel, node.lineno,
                                     _call_text(env.mod.lines, node)))
         return out
 
-    def hits(self, fn: Fn, env: Env, stack: frozenset[int]) -> list[_Hit]:
+    def hits(self, fn: Fn, env: Env, stack: frozenset[int]) -> list[Hit]:
         """Hits of ``fn`` read in ``env``: its HTTP calls (nested functions included) and those
         of the suite's functions it calls, with the call's arguments. Decorators are not calls
         (``@app.get("/health")`` declares a route of an app the suite builds itself)."""
-        out: list[_Hit] = []
+        out: list[Hit] = []
         nodes = list(ast.walk(fn))
         decorators = {id(d) for n in nodes if isinstance(n, Fn | ast.ClassDef)
                       for d in n.decorator_list}
@@ -396,10 +313,10 @@ class _Scanner:
                 continue
             inner = call_env(node, target, env, node.lineno)
             sub = self.hits(target[0], inner, stack | {id(target[0])})
-            out += [_via(h, target[0].name) for h in sub]
+            out += [via(h, target[0].name) for h in sub]
         return sorted(out, key=lambda h: (h.via != "", h.line))
 
-    def fixture_hits(self, fx: FixtureRef, stack: frozenset[int]) -> list[_Hit]:
+    def fixture_hits(self, fx: FixtureRef, stack: frozenset[int]) -> list[Hit]:
         key = id(fx.fn)
         if key in self.fixture_memo:
             return self.fixture_memo[key]
@@ -412,21 +329,16 @@ class _Scanner:
         return out
 
     def requested(self, fn: Fn, use: tuple[str, ...], fixtures: dict[str, FixtureRef],
-                  stack: frozenset[int]) -> list[_Hit]:
+                  stack: frozenset[int]) -> list[Hit]:
         """Hits of the fixtures a test or fixture requests (parameters, usefixtures)."""
         a = fn.args
         names = [p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)] + list(use)
-        out: list[_Hit] = []
+        out: list[Hit] = []
         for name in dict.fromkeys(names):
             fx = fixtures.get(name)
             if fx is not None and fx.fn is not fn:
-                out += [_via(h, f"fixture {name}") for h in self.fixture_hits(fx, stack)]
+                out += [via(h, f"fixture {name}") for h in self.fixture_hits(fx, stack)]
         return out
-
-
-def _via(hit: _Hit, name: str) -> _Hit:
-    return _Hit(hit.method, hit.segments, hit.open, hit.file, hit.line, hit.call,
-                f"{name} > {hit.via}" if hit.via else name)
 
 
 # ------------------------------------------------------------------------------- public API
@@ -456,7 +368,7 @@ def tests_for_endpoints(tests_dir: Path, endpoints: Sequence[Endpoint]) -> Endpo
                 scanner.requested(test.fn, test.use, test.fixtures, frozenset())
             seen: set[tuple[str, str, int]] = set()
             for hit in found:
-                for ep in _best(hit, targets):
+                for ep in best(hit, targets):
                     if (ep.key, hit.file, hit.line) in seen:
                         continue
                     seen.add((ep.key, hit.file, hit.line))
@@ -466,16 +378,15 @@ def tests_for_endpoints(tests_dir: Path, endpoints: Sequence[Endpoint]) -> Endpo
     return result
 
 
-def _best(hit: _Hit, targets: list[tuple[Endpoint, tuple[str | None, ...]]]) -> list[Endpoint]:
-    """The endpoints a hit is credited to: the best-scoring ones of its method — none when an
-    endpoint of another method matches the path better (``GET /users/register`` probes
-    ``POST /users/register``, it does not read a user called "register")."""
-    scored = [(s, ep) for ep, segs in targets
-              if (s := _score(hit.segments, segs, hit.open)) is not None]
-    same = [(s, ep) for s, ep in scored if ep.method == hit.method]
-    if not same:
-        return []
-    top = max(s for s, _ in same)
-    if max(s for s, _ in scored) > top:
-        return []
-    return [ep for s, ep in same if s == top]
+def tests_for_task(task: Task, endpoints: Sequence[Endpoint]) -> EndpointTests:
+    """The endpoint → tests map of a task's golden suite: its JUnit tests for a Java task
+    (:func:`~inspector.services.suite.java_endpoint_tests.java_tests_for_endpoints`), its
+    pytest tests otherwise; every endpoint keyed with ``[]`` when the suite is not known."""
+    if task.tests_dir is None:
+        result = EndpointTests()
+        for ep in endpoints:
+            result.setdefault(ep.key, [])
+        return result
+    if task.language == "java":
+        return java_tests_for_endpoints(task.tests_dir, endpoints, task.root)
+    return tests_for_endpoints(task.tests_dir, endpoints)

@@ -49,13 +49,14 @@ def readme_markdown(source: str, *, dark: bool) -> RenderableType:
 
 
 def endpoint_refs(task: Task | None, endpoints: list[Endpoint]) -> dict[str, list[Any]]:
-    """The golden tests that call each endpoint (by ``Endpoint.key``); empty if unknown."""
+    """The golden tests (pytest or JUnit) that call each endpoint (by ``Endpoint.key``);
+    empty if unknown."""
     if not task or not task.tests_dir:
         return {}
-    from inspector.services.suite.endpoint_tests import tests_for_endpoints
+    from inspector.services.suite.endpoint_tests import tests_for_task
 
     try:
-        result = tests_for_endpoints(task.tests_dir, endpoints)
+        result = tests_for_task(task, endpoints)
     except (OSError, ValueError, SyntaxError):
         return {}
     return result[0] if isinstance(result, tuple) else result
