@@ -44,6 +44,7 @@ from inspector.services.deploy.docker_backend import (
     SERVICE_USER,
     DockerBackend,
     DockerSession,
+    SandboxLimits,
     _mb,
     _text,
     _ulimits,
@@ -81,7 +82,13 @@ from inspector.services.sandbox.java_image import JAVA_IMAGE, init_java_image, j
 from inspector.services.sandbox.lease import LEASE_DIR, LEASE_TMPFS, Heartbeat, watchdog_command
 from inspector.services.sandbox.repo_archive import SANDBOX_UID, RepoTooLarge, repo_tar, tar_space
 from inspector.services.suite.maven_log import INFRA, MavenConsole, parse_maven_output
-from inspector.services.suite.maven_plan import GoalPlan, cache_hits, missing_lifecycle_plugin, mvn
+from inspector.services.suite.maven_plan import (
+    GoalPlan,
+    cache_hits,
+    declared_plugins,
+    missing_lifecycle_plugin,
+    mvn,
+)
 from inspector.services.suite.surefire import SourceIndex, parse_surefire_reports
 
 if TYPE_CHECKING:
@@ -94,6 +101,7 @@ M2_MB = 768  # each local repository (the service's, the runner's), tmpfs
 TARGET_MB = 256  # what a build writes in target/
 JAVA_MEMORY_MB = 1536  # Maven, the service's JVM and Surefire's fork at once
 JAVA_PIDS = 1024  # JVM threads count as processes
+JAVA_CPUS = 2.0  # the JVM compiles on other threads: one CPU doubles Maven's start
 SERVICE_SETTINGS = "/home/sandbox/.m2/settings.xml"
 RUNNER_SETTINGS = f"{CONF}/settings.xml"
 
@@ -154,9 +162,15 @@ class JavaDockerSession(DockerSession):
             network_mode=network, user="0:0", working_dir=WORKDIR, hostname="sandbox",
             read_only=True, tmpfs=tmpfs, mounts=self._mounts(), mem_limit=f"{memory}m",
             memswap_limit=f"{memory}m", pids_limit=max(lim.pids, JAVA_PIDS),
-            nano_cpus=int(lim.cpus * 1e9), cap_drop=["ALL"], security_opt=["no-new-privileges"],
+            nano_cpus=int(self._cpus() * 1e9), cap_drop=["ALL"],
+            security_opt=["no-new-privileges"],
             labels=labels, environment={**self._env(), "HOME": "/home/sandbox"},
             ulimits=_ulimits(), auto_remove=not self.backend.keep)
+
+    def _cpus(self) -> float:
+        """The user's CPU share, or :data:`JAVA_CPUS` where they kept the default."""
+        cpus = self.backend.limits.cpus
+        return JAVA_CPUS if cpus == SandboxLimits().cpus else cpus
 
     def _put(self, data: bytes, dest: str, user: str) -> str | None:
         """Extract a tar into ``dest`` as ``user``; None when done, else what failed."""
@@ -224,9 +238,19 @@ class JavaDockerSession(DockerSession):
         if problem:
             msg = f"could not set up the sandbox: {problem} ({INFRA})"
             return out(PhaseStatus.FAILED, msg, why=NotEvaluable("sandbox_unavailable", msg))
-        code, text = self._build(log, self.plan.install(), WORKDIR, SERVICE_USER,
-                                 SERVICE_SETTINGS, self.job.limits.install)
-        missing = missing_lifecycle_plugin(text, self._pom_text()) if code else None
+        gaps = self.backend.lifecycle_gaps if isinstance(self.backend, SandboxBackend) else {}
+        known = gaps.get(self.source)
+        code: int | None
+        missing: str | None
+        if known and known.split(":")[1] not in declared_plugins(self._pom_text()):
+            code, text, missing = 1, "", known  # the same repository lacked it before
+            log.meta(f"{self.source.describe()} lacked {known} for an earlier sample")
+        else:
+            code, text = self._build(log, self.plan.install(), WORKDIR, SERVICE_USER,
+                                     SERVICE_SETTINGS, self.job.limits.install)
+            missing = missing_lifecycle_plugin(text, self._pom_text()) if code else None
+            if missing:
+                gaps[self.source] = missing
         if missing:
             self.plan = GoalPlan(True, f"the repository lacks {missing}, which Maven's "
                                  "lifecycle binds without the pom naming it")
@@ -409,6 +433,13 @@ class JavaDockerSession(DockerSession):
         if self.container is None:
             return TestRun(PhaseOutcome(Phase.TESTS, PhaseStatus.SKIPPED, "no sandbox", None,
                                         False, started, 0.0), None, None)
+        stopped = self._prepare_stopped()
+        if stopped is not None:
+            msg, why = stopped
+            log.meta(f"not run: the test runner's build failed in the install phase: {msg}")
+            return TestRun(PhaseOutcome(Phase.TESTS, PhaseStatus.FAILED, msg, None, False,
+                                        started, time.monotonic() - t0, not_evaluable=why),
+                           None, None, surefire_cases=[])
         warm = self.compiled and self.runs > 0
         self.runs += 1
         exec_io(self.container, ["/bin/rm", "-rf", f"{TESTS}/target/surefire-reports"],
@@ -465,6 +496,20 @@ class JavaDockerSession(DockerSession):
                                not_evaluable=why)
         return TestRun(outcome, None, code, surefire_cases=cases)
 
+    def _prepare_stopped(self) -> tuple[str, NotEvaluable | None] | None:
+        """Why the offline test run cannot succeed, from the test runner's build in the
+        install phase (a compile error, an artifact it could not resolve), or None: what
+        ``mvn test`` would report, without running it again."""
+        prepared = self.prepared
+        if self.compiled or prepared is None:
+            return None
+        if prepared.unresolved:
+            msg = self._with_repository(prepared.problem() or "", prepared)
+            return msg, self._machine_gap(prepared, prepared.problem() or "")
+        if prepared.compile_errors:
+            return prepared.compile_message() or "compilation failed", None
+        return None
+
     def _test_problem(self, console: MavenConsole, cases: list[object]) -> str | None:
         if cases:
             counts = console.counts
@@ -507,6 +552,8 @@ class SandboxBackend(DockerBackend):
     def __init__(self, *args: Any, maven: MavenSource | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.maven = maven or maven_source()
+        # lifecycle plugins each repository proved to lack: later samples go direct at once
+        self.lifecycle_gaps: dict[MavenSource, str] = {}
 
     def open(self, job: SampleJob) -> DockerSession:
         if job.task.language == "java":

@@ -295,6 +295,16 @@ class JavaSession(LocalSession):
         t0, started = time.monotonic(), now_iso()
         reports = self.workdir / "target" / "surefire-reports"
         shutil.rmtree(reports, ignore_errors=True)
+        prepared_fail = self.prepared if self.prepared is not None and not self.compiled \
+            and (self.prepared.unresolved or self.prepared.compile_errors) else None
+        if prepared_fail is not None:  # what `mvn test` would report, without running it
+            msg = prepared_fail.problem() or "the test build failed"
+            log.meta(f"not run: the test build failed in the install phase: {msg}")
+            source = self.source if self.settings else None
+            return TestRun(PhaseOutcome(
+                Phase.TESTS, PhaseStatus.FAILED, msg, None, False, started,
+                time.monotonic() - t0, not_evaluable=unreachable_repository(
+                    prepared_fail, msg, source)), None, None, surefire_cases=[])
         warm = self.compiled and (self.test_runs > 0 or self.plan.direct)
         if warm and self.test_runs:
             log.meta("warm re-run: classes compiled and nothing changed, Surefire only")
