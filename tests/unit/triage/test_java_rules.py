@@ -36,23 +36,13 @@ POM = """<?xml version="1.0" encoding="UTF-8"?>
 """
 # line 10: javalin's artifactId, line 15: jackson-databind's
 
-MAVEN_HEAD = """[INFO] Scanning for projects...
-[INFO] 
-[INFO] -----------------------------< com.x:demo >-----------------------------
-[INFO] Building demo 1.0
-[INFO] --------------------------------[ jar ]---------------------------------"""
-MAVEN_FAILURE = """[INFO] ------------------------------------------------------------------------
-[INFO] BUILD FAILURE
-[INFO] ------------------------------------------------------------------------
-[INFO] Total time:  0.392 s
-[INFO] Finished at: 2026-11-29T18:36:19Z
-[INFO] ------------------------------------------------------------------------"""
-MAVEN_TAIL = """[ERROR] 
-[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch.
-[ERROR] Re-run Maven using the -X switch to enable full debug logging.
-[ERROR] 
-[ERROR] For more information about the errors and possible solutions, please read the following articles:
-[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/MAVEN/{exc}"""
+CONSOLE = Path(__file__).resolve().parents[2] / "fixtures" / "java_console"
+
+
+def console(name: str) -> str:
+    """A stored console text (Maven 3.8.7's and Spring Boot 3.2's own spelling)."""
+    return (CONSOLE / name).read_text(encoding="utf-8")
+
 
 BAZ = """package com.x.app;
 
@@ -131,12 +121,7 @@ def _rules(sug) -> list[str]:
 # ------------------------------------------------------------------------- dependency
 
 def test_unresolved_declared_artifact_is_dependency_naming_the_pom_line(tmp_path) -> None:
-    log = f"""$ mvn -B clean compile -DskipTests
-{MAVEN_HEAD}
-[WARNING] The POM for io.javalin:javalin:jar:9.9.9 is missing, no dependency information available
-{MAVEN_FAILURE}
-[ERROR] Failed to execute goal on project demo: Could not resolve dependencies for project com.x:demo:jar:1.0: Could not find artifact io.javalin:javalin:jar:9.9.9 in gi (file:///usr/share/maven-repo) -> [Help 1]
-{MAVEN_TAIL.format(exc="DependencyResolutionException")}"""
+    log = console("resolve_declared.log")
     s = _sample(tmp_path, {"pom.xml": POM.format(javalin="9.9.9")},
                 logs={Phase.INSTALL: log}, failed=Phase.INSTALL,
                 message="Maven could not resolve io.javalin:javalin:9.9.9 (not found in the "
@@ -149,13 +134,7 @@ def test_unresolved_declared_artifact_is_dependency_naming_the_pom_line(tmp_path
 
 
 def test_default_lifecycle_plugin_missing_is_the_machines_not_the_models(tmp_path) -> None:
-    log = f"""{MAVEN_HEAD}
-[INFO] Downloading from gi: file:///usr/share/maven-repo/org/apache/maven/plugins/maven-resources-plugin/2.6/maven-resources-plugin-2.6.pom
-[WARNING] The POM for org.apache.maven.plugins:maven-resources-plugin:jar:2.6 is missing, no dependency information available
-[INFO] Downloading from gi: file:///usr/share/maven-repo/org/apache/maven/plugins/maven-resources-plugin/2.6/maven-resources-plugin-2.6.jar
-{MAVEN_FAILURE}
-[ERROR] Plugin org.apache.maven.plugins:maven-resources-plugin:2.6 or one of its dependencies could not be resolved: Could not find artifact org.apache.maven.plugins:maven-resources-plugin:jar:2.6 in gi (file:///usr/share/maven-repo) -> [Help 1]
-{MAVEN_TAIL.format(exc="PluginResolutionException")}"""
+    log = console("resolve_default_plugin.log")
     s = _sample(tmp_path, {"pom.xml": POM.format(javalin="5.6.3")},
                 logs={Phase.INSTALL: log}, failed=Phase.INSTALL,
                 message="Maven could not resolve org.apache.maven.plugins:maven-resources-"
@@ -167,10 +146,7 @@ def test_default_lifecycle_plugin_missing_is_the_machines_not_the_models(tmp_pat
 
 
 def test_repository_that_never_answered_is_the_machines(tmp_path) -> None:
-    log = f"""{MAVEN_HEAD}
-{MAVEN_FAILURE}
-[ERROR] Failed to execute goal on project demo: Could not resolve dependencies for project com.x:demo:jar:1.0: Failed to collect dependencies at io.javalin:javalin:jar:5.6.3: Failed to read artifact descriptor for io.javalin:javalin:jar:5.6.3: Could not transfer artifact io.javalin:javalin:pom:5.6.3 from/to central (https://repo.maven.apache.org/maven2): Transfer failed for https://repo.maven.apache.org/maven2/io/javalin/javalin/5.6.3/javalin-5.6.3.pom: Unknown host repo.maven.apache.org -> [Help 1]
-{MAVEN_TAIL.format(exc="DependencyResolutionException")}"""
+    log = console("resolve_unknown_host.log")
     s = _sample(tmp_path, {"pom.xml": POM.format(javalin="5.6.3")},
                 logs={Phase.INSTALL: log}, failed=Phase.INSTALL, message="mvn compile failed")
     sug = _triage(s)
@@ -178,10 +154,7 @@ def test_repository_that_never_answered_is_the_machines(tmp_path) -> None:
 
 
 def test_library_class_missing_at_run_time_is_dependency(tmp_path) -> None:
-    trace = """java.lang.NoSuchMethodError: 'com.fasterxml.jackson.databind.ObjectMapper com.fasterxml.jackson.databind.ObjectMapper.findAndRegisterModules(boolean)'
-	at io.javalin.json.JavalinJackson.<init>(JavalinJackson.kt:30)
-	at com.x.app.App.create(App.java:12)
-	at com.x.app.ApiTest.setUp(ApiTest.java:20)"""
+    trace = console("nosuchmethod_trace.txt")
     case = TestCase("com.x.app.ApiTest::listsUsers", Outcome.ERROR,
                     message=trace.splitlines()[0].split(": ", 1)[1], traceback=trace)
     app = "package com.x.app;\n\npublic class App {\n" + "\n" * 8 + \
@@ -197,34 +170,8 @@ def test_library_class_missing_at_run_time_is_dependency(tmp_path) -> None:
 
 # ------------------------------------------------------------------------- javac
 
-COMPILE = f"""{MAVEN_HEAD}
-[INFO] Compiling 2 source files to /work/repo/target/classes
-[INFO] -------------------------------------------------------------
-[ERROR] COMPILATION ERROR : 
-[INFO] -------------------------------------------------------------
-{{errors}}
-[INFO] {{n}} errors 
-[INFO] -------------------------------------------------------------
-{MAVEN_FAILURE}
-[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.10.1:compile (default-compile) on project demo: Compilation failure: Compilation failure: 
-{{errors_again}}
-[ERROR] -> [Help 1]
-{MAVEN_TAIL.format(exc="MojoFailureException")}"""
-
-
-def _compile_log(errors: list[str]) -> str:
-    again = "\n".join(line if line.startswith("[ERROR]") else f"[ERROR] {line}"
-                      for e in errors for line in e.splitlines())
-    return COMPILE.format(errors="\n".join(errors), n=len(errors), errors_again=again)
-
-
 def test_call_against_another_files_signature_is_cross_file(tmp_path) -> None:
-    log = _compile_log([
-        "[ERROR] /work/repo/src/main/java/com/x/app/A.java:[6,21] method bar in class "
-        "com.x.app.Baz cannot be applied to given types;\n  required: int\n  found:    "
-        "java.lang.String,int\n  reason: actual and formal argument lists differ in length",
-        "[ERROR] /work/repo/src/main/java/com/x/app/A.java:[7,21] cannot find symbol\n"
-        "  symbol:   method count()\n  location: variable b of type com.x.app.Baz"])
+    log = console("compile_cross_file.log")
     s = _sample(tmp_path, {"pom.xml": POM.format(javalin="5.6.3"),
                            "src/main/java/com/x/app/Baz.java": BAZ,
                            "src/main/java/com/x/app/A.java": USE},
@@ -240,9 +187,7 @@ def test_call_against_another_files_signature_is_cross_file(tmp_path) -> None:
 
 
 def test_missing_member_of_own_class_is_cross_file(tmp_path) -> None:
-    log = _compile_log([
-        "[ERROR] /work/repo/src/main/java/com/x/app/A.java:[7,21] cannot find symbol\n"
-        "  symbol:   method count()\n  location: variable b of type com.x.app.Baz"])
+    log = console("compile_missing_member.log")
     s = _sample(tmp_path, {"pom.xml": POM.format(javalin="5.6.3"),
                            "src/main/java/com/x/app/Baz.java": BAZ,
                            "src/main/java/com/x/app/A.java": USE},
@@ -255,8 +200,7 @@ def test_missing_member_of_own_class_is_cross_file(tmp_path) -> None:
 
 def test_library_package_missing_is_dependency_not_cross_file(tmp_path) -> None:
     use = "package com.x.app;\n\nimport io.undertow.Undertow;\n\npublic class A {}\n"
-    log = _compile_log(["[ERROR] /work/repo/src/main/java/com/x/app/A.java:[3,18] package "
-                        "io.undertow does not exist"])
+    log = console("compile_library_package.log")
     s = _sample(tmp_path, {"pom.xml": POM.format(javalin="5.6.3"),
                            "src/main/java/com/x/app/A.java": use},
                 logs={Phase.INSTALL: log}, failed=Phase.INSTALL, message="compilation failed")
@@ -271,8 +215,7 @@ def test_own_package_imported_under_another_name_is_cross_file(tmp_path) -> None
     use = ("package com.x.app;\n\nimport com.x.app.service.UserService;\n\n"
            "public class A {}\n")
     svc = "package com.x.app.services;\n\npublic class UserService {\n}\n"
-    log = _compile_log(["[ERROR] /work/repo/src/main/java/com/x/app/A.java:[3,25] package "
-                        "com.x.app.service does not exist"])
+    log = console("compile_own_package.log")
     s = _sample(tmp_path, {"pom.xml": POM.format(javalin="5.6.3"),
                            "src/main/java/com/x/app/A.java": use,
                            "src/main/java/com/x/app/services/UserService.java": svc},
@@ -283,24 +226,7 @@ def test_own_package_imported_under_another_name_is_cross_file(tmp_path) -> None
     assert Anchor.file("src/main/java/com/x/app/services/UserService.java", 3) in sug.anchors
 
 
-GOLDEN_COMPILE = f"""{MAVEN_HEAD}
-[INFO] --- maven-compiler-plugin:3.10.1:testCompile (default-testCompile) @ demo ---
-[INFO] Compiling 1 source file to /work/repo/target/test-classes
-[INFO] -------------------------------------------------------------
-[ERROR] COMPILATION ERROR : 
-[INFO] -------------------------------------------------------------
-[ERROR] /work/repo/src/test/java/com/x/app/ApiTest.java:[14,9] cannot find symbol
-  symbol:   class UserStore
-  location: class com.x.app.ApiTest
-[INFO] 1 error
-[INFO] -------------------------------------------------------------
-{MAVEN_FAILURE}
-[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.10.1:testCompile (default-testCompile) on project demo: Compilation failure
-[ERROR] /work/repo/src/test/java/com/x/app/ApiTest.java:[14,9] cannot find symbol
-[ERROR]   symbol:   class UserStore
-[ERROR]   location: class com.x.app.ApiTest
-[ERROR] -> [Help 1]
-{MAVEN_TAIL.format(exc="MojoFailureException")}"""
+GOLDEN_COMPILE = console("golden_test_compile.log")
 
 
 def test_golden_test_against_undocumented_internals_is_not_the_models(tmp_path) -> None:
@@ -353,32 +279,7 @@ public class UserController {
     }
 }
 """
-SPRING_FAILED = """  .   ____          _            __ _ _
- /\\\\ / ___'_ __ _ _(_)_ __  __ _ \\ \\ \\ \\
-( ( )\\___ | '_ | '_| | '_ \\/ _` | \\ \\ \\ \\
- \\\\/  ___)| |_)| | | | | || (_| |  ) ) ) )
-  '  |____| .__|_| |_|_| |_\\__, | / / / /
- =========|_|==============|___/=/_/_/_/
- :: Spring Boot ::                (v3.2.0)
-
-2026-11-29T18:40:01.123Z  INFO 4242 --- [           main] com.x.app.DemoApplication                : Starting DemoApplication using Java 17.0.9 with PID 4242
-2026-11-29T18:40:02.456Z  WARN 4242 --- [           main] ConfigServletWebServerApplicationContext : Exception encountered during context initialization - cancelling refresh attempt: org.springframework.beans.factory.UnsatisfiedDependencyException: Error creating bean with name 'userController' defined in file [/work/repo/target/classes/com/x/app/web/UserController.class]: Unsatisfied dependency expressed through constructor parameter 0: No qualifying bean of type 'com.x.service.UserService' available: expected at least 1 bean which qualifies as autowire candidate. Dependency annotations: {}
-2026-11-29T18:40:02.470Z  INFO 4242 --- [           main] o.apache.catalina.core.StandardService   : Stopping service [Tomcat]
-2026-11-29T18:40:02.520Z ERROR 4242 --- [           main] o.s.b.d.LoggingFailureAnalysisReporter   : 
-
-***************************
-APPLICATION FAILED TO START
-***************************
-
-Description:
-
-Parameter 0 of constructor in com.x.app.web.UserController required a bean of type 'com.x.service.UserService' that could not be found.
-
-
-Action:
-
-Consider defining a bean of type 'com.x.service.UserService' in your configuration.
-"""
+SPRING_FAILED = console("spring_missing_bean.log")
 
 
 def test_spring_bean_outside_the_application_scan_is_architectural(tmp_path) -> None:
@@ -413,19 +314,7 @@ def test_spring_class_that_is_not_a_bean_is_architectural(tmp_path) -> None:
 
 
 def test_port_already_in_use_is_the_machines(tmp_path) -> None:
-    log = SPRING_FAILED.split("2026-11-29T18:40:02.456Z")[0] + """
-***************************
-APPLICATION FAILED TO START
-***************************
-
-Description:
-
-Web server failed to start. Port 8080 was already in use.
-
-Action:
-
-Identify and stop the process that's listening on port 8080 or configure this application to listen on another port.
-"""
+    log = console("spring_port_in_use.log")
     s = _sample(tmp_path, {"pom.xml": SPRING_POM,
                            "src/main/java/com/x/app/DemoApplication.java": SPRING_APP},
                 logs={Phase.START: log}, failed=Phase.HEALTH, message="port 8080 not open")
@@ -439,8 +328,7 @@ def test_configured_port_other_than_the_readmes_is_architectural(tmp_path) -> No
                            "src/main/java/com/x/app/DemoApplication.java": SPRING_APP,
                            "src/main/resources/application.properties":
                                "spring.application.name=demo\nserver.port=9090\n"},
-                logs={Phase.START: SPRING_FAILED.split("2026-11-29T18:40:02.456Z")[0] +
-                      "Tomcat started on port 9090 (http) with context path ''\n"},
+                logs={Phase.START: console("spring_started_9090.log")},
                 failed=Phase.HEALTH, message="port 8080 not open after 20s")
     sug = _triage(s)
     assert (sug.category, sug.rule) == ("architectural", "java/configured-port")
