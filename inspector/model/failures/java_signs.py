@@ -121,15 +121,16 @@ _NOT_FOUND = (
     re.compile(rf"Could not find artifact (?P<c>{_COORDS})(?: in (?P<repo>\S+(?: \([^)]*\))?))?"),
     re.compile(rf"Failure to find (?P<c>{_COORDS}) in (?P<repo>\S+)"),
     re.compile(rf"(?P<c>{_COORDS}) was not found in (?P<repo>\S+)"),
+    re.compile(rf"the artifact (?P<c>{_COORDS}) has not been downloaded from it before"),
+    re.compile(rf"Could not transfer artifact (?P<c>{_COORDS}) from/to "
+               r"(?P<repo>\S+(?: \([^)]*\))?)"),
 )
 _PLUGIN = re.compile(rf"Plugin (?P<c>{_COORDS}) or one of its dependencies could not be "
                      r"resolved")
 _PLUGIN_DESCRIPTOR = re.compile(rf"Failed to read artifact descriptor for (?P<c>{_COORDS})")
-_PARENT = re.compile(rf"Non-resolvable parent POM for [^:]+:[^:]+:[^:]+: "
-                     rf"(?:Could not find artifact |Failure to find )?(?P<c>{_COORDS})")
+_PARENT = re.compile(r"Non-resolvable parent POM")
 _LISTED = re.compile(r"The following artifacts could not be resolved: (?P<list>.+?): "
                      r"(?:Cannot access|Could not|Failure to find)")
-_DEPS_OF = re.compile(r"Could not resolve dependencies for project (?P<p>[\w.\-:]+)")
 OFFLINE = re.compile(r"in offline mode|offline mode and the artifact|"
                      r"has not been downloaded from it before")
 UNREACHABLE = re.compile(r"Unknown host|Name or service not known|Connect(?:ion)? timed out|"
@@ -196,15 +197,13 @@ def resolution(lines: list[str]) -> Resolution:
         parent = _PARENT.search(line)
         hits: list[tuple[str, str]] = []
         for pat in _NOT_FOUND:
-            hits.extend((m["c"], m["repo"] or "") for m in pat.finditer(line))
+            hits.extend((m["c"], m.groupdict().get("repo") or "") for m in pat.finditer(line))
         listed = _LISTED.search(line)
         if listed:
             hits.extend((c.split(" (")[0].strip(), "") for c in listed["list"].split(", "))
         if plugin and not hits:
             hits.append((plugin["c"], ""))
-        if parent and not hits:
-            hits.append((parent["c"], ""))
-        for coords, repo in hits:
+        for coords, repo in hits[:1] if parent else hits:
             if not re.fullmatch(_COORDS, coords):
                 continue
             g, a, v = _split(coords)

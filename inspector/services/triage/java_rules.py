@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from inspector.model.failures import java_signs as js
 from inspector.model.failures.triage import DEPLOY_FAILED, Reading
 from inspector.model.labels.label_file import Anchor
+from inspector.model.results.not_evaluable import infer_not_evaluable
 from inspector.model.results.outcomes import Phase
 from inspector.services.triage.java_repo import JavaRepo, PomEntry, TypeDecl
 from inspector.services.triage.rules import ItemEvidence
@@ -100,15 +101,31 @@ def java_readings(ev: ItemEvidence) -> list[Reading]:
     repo = _repo(ev)
     texts = _texts(ev)
     out: list[Reading] = []
-    for read in (_resolution, _compile, _linkage, _spring_beans, _port_in_use,
+    for read in (_not_evaluable, _resolution, _compile, _linkage, _spring_beans, _port_in_use,
                  _configured_port, _not_scanned, _routes_unregistered):
-        for r in read(ev, repo, texts):
+        try:
+            found = read(ev, repo, texts)
+        except (IndexError, KeyError, ValueError, RecursionError):
+            continue  # odd text one reader trips on never hides the others
+        for r in found:
             if all(o.category != r.category for o in out):
                 out.append(r)
     return out
 
 
 # ------------------------------------------------------------------------- resolution
+
+def _not_evaluable(ev: ItemEvidence, repo: JavaRepo, texts: list[_Text]) -> list[Reading]:
+    """The harness marked the sample not evaluable (or its messages say so): as the figures
+    count it, never the model's."""
+    ne = ev.sample.not_evaluable or infer_not_evaluable(ev.sample)
+    if ne is None:
+        return []
+    how = ", inferred" if ne.inferred else ""
+    return [Reading(NOT_MODEL, 0.9, "java/not-evaluable",
+                    f"not evaluable ({ne.kind}{how}): {_quote(ne.reason)} — the machine's, "
+                    "not the model's")]
+
 
 def _resolution(ev: ItemEvidence, repo: JavaRepo, texts: list[_Text]) -> list[Reading]:
     for text in texts:

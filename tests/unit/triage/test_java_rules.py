@@ -8,8 +8,9 @@ from pathlib import Path
 
 from inspector.model import Outcome, Phase, PhaseStatus, SampleResult, TestCase
 from inspector.model.benchmark.task import Task
+from inspector.model.failures.java_signs import resolution
 from inspector.model.labels.label_file import Anchor
-from inspector.model.results.sample import Deployment, PhaseResult, TestSummary
+from inspector.model.results.sample import Deployment, NotEvaluable, PhaseResult, TestSummary
 from inspector.services.triage.engine import TriageContext, triage_sample
 
 TS = "2026-11-29T18:36:19.000000+00:00"
@@ -89,7 +90,8 @@ def _repo(root: Path, files: dict[str, str]) -> Path:
 
 def _sample(tmp_path: Path, files: dict[str, str], *, logs: dict[Phase, str] | None = None,
             failed: Phase | None = None, message: str = "",
-            cases: tuple[TestCase, ...] = (), language: str = "java") -> SampleResult:
+            cases: tuple[TestCase, ...] = (), language: str = "java",
+            not_evaluable: NotEvaluable | None = None) -> SampleResult:
     paths = {ph: _log(tmp_path / "logs" / f"{ph.value}.log", text)
              for ph, text in (logs or {}).items()}
     phases = tuple(PhaseResult(ph, PhaseStatus.FAILED if ph == failed else PhaseStatus.OK,
@@ -103,7 +105,8 @@ def _sample(tmp_path: Path, files: dict[str, str], *, logs: dict[Phase, str] | N
         TestSummary(passed=1 if cases else 0, failed=nfail, errors=nerr, cases=(
             *cases, TestCase("com.x.app.ApiTest::ok", Outcome.PASSED)) if cases else (),
             has_cases=True),
-        port=8080, logs=paths, repo_path=_repo(tmp_path / "repo", files))
+        port=8080, logs=paths, repo_path=_repo(tmp_path / "repo", files),
+        not_evaluable=not_evaluable)
 
 
 def _triage(s: SampleResult, readme: str | None = README, tmp: Path | None = None):
@@ -151,6 +154,21 @@ def test_repository_that_never_answered_is_the_machines(tmp_path) -> None:
                 logs={Phase.INSTALL: log}, failed=Phase.INSTALL, message="mvn compile failed")
     sug = _triage(s)
     assert (sug.category, sug.rule) == ("not-model", "java/maven-repository-unreachable")
+
+
+def test_offline_parent_pom_marked_not_evaluable_is_never_the_models(tmp_path) -> None:
+    log = console("resolve_offline_parent.log")
+    found = resolution(log.splitlines())
+    assert [u.short for u in found.missing] == [
+        "org.springframework.boot:spring-boot-starter-parent:3.2.5"]
+    assert found.offline and found.missing[0].parent and not found.answered
+    why = "Maven could not resolve org.springframework.boot:spring-boot-starter-parent:3.2.5"
+    s = _sample(tmp_path, {"pom.xml": SPRING_POM}, logs={Phase.INSTALL: log},
+                failed=Phase.INSTALL, message=why,
+                not_evaluable=NotEvaluable("dependency_repository_unreachable", why))
+    sug = _triage(s)
+    assert (sug.category, sug.rule) == ("not-model", "java/not-evaluable")
+    assert "dependency" not in {r.category for r in sug.competing}
 
 
 def test_library_class_missing_at_run_time_is_dependency(tmp_path) -> None:
