@@ -306,10 +306,13 @@ BEAN_ERROR = re.compile(r"(?P<exc>UnsatisfiedDependencyException|BeanCreationExc
                         r"'(?P<bean>[\w.$-]+)'(?: defined in (?:file \[(?P<file>[^\]]+)\]|"
                         r"(?P<cls>[\w.$]+)))?)?")
 PORT_IN_USE = re.compile(r"Web server failed to start\. Port (?P<port>\d+) was already in use|"
-                         r"Port (?P<port2>\d+) (?:is )?already in use|"
+                         r"Port (?:(?P<port2>\d+) )?(?:is )?already in use|"
+                         r"Port \d+ seems to be in use by another process|"
                          r"BindException: Address already in use|"
                          r"Failed to bind to (?:[\w./]*:)?(?P<port3>\d+)")
-NOT_FOUND_STATUS = re.compile(r"expected:? <?(?:200|201|204)>? but was:? <?404>?|"
+NOT_FOUND_STATUS = re.compile(r"expected:?\s*<?(?:200|201|204)>?\s*but was:?\s*<?404>?|"
                               r"Expected status code <(?:200|201|204)> but was <404>|"
                               r"\b404 Not Found\b|\bstatus (?:code )?404\b", re.I)
 CONNECTION_REFUSED = re.compile(r"ConnectException|Connection refused|HttpConnectTimeoutException")
+MAIN_NOT_FOUND = re.compile(r"Could not find or load main class (?P<cls>[\w.$]+)|"
+                            r"ClassNotFoundException: (?P<cls2>[\w.$]+)")

@@ -102,7 +102,7 @@ def java_readings(ev: ItemEvidence) -> list[Reading]:
     texts = _texts(ev)
     out: list[Reading] = []
     for read in (_not_evaluable, _resolution, _compile, _linkage, _spring_beans, _port_in_use,
-                 _configured_port, _not_scanned, _routes_unregistered):
+                 _configured_port, _main_class, _not_scanned, _routes_unregistered):
         try:
             found = read(ev, repo, texts)
         except (IndexError, KeyError, ValueError, RecursionError):
@@ -209,7 +209,7 @@ def _compile_reading(ev: ItemEvidence, repo: JavaRepo, text: _Text, err: js.Comp
         return _golden_compile(ev, repo, err, target, quote, use)
     decls = [d for d in repo.find_type(target) if d.file != err.path]
     if not decls:
-        return None
+        return _undeclared_own_class(repo, err, target, quote, use, more)
     decl = decls[0]
     member = _member_name(err)
     defs = repo.members(decl, member) if member else []
@@ -230,6 +230,24 @@ def _compile_reading(ev: ItemEvidence, repo: JavaRepo, text: _Text, err: js.Comp
     return Reading(CROSS_FILE, weight, "java/compile-cross-file",
                    f"{quote} — {detail}: the use and the definition of the repo's own class "
                    f"disagree across files{more}", (*use, *anchors))
+
+
+def _undeclared_own_class(repo: JavaRepo, err: js.CompileError, target: str, quote: str,
+                          use: tuple[Anchor, ...], more: str) -> Reading | None:
+    """A class the use site takes from the repo's own package that no file declares."""
+    sym = js.SYMBOL.match(err.symbol)
+    if not (sym and sym["kind"] in ("class", "interface", "enum")) or repo.find_type(target):
+        return None
+    pkg = err.location.removeprefix("package ") if err.location.startswith("package ") else \
+        next((m["pkg"] for m in re.finditer(
+            rf"^\s*import\s+(?P<pkg>[\w.]+)\.{re.escape(target)}\s*;",
+            repo.sources.get(err.path, ""), re.M)), None)
+    if pkg is None or not repo.own_package(pkg):
+        return None
+    return Reading(CROSS_FILE, 0.75, "java/compile-cross-file",
+                   f"{quote} — {err.path} uses {pkg}.{target}, and no file of the repo "
+                   f"declares {target}: a class other files rely on was never written{more}",
+                   use)
 
 
 def _target_type(err: js.CompileError) -> str | None:
@@ -549,6 +567,42 @@ def _configured_port(ev: ItemEvidence, repo: JavaRepo, texts: list[_Text]) -> li
                     f"README's port {want}", (Anchor.file(rel, line),))]
 
 
+_MAIN_DECL = re.compile(r"static\s+void\s+main\s*\(")
+
+
+def _main_class(ev: ItemEvidence, repo: JavaRepo, texts: list[_Text]) -> list[Reading]:
+    """The start command names a main class the repo does not declare there."""
+    for text in texts:
+        if text.phase not in (Phase.START, None) or text.test is not None:
+            continue
+        for i, raw in enumerate(text.lines):
+            m = js.MAIN_NOT_FOUND.search(raw)
+            name = (m["cls"] or m["cls2"]) if m else None
+            if not name:
+                continue
+            decls = repo.find_type(name.rpartition(".")[2].split("$")[0])
+            if "." in name and not decls and not repo.own_class(name):
+                continue  # a library's class
+            if any(d.fqn == name for d in decls):
+                continue  # declared where named: not the layout
+            mains = [(rel, t.count("\n", 0, mm.start()) + 1) for rel, t in repo.sources.items()
+                     if rel.startswith("src/main/") and (mm := _MAIN_DECL.search(t))]
+            anchors = [*text.anchor(i), *(Anchor.file(rel, no) for rel, no in mains[:1])]
+            said = ""
+            for rel in ("start.sh", "pom.xml"):
+                hit = repo.line_of(rel, re.compile(re.escape(name)))
+                if hit is not None:
+                    anchors.append(Anchor.file(rel, hit[0]))
+                    said = f" ({rel}:{hit[0]} names it)"
+                    break
+            where = f"main is declared at {mains[0][0]}:{mains[0][1]}" if mains else \
+                "no class of the repo declares main"
+            return [Reading(ARCHITECTURAL, 0.8, "java/main-class-not-found",
+                            f"{_quote(raw)} — the start command's main class {name}{said} "
+                            f"does not exist under that name; {where}", tuple(anchors))]
+    return []
+
+
 def _is_404(ev: ItemEvidence) -> bool:
     return ev.case is not None and bool(js.NOT_FOUND_STATUS.search(ev.text))
 
@@ -576,7 +630,8 @@ def _not_scanned(ev: ItemEvidence, repo: JavaRepo, texts: list[_Text]) -> list[R
                     (Anchor.file(d.file, d.line), Anchor.file(app.file, app.line)))]
 
 
-_ROUTE_CALL = re.compile(r"(?:\b\w+\.|^\s*)(?:get|post|put|delete|patch)\(\s*\"/", re.M)
+_ROUTE_CALL = re.compile(r"(?:\b\w+\.|^\s*)(?:get|post|put|delete|patch)\(\s*\"/|"
+                         r"\bcreateContext\(\s*\"/|\baddServlet\([^;]*\"/", re.M)
 _METHOD_DECL = re.compile(r"^\s*(?:(?:public|protected|private|static|final|synchronized)\s+)*"
                           r"[\w<>\[\],.? ]+\s+(?P<name>\w+)\s*\([^)]*\)\s*(?:throws [\w., ]+)?"
                           r"\{?\s*$")

@@ -403,3 +403,33 @@ public class App {
     assert "registerRoutes()" in sug.reason
     assert Anchor.file("src/main/java/com/x/app/App.java", 11) in sug.anchors
     assert Anchor.file("src/main/java/com/x/app/App.java", 6) in sug.anchors
+
+
+def test_class_imported_from_own_package_that_no_file_declares_is_cross_file(tmp_path) -> None:
+    handler = ("package com.x.app;\n\nimport com.x.app.dto.UserDto;\n\n"
+               "public class UserHandler {\n}\n")
+    other = "package com.x.app.dto;\n\npublic class RoleDto {\n}\n"
+    s = _sample(tmp_path, {"pom.xml": POM.format(javalin="5.6.3"),
+                           "src/main/java/com/x/app/UserHandler.java": handler,
+                           "src/main/java/com/x/app/dto/RoleDto.java": other},
+                logs={Phase.INSTALL: console("compile_undeclared_class.log")},
+                failed=Phase.INSTALL, message="compilation failed")
+    sug = _triage(s)
+    assert (sug.category, sug.rule) == ("cross-file", "java/compile-cross-file")
+    assert "no file of the repo declares UserDto" in sug.reason
+    assert Anchor.file("src/main/java/com/x/app/UserHandler.java", 3) in sug.anchors
+
+
+def test_jdk_server_started_with_a_main_class_the_repo_does_not_declare(tmp_path) -> None:
+    main = ("package com.x.app;\n\nimport com.sun.net.httpserver.HttpServer;\n\n"
+            "public class Main {\n    public static void main(String[] args) throws Exception "
+            "{\n        HttpServer.create().start();\n    }\n}\n")
+    start = "#!/bin/bash\nmvn -q package -DskipTests\njava -cp target/classes com.x.Main\n"
+    s = _sample(tmp_path, {"pom.xml": POM.format(javalin="5.6.3"), "start.sh": start,
+                           "src/main/java/com/x/app/Main.java": main},
+                logs={Phase.START: console("jdk_main_not_found.log")}, failed=Phase.HEALTH,
+                message="process exited with code 1")
+    sug = _triage(s)
+    assert (sug.category, sug.rule) == ("architectural", "java/main-class-not-found")
+    assert Anchor.file("start.sh", 3) in sug.anchors
+    assert Anchor.file("src/main/java/com/x/app/Main.java", 6) in sug.anchors
