@@ -104,18 +104,22 @@ class JavaRepo:
                     None)
 
     def provider(self, package: str) -> PomEntry | None:
-        """The declared dependency whose groupId shares the most leading segments (at least
-        two) with ``package`` (``io.javalin`` for ``io.javalin.http``)."""
+        """The declared dependency that most likely provides ``package``: its groupId shares
+        leading segments (at least two) with it, or its artifactId names one of the package's
+        segments (``io.javalin`` for ``io.javalin.http``, ``spark-core`` for ``spark``)."""
         want = package.split(".")
-        best, score = None, 1
+        best, score = None, 1.0
         for e in self.entries:
             if e.tag != "dependency":
                 continue
             got = e.group.split(".")
             n = next((k for k, (a, b) in enumerate(zip(want, got, strict=False)) if a != b),
                      min(len(want), len(got)))
-            if n > score:
-                best, score = e, n
+            named = [w for w in e.artifact.split("-") if len(w) > 3 and w in want]
+            if n < 2 and not named:
+                continue  # spark-core provides package spark: its artifactId says so
+            if n + 0.5 * len(named) > score:
+                best, score = e, n + 0.5 * len(named)
         return best
 
     def pom_anchor_line(self) -> int | None:

@@ -460,7 +460,10 @@ def _spring_beans(ev: ItemEvidence, repo: JavaRepo, texts: list[_Text]) -> list[
                 if m is not None:
                     return [_bean_reading(repo, text, i, m)]
     for text in texts:
-        for exc in js.java_exceptions(text.lines):
+        excs = js.java_exceptions(text.lines)
+        if any((c := js.linkage_class(e)) and not repo.own_class(c) for e in excs):
+            continue  # a library class missing under the context: the linkage reading's
+        for exc in excs:
             b = js.BEAN_ERROR.search(f"{exc.simple}: {exc.message}")
             if b is None:
                 continue
@@ -530,7 +533,8 @@ def _port_in_use(ev: ItemEvidence, repo: JavaRepo, texts: list[_Text]) -> list[R
 
 _PORT_KEYS = re.compile(r"^\s*(?P<key>server\.port|micronaut\.server\.port|quarkus\.http\.port)"
                         r"\s*[=:]\s*(?P<port>\d+)\s*$", re.M)
-_YAML_PORT = re.compile(r"^(?P<indent>\s+)port\s*:\s*(?P<port>\d+)\s*$", re.M)
+_YAML_PORT = re.compile(r"^(?P<indent>[ ]+)port[ ]*:[ ]*(?P<port>\d+)[ ]*$", re.M)
+_YAML_SERVER = ("server", "micronaut.server", "quarkus.http")
 _CODE_PORT = re.compile(r"(?:\.start\(|\bport\(|\.setPort\(|new InetSocketAddress\(|"
                         r"new Server\()\s*(?P<port>\d{2,5})\s*\)")
 
@@ -547,7 +551,8 @@ def _configured_port(ev: ItemEvidence, repo: JavaRepo, texts: list[_Text]) -> li
     found: tuple[str, int, int, str] | None = None
     for rel, text in repo.resource_files().items():
         for m in [*_PORT_KEYS.finditer(text), *(y for y in _YAML_PORT.finditer(text)
-                                                if rel.endswith((".yml", ".yaml")))]:
+                                                if rel.endswith((".yml", ".yaml"))
+                                                and _yaml_path(text, y.start()) in _YAML_SERVER)]:
             if "-" in rel.rpartition("/")[2].removeprefix("application")[:1]:
                 continue  # a profile's file (application-dev.yml): only when active
             found = found or (rel, text.count("\n", 0, m.start()) + 1, int(m["port"]),
@@ -601,6 +606,25 @@ def _main_class(ev: ItemEvidence, repo: JavaRepo, texts: list[_Text]) -> list[Re
                             f"{_quote(raw)} — the start command's main class {name}{said} "
                             f"does not exist under that name; {where}", tuple(anchors))]
     return []
+
+
+def _yaml_path(text: str, at: int) -> str:
+    """The dotted keys above the YAML line starting at ``at`` (``server`` for ``server:`` /
+    ``  port: 8080``), read by indentation."""
+    lines = text[:at].splitlines()
+    indent = len(text[at:]) - len(text[at:].lstrip(" "))
+    keys: list[str] = []
+    for line in reversed(lines):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        ind = len(line) - len(line.lstrip(" "))
+        if ind < indent and stripped.endswith(":"):
+            keys.insert(0, stripped[:-1].strip())
+            indent = ind
+            if ind == 0:
+                break
+    return ".".join(keys)
 
 
 def _is_404(ev: ItemEvidence) -> bool:

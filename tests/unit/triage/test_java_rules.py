@@ -352,6 +352,15 @@ def test_configured_port_other_than_the_readmes_is_architectural(tmp_path) -> No
     assert (sug.category, sug.rule) == ("architectural", "java/configured-port")
     assert Anchor.file("src/main/resources/application.properties", 2) in sug.anchors
     assert "not the README's port 8080" in sug.reason
+    # YAML: a datastore's port is not the server's
+    yml = "spring:\n  data:\n    redis:\n      port: 6379\nserver:\n  port: 9091\n"
+    s = _sample(tmp_path / "yml", {"pom.xml": SPRING_POM,
+                                   "src/main/resources/application.yml": yml},
+                logs={Phase.START: console("spring_started_9090.log")},
+                failed=Phase.HEALTH, message="port 8080 not open after 20s")
+    sug = _triage(s)
+    assert sug.rule == "java/configured-port" and "9091" in sug.reason
+    assert Anchor.file("src/main/resources/application.yml", 6) in sug.anchors
 
 
 NOT_FOUND = ("java.lang.AssertionError: 1 expectation failed.\n"
