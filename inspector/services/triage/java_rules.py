@@ -63,14 +63,19 @@ def is_java(ev: ItemEvidence) -> bool:
     return ev.sample.language.lower() == "java"
 
 
+MEMO_SAMPLES = 8
+"""Java repos kept read per triage pass (a pass reads one sample's items in a row)."""
+
+
 def _repo(ev: ItemEvidence) -> JavaRepo:
+    """The sample's repo, read once for all its items."""
     key = ("java-repo", ev.sample.sample_id)
     memo = ev.files.memo
-    if key not in memo:
-        memo.clear() if len(memo) > 8 else None
-        memo[key] = JavaRepo.read(ev.sample.repo_path)
-    repo = memo[key]
-    assert isinstance(repo, JavaRepo)
+    repo = memo.get(key)
+    if not isinstance(repo, JavaRepo):
+        if len(memo) >= MEMO_SAMPLES:
+            memo.clear()
+        repo = memo[key] = JavaRepo.read(ev.sample.repo_path)
     return repo
 
 
