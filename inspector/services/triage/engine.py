@@ -31,7 +31,7 @@ from inspector.model.failures.triage import (
 )
 from inspector.model.labels.label_file import Anchor
 from inspector.services.suite.audit import SuiteAudit, audit_task
-from inspector.services.triage import mechanisms, rules, spec_rules
+from inspector.services.triage import java_rules, mechanisms, rules, spec_rules
 from inspector.services.triage.combine import decide
 from inspector.services.triage.conventions import ConventionIndex
 from inspector.services.triage.corpus import CorpusIndex
@@ -46,6 +46,7 @@ FAMILIES: tuple[tuple[str, Family], ...] = (
     ("test-bug", rules.test_bug_readings),
     ("spec", spec_rules.spec_readings),
     ("mechanism", mechanisms.mechanism_readings),
+    ("java", java_rules.java_readings),
     ("cross-sample", rules.cross_sample_readings),
 )
 """Every rule family, in the order their readings are listed when they tie."""

@@ -105,6 +105,7 @@ class SuiteFiles:
         self._texts: dict[Path, str | None] = {}
         self._tests: dict[Path, list[str]] = {}
         self._sample: SampleContext | None = None
+        self.memo: dict[object, object] = {}  # what a rule family reads once per sample
 
     def sample_context(self, sample: SampleResult, readme: str | None,
                        audit: SuiteAudit | None) -> SampleContext:
