@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import threading
 import time
 from collections import deque
@@ -188,11 +189,31 @@ class JavaSession(LocalSession):
         self.test_runs = 0
         self.prepared: MavenConsole | None = None
         self.settings: Path | None = None
-        if self.source.kind != "offline":  # the user's repository, the session's own .m2
-            self.settings = self.tmp / "settings.xml"
-            self.settings.write_text(settings_xml(self.source, str(self.tmp / "m2"),
+        self.home: Path | None = None
+        if self.source.kind != "offline":
+            # the user's repository into the session's own ~/.m2 (its HOME for Maven and the
+            # service alike: a start.sh reading ~/.m2/repository finds what was resolved)
+            # not under the session's folder: the service's box gives it a private /tmp
+            sessions = cache_dir().parent / "sessions"
+            sessions.mkdir(parents=True, exist_ok=True)
+            self.home = Path(tempfile.mkdtemp(prefix="home-", dir=sessions))
+            m2 = self.home / ".m2"
+            m2.mkdir(parents=True)
+            self.settings = m2 / "settings.xml"
+            self.settings.write_text(settings_xml(self.source, str(m2 / "repository"),
                                                   cache_url=cache_dir().as_uri()),
                                      encoding="utf-8")
+
+    def close(self) -> None:
+        super().close()
+        if self.home is not None:
+            shutil.rmtree(self.home, ignore_errors=True)
+
+    def _env(self, venv: Path | None) -> dict[str, str]:
+        env = super()._env(venv)
+        if self.home is not None:
+            env["HOME"] = str(self.home)
+        return env
 
     def _command(self, goals: list[str], offline: bool) -> list[str]:
         if self.settings is None:
@@ -205,9 +226,8 @@ class JavaSession(LocalSession):
         cap = _Capture(log)
         env = self._env(None)
         env.update(extra_env or {})
-        cmd = self._command(goals, offline)
-        log.meta("$ " + " ".join(cmd))
-        code = run_logged(cmd, cap, self.workdir, env, timeout, self._cancelled)
+        code = run_logged(self._command(goals, offline), cap, self.workdir, env, timeout,
+                          self._cancelled)
         return code, cap.text
 
     def install(self, log: PhaseLog) -> PhaseOutcome:
@@ -269,7 +289,8 @@ class JavaSession(LocalSession):
         log.meta(f"artifacts resolved: {hits} from the per-machine cache, {misses} from "
                  f"{self.source.describe()}")
         if self.source.kind == "url":
-            m2 = self.tmp / "m2"
+            assert self.home is not None
+            m2 = self.home / ".m2" / "repository"
             listing = [p.relative_to(m2).as_posix() for p in m2.rglob("*") if p.is_file()]
             fill = fill_cache(self.source, artifact_paths(listing), cache_dir())
             log.meta(f"per-machine cache: {len(fill.added)} artifacts fetched from the source "
@@ -280,6 +301,9 @@ class JavaSession(LocalSession):
         user (without capabilities, on the read-only file system of its namespace)."""
         box = super()._box()
         box.keep_uid = True
+        m2 = (self.home or Path.home()) / ".m2"
+        if m2.is_dir():
+            box.home_links[".m2"] = str(m2)
         return box
 
     def _start_command(self, port: int) -> tuple[list[str], str] | None:

@@ -114,6 +114,8 @@ try:
     if plan["uid"] is not None:
         os.chown(home, plan["uid"], plan["gid"])
     os.chmod(home, 0o700)
+    for name, target in plan.get("home_links", {}).items():
+        os.symlink(target, os.path.join(home, name))
 except Exception as exc:
     say("error", f"could not prepare the service's namespace: {exc}")
     os._exit(125)
@@ -165,6 +167,9 @@ class Box:
     readable: list[Path] = field(default_factory=list)
     hidden: list[Path] = field(default_factory=list)
     keep_uid: bool = False
+    # names in the service's private home linked to folders it may read (Java: ``.m2``, so a
+    # start.sh reading ``$HOME/.m2/repository`` finds what Maven resolved)
+    home_links: dict[str, str] = field(default_factory=dict)
 
 
 _probed: dict[str, bool] = {}
@@ -314,7 +319,7 @@ class Service:
         life_r, self._lifeline = os.pipe()  # ours stays open while this process lives
         plan = {"status_fd": w, "lifeline_fd": life_r, "cwd": str(cwd), "home": "/tmp/home",
                 "uid": ids[0] if drop else None, "gid": ids[1] if drop else None,
-                "hide": [str(p) for p in box.hidden],
+                "hide": [str(p) for p in box.hidden], "home_links": box.home_links,
                 **_layout(box, ids if drop else None),
                 "argv": [shutil.which("setpriv") or "setpriv",
                          *_setpriv_flags("uid" if drop else "userns", ids), "--", *cmd]}
