@@ -11,6 +11,7 @@ class path.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -43,12 +44,14 @@ def java_run(docker_client, tmp_path_factory: pytest.TempPathFactory):  # type: 
     if java_image_id(docker_client) is None:
         pytest.fail(f"{JAVA_IMAGE} is missing: run `inspector sandbox init --java` "
                     "(scripts/sandbox-setup.sh does)", pytrace=False)
-    out = tmp_path_factory.mktemp("java") / "run"
+    root = tmp_path_factory.mktemp("java")
+    out = root / "run"
     cmd = [sys.executable, "-m", "inspector.cli", "evaluate", "--tasks", str(TASKS),
            "--out", str(out), "--backend", "docker", "--maven-local", DEBIAN_REPO,
            "--jobs", "2", "--run-id", f"java-{RUN}", "--quiet"]
-    for run in SAMPLES:
-        cmd += ["--predictions", str(PREDICTIONS / run)]
+    for run in SAMPLES:  # beside the run: a re-run opens repos only in its neighbourhood
+        shutil.copytree(PREDICTIONS / run, root / run)
+        cmd += ["--predictions", str(root / run)]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=1200, check=False)
     assert done.returncode in (0, 1), done.stderr[-3000:]
     run, _ = load_run(out)

@@ -303,6 +303,7 @@ class JavaSession(LocalSession):
         box.keep_uid = True
         m2 = (self.home or Path.home()) / ".m2"
         if m2.is_dir():
+            box.readable.append(m2)  # visible even where it lies under the box's private /tmp
             box.home_links[".m2"] = str(m2)
         return box
 

@@ -43,6 +43,8 @@ _UNRESOLVED = (
     re.compile(r"Could not find artifact (" + _COORDS + r")"),
     re.compile(r"(" + _COORDS + r") \((?:absent|present, but unavailable)\)"),
     re.compile(r"Failure to find (" + _COORDS + r") in"),
+    # Maven 3.8+: a "not found" remembered in the local repository from an earlier attempt
+    re.compile(r"(" + _COORDS + r") was not found in \S+ during a previous attempt"),
 )
 _LISTED = re.compile(r"The following artifacts could not be resolved: (.+?): (?:Cannot access|"
                      r"Could not|Failure to find|[\w.\-]+:[\w.\-]+:\w+:[\w.\-]+ (?:was|has))")
