@@ -63,6 +63,11 @@ def add_maven_options(p: argparse._ActionsContainer) -> None:
                    help="Java: resolve from this local Maven repository folder only (read-only; "
                         "e.g. /usr/share/maven-repo); $INSPECTOR_MAVEN_LOCAL. With neither: "
                         "offline, the per-machine artifact cache only")
+    p.add_argument("--maven-complete", action="store_true",
+                   help="Java: the --maven-local folder holds everything a repo may use (e.g. "
+                        "a task whose README lists the artifacts available): an artifact "
+                        "missing from it is the repo's dependency failure, not the machine's; "
+                        "$INSPECTOR_MAVEN_COMPLETE=1")
 
 
 def apply_maven_options(args: argparse.Namespace) -> None:
@@ -72,6 +77,7 @@ def apply_maven_options(args: argparse.Namespace) -> None:
 
     from inspector.cli.errors import CliError
     from inspector.services.host.maven_source import (
+        COMPLETE_ENV,
         LOCAL_ENV,
         URL_ENV,
         MavenSourceError,
@@ -79,10 +85,15 @@ def apply_maven_options(args: argparse.Namespace) -> None:
     )
 
     url, local = getattr(args, "maven_repo", None), getattr(args, "maven_local", None)
+    complete = bool(getattr(args, "maven_complete", False))
+    if complete:
+        os.environ[COMPLETE_ENV] = "1"
     if not url and not local:
+        if complete and not os.environ.get(LOCAL_ENV):
+            raise CliError("--maven-complete is about a --maven-local folder: give one")
         return
     try:
-        source = maven_source(url, local)
+        source = maven_source(url, local, complete or None)
     except MavenSourceError as exc:
         raise CliError(str(exc)) from None
     os.environ.pop(URL_ENV if source.kind == "local" else LOCAL_ENV, None)

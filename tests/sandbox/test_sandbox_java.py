@@ -1,12 +1,14 @@
 """Java tasks in the real Docker sandbox, Maven resolving from Debian's repository folder.
 
 The task (``corpus-java/tasks/repo/bookmarks-java``: a JUnit 5 suite calling the service over
-HTTP) and the samples (``corpus-java/predictions``: repos written from its README alone) are
-evaluated for real: the JDK/Maven image, ``--maven-local /usr/share/maven-repo`` mounted
-read-only, the test runner's own offline build, per-test results from Surefire's reports. What
-happened to each sample is what its writer's code really did: one passes, one does not compile
-(names guessed across files), one asks for a plugin version the folder does not hold, one's start.sh leaves a jar off the
-class path.
+HTTP; its README lists the artifacts the machine provides) and the samples
+(``corpus-java/predictions``: repos written from its README alone) are evaluated for real: the
+JDK/Maven image, ``--maven-local /usr/share/maven-repo --maven-complete`` mounted read-only, the
+test runner's own offline build, per-test results from Surefire's reports. What happened to
+each sample is what its writer's code really did: one passes, one does not compile (names
+guessed across files), one pins a plugin version the README says is not there, one's start.sh
+leaves a jar off the class path. A bundled real task (Javalin, which Debian does not package)
+is not evaluable from the same folder when it is not declared complete.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ def java_run(docker_client, tmp_path_factory: pytest.TempPathFactory):  # type: 
     out = root / "run"
     cmd = [sys.executable, "-m", "inspector.cli", "evaluate", "--tasks", str(TASKS),
            "--out", str(out), "--backend", "docker", "--maven-local", DEBIAN_REPO,
+           "--maven-complete",
            "--jobs", "2", "--run-id", f"java-{RUN}", "--quiet"]
     for run in SAMPLES:  # beside the run: a re-run opens repos only in its neighbourhood
         shutil.copytree(PREDICTIONS / run, root / run)
@@ -100,15 +103,35 @@ def test_a_service_that_cannot_start_fails_every_test_as_the_repos(java_run) -> 
     assert all("ConnectException" in (c.message or "") for c in s.tests.cases)
 
 
-def test_an_artifact_missing_from_a_folder_is_not_evaluable(java_run) -> None:  # type: ignore[no-untyped-def]
+def test_a_plugin_the_complete_folder_lacks_is_the_repos_dependency_failure(java_run) -> None:  # type: ignore[no-untyped-def]
     _, samples = java_run
     s = samples[SAMPLES["repo_readme_1129_weak_java-m1_Java"]]
+    assert s.not_evaluable is None, "the folder is the task's repository of record"
+    install = s.deployment.phase(Phase.INSTALL)
+    assert install is not None and install.status is PhaseStatus.FAILED
+    assert install.message.startswith(
+        "Maven could not resolve org.apache.maven.plugins:maven-compiler-plugin:3.8.1")
+    assert "repository tried: the local Maven repository folder /usr/share/maven-repo " \
+        "(--maven-local, declared complete)" in install.message
+
+
+def test_a_bundled_real_task_whose_artifacts_are_not_here_is_not_evaluable(
+        docker_client, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "run"
+    done = subprocess.run(
+        [sys.executable, "-m", "inspector.cli", "evaluate", "--tasks",
+         str(ROOT / "sample_runs" / "tasks"), "--predictions",
+         str(ROOT / "sample_runs" / "predictions" / "repo_readme_1125_dash_m2-mini_Java"),
+         "--task", "javalin-task-manager", "--out", str(out), "--backend", "docker",
+         "--maven-local", DEBIAN_REPO, "--run-id", f"java-real-{RUN}", "--quiet"],
+        capture_output=True, text=True, timeout=600, check=False)
+    run, _ = load_run(out)
+    (s,) = run.samples
     ne = s.not_evaluable
-    assert ne is not None and ne.kind == "dependency_repository_unreachable"
-    assert "maven-compiler-plugin:3.8.1" in ne.reason
-    assert "repository tried: the local Maven repository folder /usr/share/maven-repo" \
-        in ne.reason
+    assert ne is not None and ne.kind == "dependency_repository_unreachable", done.stderr[-2000:]
+    assert "io.javalin:javalin:6.1.3" in ne.reason
     assert "not a complete repository" in ne.reason
+    assert "not evaluable" in done.stderr  # said, and in no figure
 
 
 def test_one_java_test_reruns_warm_on_one_deployment(

@@ -62,8 +62,10 @@ NO_MODULE = re.compile(r"No module named '(?P<name>[\w.]+)'(?P<rest>.*)")
 CONNECTION_FAILURE = re.compile(
     r"ConnectionError|Connection refused|ConnectError|Max retries exceeded|"
     r"RemoteDisconnected|ConnectionResetError|Failed to establish a new connection|"
-    r"Connection aborted|ReadTimeout|ConnectTimeout", re.I)
-"""A test's error saying the service could not be reached (or stopped answering)."""
+    r"Connection aborted|ReadTimeout|ConnectTimeout|"
+    r"(?:java\.net\.)?ConnectException|HttpConnectTimeoutException", re.I)
+"""A test's error saying the service could not be reached (or stopped answering); Java's
+clients say ``java.net.ConnectException`` / ``HttpConnectTimeoutException``."""
 
 CONNECTION_ERROR_TYPES = frozenset({
     "ConnectionError", "ConnectionRefusedError", "ConnectTimeout", "ConnectError",

@@ -83,6 +83,7 @@ from inspector.services.sandbox.lease import LEASE_DIR, LEASE_TMPFS, Heartbeat, 
 from inspector.services.sandbox.repo_archive import SANDBOX_UID, RepoTooLarge, repo_tar, tar_space
 from inspector.services.suite.maven_log import INFRA, MavenConsole, parse_maven_output
 from inspector.services.suite.maven_plan import (
+    LIFECYCLE_SWITCH,
     GoalPlan,
     cache_hits,
     declared_plugins,
@@ -252,8 +253,7 @@ class JavaDockerSession(DockerSession):
             if missing:
                 gaps[self.source] = missing
         if missing:
-            self.plan = GoalPlan(True, f"the repository lacks {missing}, which Maven's "
-                                 "lifecycle binds without the pom naming it")
+            self.plan = GoalPlan(True, f"the repository lacks {missing}, {LIFECYCLE_SWITCH}")
             log.meta(f"{self.plan.reason}: building with the plugin goals directly "
                      "(compiler:compile / compiler:testCompile / surefire:test); the harness "
                      "removes target/ and copies src/*/resources itself (no filtering)")

@@ -56,6 +56,7 @@ from inspector.services.repo.files import COPY_IGNORE
 from inspector.services.suite.maven_log import INFRA, MavenConsole, parse_maven_output
 from inspector.services.suite.maven_plan import (
     BATCH,
+    LIFECYCLE_SWITCH,
     GoalPlan,
     cache_hits,
     missing_lifecycle_plugin,
@@ -256,8 +257,7 @@ class JavaSession(LocalSession):
         code, text = self._maven(self.plan.install(), log, self.job.limits.install)
         missing = missing_lifecycle_plugin(text, pom_text) if code else None
         if missing:
-            self.plan = GoalPlan(True, f"the repository lacks {missing}, which Maven's "
-                                 "lifecycle binds without the pom naming it")
+            self.plan = GoalPlan(True, f"the repository lacks {missing}, {LIFECYCLE_SWITCH}")
             log.meta(f"{self.plan.reason}: building with the plugin goals directly; the "
                      "harness removes target/ and copies src/*/resources itself (no filtering)")
             copy_resources(self.workdir)

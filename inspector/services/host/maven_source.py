@@ -28,6 +28,7 @@ from inspector import paths
 
 URL_ENV = "INSPECTOR_MAVEN_REPO"
 LOCAL_ENV = "INSPECTOR_MAVEN_LOCAL"
+COMPLETE_ENV = "INSPECTOR_MAVEN_COMPLETE"
 MIRROR_ID = "gi-source"
 CACHE_ID = "gi-cache"
 
@@ -42,12 +43,14 @@ class MavenSource:
 
     kind: str  # "url" | "local" | "offline"
     location: str = ""  # the URL, or the folder's absolute path
+    declared_complete: bool = False  # the user said a folder holds all a repo may use
 
     def describe(self) -> str:
         if self.kind == "url":
             return f"the Maven repository {self.location} (--maven-repo)"
         if self.kind == "local":
-            return f"the local Maven repository folder {self.location} (--maven-local)"
+            return (f"the local Maven repository folder {self.location} (--maven-local"
+                    + (", declared complete)" if self.declared_complete else ")"))
         return "the per-machine artifact cache only (offline; no --maven-repo or --maven-local)"
 
     @property
@@ -56,16 +59,21 @@ class MavenSource:
 
     @property
     def complete(self) -> bool:
-        """Whether "not found" here means the artifact does not exist: a mirror or proxy URL
-        stands for the whole of Maven's repositories; a folder or the cache holds what someone
-        put there, so an artifact missing from it says nothing of the repo's coordinates."""
-        return self.kind == "url"
+        """Whether "not found" here means the repo asked for what it may not have: a mirror or
+        proxy URL stands for the whole of Maven's repositories; a folder or the cache holds
+        what someone put there, so an artifact missing from it says nothing of the repo's
+        coordinates, unless the user declared the folder complete (``--maven-complete``: a
+        task whose README lists the artifacts available, as its repository of record)."""
+        return self.kind == "url" or (self.kind == "local" and self.declared_complete)
 
 
-def maven_source(url: str | None = None, local: str | None = None) -> MavenSource:
-    """The source from the options (else ``INSPECTOR_MAVEN_REPO`` / ``INSPECTOR_MAVEN_LOCAL``,
-    else offline). Raises :class:`MavenSourceError` for both given, a URL that is not
-    http(s), or a folder that does not exist."""
+def maven_source(url: str | None = None, local: str | None = None,
+                 complete: bool | None = None) -> MavenSource:
+    """The source from the options (else ``INSPECTOR_MAVEN_REPO`` / ``INSPECTOR_MAVEN_LOCAL``
+    and ``INSPECTOR_MAVEN_COMPLETE``, else offline). Raises :class:`MavenSourceError` for both
+    given, a URL that is not http(s), or a folder that does not exist."""
+    if complete is None:
+        complete = os.environ.get(COMPLETE_ENV, "").strip().lower() in ("1", "true", "yes")
     url = url or (None if local else os.environ.get(URL_ENV) or None)
     local = local or (None if url else os.environ.get(LOCAL_ENV) or None)
     if url and local:
@@ -79,7 +87,7 @@ def maven_source(url: str | None = None, local: str | None = None) -> MavenSourc
         folder = Path(local).expanduser()
         if not folder.is_dir():
             raise MavenSourceError(f"--maven-local {local}: no such folder")
-        return MavenSource("local", str(folder.resolve()))
+        return MavenSource("local", str(folder.resolve()), declared_complete=complete)
     return MavenSource("offline")
 
 

@@ -20,6 +20,9 @@ LIFECYCLE_PLUGINS = ("maven-clean-plugin", "maven-resources-plugin", "maven-comp
                      "maven-surefire-plugin")
 _PLUGIN_UNRESOLVED = re.compile(r"Plugin ([\w.\-]+):([\w.\-]+):([\w.\-]+) or one of its "
                                 r"dependencies could not be resolved")
+# what the harness logs when it switches to plugin goals: what was unresolved before it was
+# worked around, and is not why the build failed
+LIFECYCLE_SWITCH = "which Maven's lifecycle binds without the pom naming it"
 RESOLVE_ONLY = "giResolveOnly"  # a method no test has: surefire resolves its provider, runs none
 BATCH = ("-B", "-Dstyle.color=never")
 

@@ -28,6 +28,7 @@ from inspector.model.failures.triage import DEPLOY_FAILED, Reading
 from inspector.model.labels.label_file import Anchor
 from inspector.model.results.not_evaluable import infer_not_evaluable
 from inspector.model.results.outcomes import Phase
+from inspector.services.suite.maven_plan import LIFECYCLE_SWITCH
 from inspector.services.triage.java_repo import JavaRepo, PomEntry, TypeDecl
 from inspector.services.triage.rules import ItemEvidence
 
@@ -134,7 +135,13 @@ def _not_evaluable(ev: ItemEvidence, repo: JavaRepo, texts: list[_Text]) -> list
 
 def _resolution(ev: ItemEvidence, repo: JavaRepo, texts: list[_Text]) -> list[Reading]:
     for text in texts:
-        res = js.resolution(text.lines)
+        # what the harness worked around (plugin goals instead of the lifecycle) is not why
+        # the build stopped: only what was unresolved after its switch counts (the lines
+        # before it blanked, so indexes still point into the log)
+        switched = max((i for i, line in enumerate(text.lines) if LIFECYCLE_SWITCH in line),
+                       default=-1)
+        res = js.resolution(["" if i <= switched else line
+                             for i, line in enumerate(text.lines)])
         if not res.missing:
             continue
         first = res.missing[0]
