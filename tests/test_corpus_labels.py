@@ -56,3 +56,19 @@ def test_held_aside_items_have_two_independent_labels(items: set[ItemRef]) -> No
     aside = [i for i in items if i.sample.split("/")[1] in held]
     assert aside
     assert all(len(labels.labels_for(i)) >= 2 for i in aside)
+
+
+JAVA = CORPUS.parent / "corpus-java"
+
+
+def test_the_java_corpus_is_labelled_item_for_item() -> None:
+    """``corpus-java/``: every failure item of its runs has a label, and nothing else does."""
+    found = discover_runs(JAVA / "runs")
+    assert not found.errors and len(found.runs) == 6
+    items: set[ItemRef] = set()
+    for run in found.runs:
+        for sample in run.samples:
+            items.update(i.ref for i in failure_items(sample, run.tasks.get(sample.task)))
+    loaded = LabelStore(JAVA / "labels").load()
+    assert not loaded.problems
+    assert set(loaded.labels.items()) == items

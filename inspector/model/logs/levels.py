@@ -106,6 +106,7 @@ _PIP_OTHER = (
     "WARNING: Built wheel for ", "WARNING: Generating metadata", "DEPRECATION: ")
 _PIP_OTHER_FLAGS = {"E": _E, "e": _E, "×": _E, "W": _W, "D": _W}  # by first character
 _PIP_BARS = ("━━", "██")
+_MAVEN_TRANSFER = ("[INFO] Downloading from ", "[INFO] Downloaded from ")
 _PIP_PROCESSING_RE = re.compile(r"Processing (?:\.{0,2}/|\S+\.(?:whl|tar\.gz|zip)\b)")
 
 # --- servers ----------------------------------------------------------------------------------
@@ -306,6 +307,10 @@ def _classify(text: str, in_traceback: bool) -> int:
             outcome = m["o1"] or m["o2"]
             return _PT | _E if outcome in _BAD_OUTCOMES else _PT
 
+    # Maven's artifact transfers: the package manager's noise, like pip's downloads
+    if c == "[" and st.startswith(_MAVEN_TRANSFER):
+        return _PIP | _NOISE
+
     # pip
     pre = _PIP_INFO_AT.get(c)
     if pre is not None and st.startswith(pre):
@@ -401,7 +406,8 @@ PREFILTER: dict[Level, re.Pattern[bytes]] = {
     Level.TRACEBACK: re.compile(
         _any("Traceback (most recent call last)", 'File "', *_TB_CHAIN)),
     Level.PIP: re.compile(
-        _any(*_PIP_INFO, *_PIP_OTHER, *_PIP_BARS, "Processing ", "but you have")),
+        _any(*_PIP_INFO, *_PIP_OTHER, *_PIP_BARS, "Processing ", "but you have",
+             "Downloaded from ")),
     Level.PYTEST: re.compile(
         _any(*_OUTCOMES, "::", "E   ", "=== ", "_ ", "! ", "%]", ".py ", ".py:", "no tests ran",
              "platform ", *_PYTEST_PREFIXES) + b"|" + _tolerant("in ") + _A + rb"\d"),

@@ -487,3 +487,16 @@ def test_classify_never_raises(text: str, prev: Level) -> None:
     level = classify(text, "out", prev)
     assert 0 <= int(level) < 128
     pytest_test_ref(text)
+
+
+def test_maven_transfers_are_package_manager_noise_and_its_errors_stay_errors() -> None:
+    """A Java install log is mostly Maven fetching artifacts: dimmed like pip's downloads (and
+    found by the prefilter), while its build failures and compile errors stay errors."""
+    for line in ("[INFO] Downloading from gi-source: file:///usr/share/maven-repo/a/b/1/b-1.pom",
+                 "[INFO] Downloaded from gi-cache: file:///gi-cache/a/b/1/b-1.jar (29 kB at 1.4 "
+                 "MB/s)"):
+        assert classify(line) == Level.PIP | Level.NOISE
+        assert PREFILTER[Level.PIP].search(f"2026-11-29T18:44:29+00:00\tout\t{line}".encode())
+    assert classify("[ERROR] /repo/src/main/java/app/A.java:[85,29] cannot find symbol") & \
+        Level.ERROR
+    assert classify("[INFO] BUILD FAILURE") & Level.ERROR
