@@ -5,7 +5,8 @@ Two figures per endpoint:
 * strict (ours): the repo declares a route for this method whose path, resolved the way the
   framework does (see :mod:`inspector.services.routes`: prefix chains across modules, constants,
   settings defaults, ``urls.py`` includes, DRF routers, Eve settings, Spring/JAX-RS/Micronaut
-  class mappings, Javalin/Spark groups), equals the README path (parameter names ignored:
+  class mappings, Javalin/Spark groups, JDK HttpServer contexts and servlet mappings with the
+  methods and sub-paths their handlers test), equals the README path (parameter names ignored:
   ``{id}``, ``<int:id>`` and ``:id`` are the same segment). Evidence is the route's own line,
   with the prefixes' origin in its note.
 * lenient (the stock RepoGenesis check): some file has a route-ish call for the method and

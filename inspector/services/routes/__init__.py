@@ -1,6 +1,6 @@
 """Route resolution for strict API coverage: every (method, path) a generated repo serves,
 resolved the way its framework would (see :mod:`.python`, :mod:`.django`, :mod:`.eve`,
-:mod:`.java`), each with its ``file:line``."""
+:mod:`.java`, :mod:`.java_plain`), each with its ``file:line``."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ import re
 from inspector.services.routes.django import DjangoRoutes
 from inspector.services.routes.eve import eve_routes
 from inspector.services.routes.java import JavaRoutes
+from inspector.services.routes.java_plain import PlainJava
 from inspector.services.routes.model import Route
 from inspector.services.routes.pyindex import Index
 from inspector.services.routes.python import PythonRoutes
@@ -25,7 +26,8 @@ def find_routes(texts: list[tuple[str, str]]) -> list[Route]:
         routes += DjangoRoutes(index).routes()
         routes += eve_routes(index)
     if any(rel.endswith(".java") for rel, _ in texts):
-        routes += JavaRoutes(texts).routes()
+        java = JavaRoutes(texts)
+        routes += java.routes() + PlainJava(java).routes()
     for rel, text in texts:
         if rel.endswith((".js", ".ts", ".kt")):
             for i, line in enumerate(text.splitlines(), 1):
