@@ -404,7 +404,7 @@ class DockerSession:
     def start(self, log: PhaseLog) -> PhaseOutcome:
         started, t0 = now_iso(), time.monotonic()
         assert self.container is not None
-        found = find_start_command(self.job.repo, self.job.port)
+        found = self._start_command()
         if found is None:
             return no_entry_point(log, started)
         cmd, how = found
@@ -414,7 +414,8 @@ class DockerSession:
             # umask 002: what the service creates stays writable by its group, as the test
             # runner (another user in that group) may need, as in a stock run
             self.service = start_exec(self.container, cmd, lambda s, t: log.write(t, s),
-                                      limit=self.backend.limits.lifetime, env=self._env(),
+                                      limit=self.backend.limits.lifetime,
+                                      env=self._service_env(),
                                       lines_sink=lambda s, texts: log.write_many(texts, s),
                                       umask="002")
         except Exception as exc:  # noqa: BLE001 - e.g. the pid limit is already exhausted
@@ -424,6 +425,13 @@ class DockerSession:
                                 time.monotonic() - t0, lenient_ok=False)
         return PhaseOutcome(Phase.START, PhaseStatus.OK, f"started ({how})", None, False,
                             started, time.monotonic() - t0)
+
+    def _start_command(self) -> tuple[list[str], str] | None:
+        """What the stock entrypoint would start, and how it was found (None: nothing)."""
+        return find_start_command(self.job.repo, self.job.port)
+
+    def _service_env(self) -> dict[str, str]:
+        return self._env()
 
     def wait_ready(self, log: PhaseLog) -> PhaseOutcome:
         started, t0 = now_iso(), time.monotonic()

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from inspector.model import Phase, PhaseStatus
 from inspector.model.results.sample import NotEvaluable
 from inspector.model.suite.java_tests import java_tests
-from inspector.services.deploy.backend import PhaseOutcome, SampleJob, TestRun, no_entry_point
+from inspector.services.deploy.backend import PhaseOutcome, SampleJob, TestRun
 from inspector.services.deploy.docker_backend import (
     HOME_MB,
     SERVICE_USER,
@@ -68,7 +68,7 @@ from inspector.services.host.maven_source import (
 from inspector.services.logs.phase_log import PhaseLog, now_iso
 from inspector.services.repo.files import COPY_IGNORE
 from inspector.services.sandbox.base_image import InitError
-from inspector.services.sandbox.container_exec import exec_io, run_exec, start_exec
+from inspector.services.sandbox.container_exec import exec_io, run_exec
 from inspector.services.sandbox.engine import (
     LABEL,
     LABEL_EXPIRES,
@@ -116,6 +116,8 @@ class JavaDockerSession(DockerSession):
         self.plan = GoalPlan()
         self.prepared: MavenConsole | None = None  # the runner's resolution, read back
         self.compiled = False  # the runner's test classes are built: re-runs are warm
+        self.pom = ""  # the prepared tree's pom.xml ("" when it has none)
+        self.runner_text = ""  # what the test runner's build printed
         root = job.task.root
         tests = root / "src" / "test" / "java" if root else None
         self.test_classes = java_tests(tests, root) if tests and tests.is_dir() and root \
@@ -243,13 +245,13 @@ class JavaDockerSession(DockerSession):
         known = gaps.get(self.source)
         code: int | None
         missing: str | None
-        if known and known.split(":")[1] not in declared_plugins(self._pom_text()):
+        if known and known.split(":")[1] not in declared_plugins(self.pom):
             code, text, missing = 1, "", known  # the same repository lacked it before
             log.meta(f"{self.source.describe()} lacked {known} for an earlier sample")
         else:
             code, text = self._build(log, self.plan.install(), WORKDIR, SERVICE_USER,
                                      SERVICE_SETTINGS, self.job.limits.install)
-            missing = missing_lifecycle_plugin(text, self._pom_text()) if code else None
+            missing = missing_lifecycle_plugin(text, self.pom) if code else None
             if missing:
                 gaps[self.source] = missing
         if missing:
@@ -310,18 +312,15 @@ class JavaDockerSession(DockerSession):
             if (work / "pom.xml").is_file() and rewrite_pom_java17(work / "pom.xml"):
                 log.meta("pom.xml: Java 11 compiler settings raised to 17 (as the stock image "
                          "does)")
-            self._pom = (work / "pom.xml").read_text("utf-8", "replace") \
+            self.pom = (work / "pom.xml").read_text("utf-8", "replace") \
                 if (work / "pom.xml").is_file() else ""
             return repo_tar(work, None)
-
-    def _pom_text(self) -> str:
-        return getattr(self, "_pom", "")
 
     def _build(self, log: PhaseLog, goals: list[str], where: str, user: str, settings: str,
                limit: float) -> tuple[int | None, str]:
         """``mvn`` in the sandbox; (exit code or None when killed, what it printed)."""
         assert self.container is not None
-        if not self._pom_text():
+        if not self.pom:
             log.meta("no pom.xml at the repo root: nothing to build")
             return 1, ""
         cmd = mvn(settings, *goals)
@@ -337,7 +336,7 @@ class JavaDockerSession(DockerSession):
         try:
             code = run_exec(self.container, cmd, lambda s, t: sink(s, [t]), limit=limit,
                             env={"HOME": home, "MAVEN_CONFIG": ""}, cancel=self.job.cancel,
-                            workdir=where if where != TESTS else f"{TESTS}", user=user,
+                            workdir=where, user=user,
                             lines_sink=sink)
         except Exception as exc:  # noqa: BLE001 - exec refused (pid limit, container gone)
             log.meta(f"could not run Maven: {exc}" + self.limits_note())
@@ -372,12 +371,12 @@ class JavaDockerSession(DockerSession):
                      "reports it")
         self.compiled = code == 0
         self.prepared = parse_maven_output(text)
-        self._runner_text = text
+        self.runner_text = text
 
     def _after_resolution(self, log: PhaseLog, service_text: str) -> None:
         """Cache statistics, the cache filled from the source, the network removed."""
         assert self.container is not None
-        text = service_text + "\n" + getattr(self, "_runner_text", "")
+        text = service_text + "\n" + self.runner_text
         hits, misses = cache_hits(text, CACHE_ID, MIRROR_ID)
         log.meta(f"artifacts resolved: {hits} from the per-machine cache, {misses} from "
                  f"{self.source.describe()}")
@@ -400,33 +399,18 @@ class JavaDockerSession(DockerSession):
                 exec_io(self.container, ["/bin/bash", "-c", "kill -KILL -1 2>/dev/null; :"],
                         user=user, timeout=30)
 
-    def start(self, log: PhaseLog) -> PhaseOutcome:
-        started, t0 = now_iso(), time.monotonic()
-        assert self.container is not None
+    def _start_command(self) -> tuple[list[str], str] | None:
+        """``start.sh`` (the stock entrypoint's places), else ``mvn spring-boot:run``."""
         found = find_start_command(self.job.repo, self.job.port)
-        if found is not None and found[0][0] != "bash":
-            found = None  # the Python fallbacks are not the stock Java entrypoint's
-        if found is None and self._pom_text():
-            found = (["mvn", "-B", "-o", "-q", "spring-boot:run"],
-                     "no start.sh; fallback `mvn spring-boot:run`")
-        if found is None:
-            return no_entry_point(log, started)
-        cmd, how = found
-        log.meta(f"entry point: {how}")
-        log.meta("$ " + " ".join(cmd) + f"   (cwd: /repo in the sandbox, PORT={self.job.port})")
-        try:
-            self.service = start_exec(self.container, cmd, lambda s, t: log.write(t, s),
-                                      limit=self.backend.limits.lifetime,
-                                      env={**self._env(), "HOME": "/home/sandbox"},
-                                      lines_sink=lambda s, texts: log.write_many(texts, s),
-                                      umask="002")
-        except Exception as exc:  # noqa: BLE001 - e.g. the pid limit is already exhausted
-            msg = f"could not start: {exc}"
-            log.meta(msg)
-            return PhaseOutcome(Phase.START, PhaseStatus.FAILED, msg, None, False, started,
-                                time.monotonic() - t0, lenient_ok=False)
-        return PhaseOutcome(Phase.START, PhaseStatus.OK, f"started ({how})", None, False,
-                            started, time.monotonic() - t0)
+        if found is not None and found[0][0] == "bash":
+            return found  # the Python fallbacks are not the stock Java entrypoint's
+        if self.pom:
+            return (["mvn", "-B", "-o", "-q", "spring-boot:run"],
+                    "no start.sh; fallback `mvn spring-boot:run`")
+        return None
+
+    def _service_env(self) -> dict[str, str]:
+        return {**self._env(), "HOME": "/home/sandbox"}
 
     def run_tests(self, log: PhaseLog, test_ids: list[str] | None = None) -> TestRun:
         started, t0 = now_iso(), time.monotonic()

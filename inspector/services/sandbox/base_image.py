@@ -28,6 +28,7 @@ from inspector.services.sandbox.pip_env import LOAD_SETTINGS, pip_mounts_and_env
 
 if TYPE_CHECKING:
     import docker
+    from docker.types import Mount
 
 BASE_REPO = "genesis-inspector/base"
 BASE_VERSION = "1"
@@ -150,30 +151,42 @@ def _finish(client: docker.DockerClient, raw: str, say: Say, cancel: threading.E
     os.chmod(settings_dir, 0o755)
     write_settings(settings_dir, settings, 0)
     mounts.append(Mount("/gi-req", str(settings_dir), type="bind", read_only=True))
+    try:
+        return build_by_script(
+            client, raw, script, BASE_IMAGE, "base", say, cancel, timeout, mounts=mounts,
+            failure=f"while installing {packages}: pip inside the container could not reach "
+                    "the package index. Check the host's CA bundle "
+                    "(/etc/ssl/certs/ca-certificates.crt) and that containers on the default "
+                    "bridge network can reach it")
+    finally:
+        shutil.rmtree(settings_dir, ignore_errors=True)
+
+
+def build_by_script(client: docker.DockerClient, image: str, script: str, tag: str, kind: str,
+                    say: Say, cancel: threading.Event, timeout: float, *,
+                    mounts: list[Mount] | None = None, failure: str = "") -> str:
+    """Run ``script`` as root in a container from ``image`` on Docker's bridge (to reach the
+    apt mirror or the package index), then commit it as ``tag`` with the sandbox images'
+    environment and ``kind`` label; the container is removed either way. Returns the image
+    id; raises :class:`InitError` naming ``kind`` and ``failure`` when the script fails."""
     container = client.containers.create(
-        raw, ["bash", "-c", script], mounts=mounts,
+        image, ["bash", "-c", script], user="0:0", mounts=mounts or [],
         labels={LABEL: "1", LABEL_KIND: "init"}, mem_limit="2g", network_mode="bridge")
     try:
         container.start()
         stopped = follow_logs(container, say, cancel, timeout)
         if stopped is not None:
-            raise InitError(f"finishing the base image: {stopped}")
+            raise InitError(f"building the {kind} image: {stopped}")
         code = container.wait(timeout=60).get("StatusCode")
         if code != 0:
-            raise InitError(
-                f"finishing the base image failed (exit {code}) while installing "
-                f"{packages}: pip inside the container could not reach the package index. "
-                "Check the host's CA bundle (/etc/ssl/certs/ca-certificates.crt) and that "
-                "containers on the default bridge network can reach it")
+            raise InitError(f"building the {kind} image failed (exit {code}) {failure}")
         changes = [f"ENV {k}={v}" for k, v in IMAGE_ENV.items()]
-        changes += ["WORKDIR /repo", f"LABEL {LABEL}=1", f"LABEL {LABEL_KIND}=base",
+        changes += ["WORKDIR /repo", f"LABEL {LABEL}=1", f"LABEL {LABEL_KIND}={kind}",
                     'CMD ["bash"]']
-        repo, _, version = BASE_IMAGE.partition(":")
-        image = container.commit(repository=repo, tag=version, changes=changes)
-        return str(image.id)
+        repo, _, version = tag.partition(":")
+        return str(container.commit(repository=repo, tag=version, changes=changes).id)
     finally:
         container.remove(force=True)
-        shutil.rmtree(settings_dir, ignore_errors=True)
 
 
 def init_base_image(client: docker.DockerClient, *, force: bool = False,

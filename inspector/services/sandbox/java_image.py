@@ -16,9 +16,12 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from inspector.services.sandbox.base_image import BASE_IMAGE, IMAGE_ENV, InitError, InitResult
-from inspector.services.sandbox.container_exec import follow_logs
-from inspector.services.sandbox.engine import LABEL, LABEL_KIND
+from inspector.services.sandbox.base_image import (
+    BASE_IMAGE,
+    InitError,
+    InitResult,
+    build_by_script,
+)
 
 if TYPE_CHECKING:
     import docker
@@ -78,27 +81,10 @@ def init_java_image(client: docker.DockerClient, *, force: bool = False,
                             "(the Java image is built on it)") from None
         say(f"building {JAVA_IMAGE}: {', '.join(JAVA_PACKAGES)} from the base image's Debian "
             "sources (no Maven repository is contacted)")
-        container = client.containers.create(
-            BASE_IMAGE, ["bash", "-c", _SCRIPT], user="0:0",
-            labels={LABEL: "1", LABEL_KIND: "init"}, mem_limit="2g", network_mode="bridge")
-        try:
-            container.start()
-            stopped = follow_logs(container, say, cancel, timeout)
-            if stopped is not None:
-                raise InitError(f"building the Java image: {stopped}")
-            code = container.wait(timeout=60).get("StatusCode")
-            if code != 0:
-                raise InitError(
-                    f"building the Java image failed (exit {code}) while installing "
-                    f"{' '.join(JAVA_PACKAGES)} with apt-get: the container could not reach "
-                    "the Debian mirror the base image was built from, or the packages are "
-                    "not in it (see the lines above)")
-            changes = [f"ENV {k}={v}" for k, v in IMAGE_ENV.items()]
-            changes += ["WORKDIR /repo", f"LABEL {LABEL}=1", f"LABEL {LABEL_KIND}=java",
-                        'CMD ["bash"]']
-            repo, _, version = JAVA_IMAGE.partition(":")
-            image = container.commit(repository=repo, tag=version, changes=changes)
-        finally:
-            container.remove(force=True)
-    say(f"built {JAVA_IMAGE} ({str(image.id)[:19]}) in {time.monotonic() - t0:.0f}s")
-    return InitResult(JAVA_IMAGE, str(image.id), True, time.monotonic() - t0)
+        image_id = build_by_script(
+            client, BASE_IMAGE, _SCRIPT, JAVA_IMAGE, "java", say, cancel, timeout,
+            failure=f"while installing {' '.join(JAVA_PACKAGES)} with apt-get: the container "
+                    "could not reach the Debian mirror the base image was built from, or the "
+                    "packages are not in it (see the lines above)")
+    say(f"built {JAVA_IMAGE} ({image_id[:19]}) in {time.monotonic() - t0:.0f}s")
+    return InitResult(JAVA_IMAGE, image_id, True, time.monotonic() - t0)

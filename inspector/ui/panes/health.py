@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Static
 
 from inspector.model.results.entries import SampleEntry
 from inspector.model.untrusted.safe_text import sanitize_field
+from inspector.services.tamper.findings import kept_out_note
 from inspector.ui.messages import OpenSample
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import plain, sanitize
@@ -105,7 +106,8 @@ class HealthPane(LazyPane):
             summary.append(
                 f"\n⚠ {k} sample{'s' if k != 1 else ''} with tampering attempts, "
                 f"{report.deliberate_tampering} deliberate (listed after the defects, "
-                "deliberate first): kept out of the golden test runs, verdicts unaffected.",
+                "deliberate first): "
+                + kept_out_note(f for t in report.tampering for f in t.findings) + ".",
                 style=f"bold {colour(self.app, 'outcome-error')}"
                 if report.deliberate_tampering else "bold")
         if report.not_evaluable:
