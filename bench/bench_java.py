@@ -1,7 +1,7 @@
 """Java evaluation: ``inspector evaluate`` (Docker sandbox) cold and warm against a plain
 ``mvn -o`` of the same repo, a warm single-test re-run, and the artifact cache across a grid.
 
-    python bench/bench_java.py [--repeat 2] [--repo hasty_java-m1]
+    python bench/bench_java.py [--repeat 2] [--repo careful_java-m1] [--parts evaluate,rerun,grid]
 
 Maven resolves from Debian's ``/usr/share/maven-repo`` served over HTTP on the Docker bridge
 (``--maven-repo http://172.17.0.1:PORT``: the only repository these machines have, as a mirror
@@ -51,16 +51,24 @@ GRID = ["careful_java-m1", "hasty_java-m1", "weak3b_java-s3", "sprint_hasty-java
 _RESOLVED = re.compile(r"artifacts resolved: (\d+) from the per-machine cache, (\d+) from")
 
 
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:  # every request would be printed
+        pass
+
+
 def serve_mirror() -> str:
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(DEBIAN))
-    handler.log_message = lambda *a: None  # type: ignore[attr-defined]
+    handler = functools.partial(_Quiet, directory=str(DEBIAN))
     server = http.server.ThreadingHTTPServer((BRIDGE, 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return f"http://{BRIDGE}:{server.server_address[1]}"
 
 
+_PRED_COPY: list[Path] = []  # the predictions copied beside the runs (a re-run opens repos
+# only in its run's neighbourhood)
+
+
 def run_dir(name: str) -> Path:
-    return PRED / f"repo_readme_1129_{name}_Java"
+    return (_PRED_COPY[0] if _PRED_COPY else PRED) / f"repo_readme_1129_{name}_Java"
 
 
 def ours(work: Path, mirror: str, cache: Path, repos: list[str]) -> tuple[float, Path]:
@@ -146,31 +154,46 @@ def grid_hits(run: Path) -> list[tuple[str, int, int]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=2)
-    ap.add_argument("--repo", default="hasty_java-m1")
+    ap.add_argument("--repo", default="careful_java-m1")
+    ap.add_argument("--parts", default="evaluate,rerun,grid",
+                    help="which measurements (comma-separated: evaluate, rerun, grid)")
     args = ap.parse_args()
+    parts = set(args.parts.split(","))
     mirror = serve_mirror()
-    work = Path(tempfile.mkdtemp(prefix="bench-java-", dir=ROOT / ".bench-tmp"
-                                 if (ROOT / ".bench-tmp").is_dir() else None))
-    home, settings = prefill(work, args.repo, mirror)
+    work = Path(tempfile.mkdtemp(prefix="bench-java-"))
+    shutil.copytree(PRED, work / "predictions")
+    _PRED_COPY.append(work / "predictions")
+    if "evaluate" in parts:
+        evaluate_figures(work, mirror, args.repo, args.repeat)
+    if "rerun" in parts:
+        _, run = ours(work, mirror, work / "cache-rerun", [args.repo])
+        attempts = rerun_seconds(run, work / "cache-rerun", mirror)
+        print("warm single-test re-run (inspector rerun --times 3 on one deployment), "
+              "seconds per attempt: " + ", ".join(f"{a:.1f}" for a in attempts))
+    if "grid" in parts:
+        grid_figures(work, mirror)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def evaluate_figures(work: Path, mirror: str, repo: str, repeat: int) -> None:
+    home, settings = prefill(work, repo, mirror)
     times: dict[str, list[float]] = {"plain mvn -o": [], "ours cold": [], "ours warm": []}
-    last_run = None
-    for i in range(args.repeat):
+    for i in range(repeat):
         cache = work / f"cache-{i}"
-        times["plain mvn -o"].append(plain(work, args.repo, home, settings))
-        cold, _ = ours(work, mirror, cache, [args.repo])
-        warm, last_run = ours(work, mirror, cache, [args.repo])
+        times["plain mvn -o"].append(plain(work, repo, home, settings))
+        cold, _ = ours(work, mirror, cache, [repo])
+        warm, _ = ours(work, mirror, cache, [repo])
         times["ours cold"].append(cold)
         times["ours warm"].append(warm)
     base = statistics.median(times["plain mvn -o"])
-    print(f"Java evaluate of {args.repo} (median of {args.repeat}, seconds; ratio to plain)")
+    print(f"Java evaluate of {repo} (median of {repeat}, seconds; ratio to plain)")
     for name, xs in times.items():
         med = statistics.median(xs)
         print(f"  {name:14} {med:7.1f}  x{med / base:.2f}   runs: "
               + ", ".join(f"{x:.1f}" for x in xs))
-    if last_run is not None:
-        attempts = rerun_seconds(last_run, work / f"cache-{args.repeat - 1}", mirror)
-        print("warm single-test re-run (inspector rerun --times 3), seconds per attempt: "
-              + ", ".join(f"{a:.1f}" for a in attempts))
+
+
+def grid_figures(work: Path, mirror: str) -> None:
     _, grid = ours(work, mirror, work / "cache-grid", GRID)
     rows = grid_hits(grid)
     hits, misses = sum(r[1] for r in rows), sum(r[2] for r in rows)
@@ -179,7 +202,6 @@ def main() -> None:
         print(f"  sample {sample}: {h} from the cache, {m} from the mirror")
     if hits + misses:
         print(f"  hit rate {hits / (hits + misses):.1%} ({hits} of {hits + misses} artifacts)")
-    shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -35,10 +35,12 @@ def mirror() -> Iterator[str]:
     """Debian's Maven repository folder as an HTTP mirror on loopback (links followed)."""
     assert (DEBIAN_REPO / "org" / "junit").is_dir(), \
         "Debian's Maven repository is missing: run scripts/sandbox-setup.sh"
-    handler = lambda *a, **k: http.server.SimpleHTTPRequestHandler(  # noqa: E731
-        *a, directory=str(DEBIAN_REPO), **k)
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    handler = lambda *a, **k: Quiet(*a, directory=str(DEBIAN_REPO), **k)  # noqa: E731
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.RequestHandlerClass.log_message = lambda *a: None  # type: ignore[method-assign]
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()

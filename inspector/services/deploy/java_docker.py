@@ -223,8 +223,10 @@ class JavaDockerSession(DockerSession):
         except (RepoTooLarge, OSError) as exc:
             return out(PhaseStatus.FAILED, str(exc), cached=cached)
         lim = self.backend.limits
+        network = ("; Docker's bridge during the install phase only, for the Maven repository"
+                   if self.source.needs_network else "")
         log.meta(f"creating the sandbox container ({lim.describe()}; Java: at least "
-                 f"{JAVA_MEMORY_MB} MiB and {JAVA_PIDS} processes)")
+                 f"{JAVA_MEMORY_MB} MiB, {JAVA_PIDS} processes, {self._cpus():g} CPU{network})")
         try:
             self.container = self._create_java(_mb(tar_space(data)))
             self.container.start()
@@ -381,12 +383,14 @@ class JavaDockerSession(DockerSession):
         log.meta(f"artifacts resolved: {hits} from the per-machine cache, {misses} from "
                  f"{self.source.describe()}")
         if self.source.kind == "url":
-            _, listing, _ = exec_io(self.container, [
-                "/bin/bash", "-c", "cd /home/sandbox/.m2/repository 2>/dev/null && "
-                "/usr/bin/find . -type f \\( -name '*.jar' -o -name '*.pom' \\)"],
-                user=SERVICE_USER, timeout=60)
-            fill = fill_cache(self.source, artifact_paths(
-                listing.decode("utf-8", "replace").splitlines()), cache_dir())
+            needed: list[str] = []
+            for repo, user in (("/home/sandbox/.m2/repository", SERVICE_USER),
+                               (f"{TESTS}/m2", RUNNER_USER)):  # both builds' local repos
+                _, listing, _ = exec_io(self.container, [
+                    "/bin/bash", "-c", f"cd {repo} 2>/dev/null && /usr/bin/find . -type f "
+                    "\\( -name '*.jar' -o -name '*.pom' \\)"], user=user, timeout=60)
+                needed += listing.decode("utf-8", "replace").splitlines()
+            fill = fill_cache(self.source, artifact_paths(needed), cache_dir())
             log.meta(f"per-machine cache: {len(fill.added)} artifacts fetched from the source "
                      f"by the harness" + (f", {len(fill.failed)} not fetched" if fill.failed
                                           else ""))

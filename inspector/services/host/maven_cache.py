@@ -69,6 +69,7 @@ def fill_cache(source: MavenSource, paths: list[str], cache: Path,
             try:
                 with os.fdopen(fd, "wb") as f:
                     f.write(r.content)
+                os.chmod(tmp, 0o644)  # every sandbox user reads the cache (mkstemp: 0600)
                 os.replace(tmp, dest)
             finally:
                 with contextlib.suppress(FileNotFoundError):

@@ -122,6 +122,7 @@ def test_the_cache_is_filled_from_the_source_never_from_a_build(
     fill = fill_cache(MavenSource("url", url), artifact_paths(listing), cache)
     assert fill.added == ["g/a/1/a-1.jar"]
     assert (cache / "g/a/1/a-1.jar").read_bytes() == b"the real jar"  # the source's bytes
+    assert (cache / "g/a/1/a-1.jar").stat().st_mode & 0o777 == 0o644  # sandbox users read it
     assert fill.failed == {"g/missing/1/missing-1.jar": "HTTP 404"}
     again = fill_cache(MavenSource("url", url), ["g/a/1/a-1.jar"], cache)
     assert again.added == []  # resolved once per machine
