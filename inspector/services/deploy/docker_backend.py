@@ -309,13 +309,18 @@ class DockerSession:
         lim = self.backend.limits
         return lim.lifetime if self.backend.keep else lim.lease
 
-    def _create(self, tag: str) -> Container:
-        lim = self.backend.limits
+    def _labels(self) -> dict[str, str]:
+        """The service container's labels: ours, its owner, its sample, when it expires."""
         labels = {LABEL: "1", LABEL_KIND: "service", LABEL_OWNER: owner_label(),
                   LABEL_SAMPLE: f"{self.job.run_id}/{self.job.task.name}/{self.job.sample}",
-                  LABEL_EXPIRES: str(int(time.time() + lim.lifetime))}
+                  LABEL_EXPIRES: str(int(time.time() + self.backend.limits.lifetime))}
         if self.backend.keep:
             labels["org.genesis-inspector.keep"] = "1"
+        return labels
+
+    def _create(self, tag: str) -> Container:
+        lim = self.backend.limits
+        labels = self._labels()
         t = self.tmpfs
         tmpfs = {
             WORKDIR: f"rw,exec,nosuid,nodev,size={t[WORKDIR]}m,uid={SANDBOX_UID},"

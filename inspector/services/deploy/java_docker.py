@@ -69,14 +69,6 @@ from inspector.services.logs.phase_log import PhaseLog, now_iso
 from inspector.services.repo.files import COPY_IGNORE
 from inspector.services.sandbox.base_image import InitError
 from inspector.services.sandbox.container_exec import exec_io, run_exec
-from inspector.services.sandbox.engine import (
-    LABEL,
-    LABEL_EXPIRES,
-    LABEL_KIND,
-    LABEL_OWNER,
-    LABEL_SAMPLE,
-    owner_label,
-)
 from inspector.services.sandbox.images import RUNNER_UID
 from inspector.services.sandbox.java_image import JAVA_IMAGE, init_java_image, java_image_id
 from inspector.services.sandbox.lease import LEASE_DIR, LEASE_TMPFS, Heartbeat, watchdog_command
@@ -138,11 +130,6 @@ class JavaDockerSession(DockerSession):
 
     def _create_java(self, repo_mb: int) -> Container:
         lim = self.backend.limits
-        labels = {LABEL: "1", LABEL_KIND: "service", LABEL_OWNER: owner_label(),
-                  LABEL_SAMPLE: f"{self.job.run_id}/{self.job.task.name}/{self.job.sample}",
-                  LABEL_EXPIRES: str(int(time.time() + lim.lifetime))}
-        if self.backend.keep:
-            labels["org.genesis-inspector.keep"] = "1"
         self.tmpfs = {WORKDIR: repo_mb + TARGET_MB + lim.disk_mb, "/tmp": lim.tmp_mb,
                       "/home/sandbox": HOME_MB + M2_MB, TESTS: repo_mb + TARGET_MB + M2_MB,
                       CONF: 1}
@@ -167,7 +154,7 @@ class JavaDockerSession(DockerSession):
             memswap_limit=f"{memory}m", pids_limit=max(lim.pids, JAVA_PIDS),
             nano_cpus=int(self._cpus() * 1e9), cap_drop=["ALL"],
             security_opt=["no-new-privileges"],
-            labels=labels, environment={**self._env(), "HOME": "/home/sandbox"},
+            labels=self._labels(), environment={**self._env(), "HOME": "/home/sandbox"},
             ulimits=_ulimits(), auto_remove=not self.backend.keep)
 
     def _cpus(self) -> float:
