@@ -162,18 +162,20 @@ class _Scanner:
         url: _Span | None = args[0] if args else None
         kind, end, at = "", paren[1] + 1, pos
         if name == "newBuilder" and recv.rstrip().endswith("HttpRequest."):
-            methods = ["GET"]
+            methods, chained = ["GET"], False
             for el, el_pos, o, c in _chain_after(s, paren[1] + 1, hi):
                 el_args = split_top(s, o + 1, c, ",")
                 if el == "uri" and el_args:
                     url, at = el_args[0], el_pos
                 elif el in ("GET", "POST", "PUT", "DELETE", "HEAD"):
-                    methods = [el]
+                    methods, chained = [el], True
                 elif el == "method" and el_args:
-                    methods = self.method_of(f, el_args[0], ctx)
+                    methods, chained = self.method_of(f, el_args[0], ctx), True
                 elif el == "build":
                     break
                 end = c + 1
+            if not chained:  # a builder kept in a variable gets its method later
+                methods = self.builder_methods(f, ctx, start, end, hi) or methods
         elif name == "Builder" and re.search(r"\bnew\s+(?:okhttp3\s*\.\s*)?Request\s*\.\s*$",
                                              recv):
             methods, url = ["GET"], None
@@ -257,6 +259,25 @@ class _Scanner:
             return [m.group(1).upper()] if m.group(1).lower() in _VERBS else []
         vals = [v.upper() for v in self.suite.value(span, ctx)]
         return [v for v in dict.fromkeys(vals) if v.lower() in _VERBS]
+
+    def builder_methods(self, f: JFile, ctx: Ctx, start: int, after: int,
+                        hi: int) -> list[str]:
+        """The methods later statements set on the ``java.net.http`` builder assigned at
+        ``start`` (``b.POST(..)``, ``b.method(m, ..)``; every branch counts), [] for none."""
+        s = f.struct
+        lhs = re.search(r"([\w$]+)\s*=\s*$", s[max(0, start - 120):start])
+        if lhs is None:
+            return []
+        pat = re.compile(r"(?<![\w$.])" + re.escape(lhs.group(1)) +
+                         r"\s*\.\s*(method|GET|POST|PUT|DELETE|HEAD)\s*\(")
+        found: list[str] = []
+        for m in pat.finditer(s, after, hi):
+            if m.group(1) != "method":
+                found.append(m.group(1))
+                continue
+            parts = split_top(s, m.end(), close_of(s, m.end() - 1), ",")
+            found += self.method_of(f, parts[0], ctx) if parts else []
+        return list(dict.fromkeys(found))
 
     def connection_method(self, f: JFile, ctx: Ctx, start: int, close: int,
                           hi: int) -> list[str]:

@@ -321,8 +321,18 @@ class JavaSuite:
         else:
             return []
         found = [m for c in classes for m in c.methods if m.name == name]
+        if not found and not qual:  # a statically imported method of another suite class
+            found = [m for k in self._static_imports(ctx.file, name)
+                     for c in self.by_name.get(k, []) for m in c.methods
+                     if m.name == name]
         same = [m for m in found if len(m.params) == nargs]
         return (same or found)[:1] if found else []
+
+    @staticmethod
+    def _static_imports(f: JFile, name: str) -> list[str]:
+        """Simple names of the classes ``import static pkg.Cls.name;`` / ``.*;`` names."""
+        return re.findall(r"\bimport\s+static\s+(?:[\w$]+\s*\.\s*)*?([\w$]+)\s*\.\s*(?:"
+                          + re.escape(name) + r"|\*)\s*;", f.code)
 
     def class_at(self, f: JFile, pos: int) -> JClass | None:
         return max((c for c in f.classes if c.body[0] <= pos < c.body[1]), default=None,
@@ -336,6 +346,12 @@ class JavaSuite:
         s, e = span
         if depth > MAX_DEPTH or s >= e:
             return [DYN]
+        cond = split_top(f.struct, s, e, "?")
+        if len(cond) == 2:  # ``c ? a : b``: either branch's values
+            alts = split_top(f.struct, cond[1][0], cond[1][1], ":")
+            if len(alts) == 2:
+                both = self.value(alts[0], ctx, depth + 1) + self.value(alts[1], ctx, depth + 1)
+                return list(dict.fromkeys(both))[:MAX_VALUES]
         pieces = split_top(f.struct, s, e, "+")
         options = [self._piece(p, ctx, depth) for p in pieces]
         out: list[str] = []

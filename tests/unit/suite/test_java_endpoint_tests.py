@@ -359,3 +359,62 @@ def test_sample_screen_refs_of_a_java_task() -> None:
     assert ref.test_id == "com.example.blog.ApiTest::testDeleteComment"
     assert ref.file == "src/test/java/ApiTest.java"
     assert ".delete(\"/api/comments/{id}\")" in ref.call
+
+
+def test_a_builder_given_its_method_later_static_helpers_and_a_ternary(task: Path) -> None:
+    """The shape of a hand-written suite helper: ``send(method, path, body)`` keeps the
+    ``java.net.http`` builder in a variable and sets the method in a later statement (in both
+    branches), tests call ``post``/``get`` through ``import static``, and a path is chosen by
+    ``c ? a : b``."""
+    write(task, "Api.java", """
+        package com.example;
+
+        import java.net.URI;
+        import java.net.http.*;
+
+        final class Api {
+            static final String BASE = "http://localhost:8080";
+
+            static String send(String method, String path, String body) throws Exception {
+                HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(BASE + path))
+                        .header("Accept", "application/json");
+                if (body == null) {
+                    b.method(method, HttpRequest.BodyPublishers.noBody());
+                } else {
+                    b.method(method, HttpRequest.BodyPublishers.ofString(body));
+                }
+                return HttpClient.newHttpClient().send(b.build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+            }
+
+            static String get(String path) throws Exception { return send("GET", path, null); }
+
+            static String post(String path, String body) throws Exception {
+                return send("POST", path, body);
+            }
+
+            static String list(String tag) throws Exception {
+                return get(tag == null ? "/items" : "/items?tag=" + tag);
+            }
+        }
+        """)
+    write(task, "ItemsTest.java", """
+        package com.example;
+
+        import static com.example.Api.post;
+        import static com.example.Api.list;
+
+        import org.junit.jupiter.api.Test;
+
+        class ItemsTest {
+            @Test
+            void creates() throws Exception { post("/items", "{}"); }
+
+            @Test
+            void lists() throws Exception { list(null); }
+        }
+        """)
+    got = run(task, "POST /items", "GET /items", "PUT /items")
+    assert ids(got, "POST:/items") == ["com.example.ItemsTest::creates"]
+    assert ids(got, "GET:/items") == ["com.example.ItemsTest::lists"]
+    assert ids(got, "PUT:/items") == []  # the builder's later method is the caller's, no more
