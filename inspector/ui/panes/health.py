@@ -12,7 +12,6 @@ from textual.widgets import DataTable, Static
 
 from inspector.model.results.entries import SampleEntry
 from inspector.model.untrusted.safe_text import sanitize_field
-from inspector.services.tamper.findings import kept_out_note
 from inspector.ui.messages import OpenSample
 from inspector.ui.panes.lazy import LazyPane
 from inspector.ui.safe import plain, sanitize
@@ -102,6 +101,9 @@ class HealthPane(LazyPane):
             "No candidate benchmark defects: every test passes in some sample, and every "
             "deployed suite ran.")
         if report.tampering:
+            # start-up: the tamper scanner's package only when a run has findings
+            from inspector.services.tamper.findings import kept_out_note
+
             k = len(report.tampering)
             summary.append(
                 f"\n⚠ {k} sample{'s' if k != 1 else ''} with tampering attempts, "
