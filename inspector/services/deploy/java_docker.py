@@ -53,6 +53,7 @@ from inspector.services.deploy.java_local import (
     java_limits,
     place_golden_tests,
     rewrite_pom_java17,
+    unreachable_repository,
 )
 from inspector.services.deploy.start_command import find_start_command
 from inspector.services.host.maven_cache import artifact_paths, fill_cache
@@ -274,17 +275,9 @@ class JavaDockerSession(DockerSession):
                    self._machine_gap(console, problem))
 
     def _machine_gap(self, console: MavenConsole, problem: str) -> NotEvaluable | None:
-        """Not evaluable when the chosen repository never answered (unreachable) or is not
-        complete (a folder, the cache: see ``MavenSource.complete``); None when a complete
-        repository answered that an artifact is missing (the repo's dependency failure)."""
-        if not console.unresolved:
-            return None
-        if console.unreachable or console.offline or not self.source.complete:
-            gap = "" if console.unreachable or console.offline else \
-                " (not a complete repository: a missing artifact may exist elsewhere)"
-            return NotEvaluable("dependency_repository_unreachable",
-                                self._with_repository(problem, console) + gap + f" — {INFRA}")
-        return None
+        """Not evaluable when the chosen repository never answered or is not complete (see
+        :func:`~.java_local.unreachable_repository`); None when it is the repo's failure."""
+        return unreachable_repository(console, problem, self.source)
 
     def _with_repository(self, problem: str, console: MavenConsole) -> str:
         if not console.unresolved:

@@ -99,15 +99,19 @@ def unreachable_repository(console: MavenConsole, problem: str | None,
     """Not evaluable when Maven could not resolve what the build needs without asking a
     complete repository (offline: ``~/.m2``, a folder, the cache) or reaching one; None when a
     complete repository answered (an artifact that does not exist is the repo's failure) or
-    nothing was unresolved."""
+    nothing was unresolved. The reason names the repository tried (once) and says whose
+    problem it is."""
     offline = not source.complete if source is not None else not maven_online()
     if not console.unresolved or not (console.repository_unreachable or offline):
         return None
-    tried = f"; repository tried: {source.describe()}" if source is not None else ""
+    reason = problem or console.dependency_message() or ""
+    if source is not None and "repository tried:" not in reason:
+        reason += f"; repository tried: {source.describe()}"
     if source is not None and not source.complete and not console.repository_unreachable:
-        tried += " (not a complete repository: a missing artifact may exist elsewhere)"
-    return NotEvaluable("dependency_repository_unreachable",
-                        (problem or console.dependency_message() or "") + tried)
+        reason += " (not a complete repository: a missing artifact may exist elsewhere)"
+    if INFRA not in reason:
+        reason += f" — {INFRA}"
+    return NotEvaluable("dependency_repository_unreachable", reason)
 
 
 def rewrite_pom_java17(pom: Path) -> bool:

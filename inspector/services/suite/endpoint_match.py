@@ -133,3 +133,16 @@ def best(hit: Hit, targets: list[tuple[Endpoint, tuple[str | None, ...]]]) -> li
     if max(s for s, _ in scored) > top:
         return []
     return [ep for s, ep in same if s == top]
+
+
+def credit(result: EndpointTests, test_id: str, hits: list[Hit],
+           targets: list[tuple[Endpoint, tuple[str | None, ...]]]) -> None:
+    """Add ``test_id`` to every endpoint its ``hits`` are credited to (:func:`best`), once per
+    endpoint and call site."""
+    seen: set[tuple[str, str, int]] = set()
+    for hit in hits:
+        for ep in best(hit, targets):
+            if (ep.key, hit.file, hit.line) in seen:
+                continue
+            seen.add((ep.key, hit.file, hit.line))
+            result[ep.key].append(TestRef(test_id, hit.file, hit.line, hit.call, hit.via))

@@ -44,7 +44,7 @@ from inspector.services.suite.endpoint_match import (
     EndpointTests,
     Hit,
     TestRef,
-    best,
+    credit,
     dynamic_base,
     endpoint_segments,
     path_segments,
@@ -366,14 +366,7 @@ def tests_for_endpoints(tests_dir: Path, endpoints: Sequence[Endpoint]) -> Endpo
             env = suite.env(test.mod, test.cls, test.fn, test.fixtures)
             found = scanner.hits(test.fn, env, frozenset({id(test.fn)})) + \
                 scanner.requested(test.fn, test.use, test.fixtures, frozenset())
-            seen: set[tuple[str, str, int]] = set()
-            for hit in found:
-                for ep in best(hit, targets):
-                    if (ep.key, hit.file, hit.line) in seen:
-                        continue
-                    seen.add((ep.key, hit.file, hit.line))
-                    result[ep.key].append(TestRef(test.test_id, hit.file, hit.line, hit.call,
-                                                  hit.via))
+            credit(result, test.test_id, found, targets)
     result.skipped = suite.skipped
     return result
 

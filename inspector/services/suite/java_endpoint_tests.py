@@ -38,8 +38,7 @@ from inspector.model.suite.java_tests import scan_java_source
 from inspector.services.suite.endpoint_match import (
     EndpointTests,
     Hit,
-    TestRef,
-    best,
+    credit,
     dynamic_base,
     endpoint_segments,
     path_segments,
@@ -365,13 +364,7 @@ def java_tests_for_endpoints(tests_dir: Path, endpoints: Sequence[Endpoint],
                        if m.name == test.method and f.line(m.pos) == test.line), None)
             if fn is None:
                 continue
-            seen: set[tuple[str, str, int]] = set()
-            for hit in scanner.hits(fn, Ctx(f, fn.cls, fn), frozenset({id(fn)})):
-                for ep in best(hit, targets):
-                    if (ep.key, hit.file, hit.line) in seen:
-                        continue
-                    seen.add((ep.key, hit.file, hit.line))
-                    result[ep.key].append(TestRef(test.test_id, hit.file, hit.line, hit.call,
-                                                  hit.via))
+            credit(result, test.test_id, scanner.hits(fn, Ctx(f, fn.cls, fn),
+                                                      frozenset({id(fn)})), targets)
     result.skipped = suite.skipped
     return result
