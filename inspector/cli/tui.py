@@ -22,7 +22,8 @@ def cmd_app(args: argparse.Namespace) -> int:
     InspectorApp(root, settings=settings, theme=args.theme, watch=not args.no_watch,
                  annotator=args.annotator, blind=True if args.blind else None,
                  labels_dir=Path(args.labels) if args.labels else None,
-                 read_only=args.read_only).run()
+                 read_only=args.read_only,
+                 allow_local_exec=getattr(args, "allow_local_exec", False)).run()
     return 0
 
 
@@ -66,6 +67,9 @@ def app_arguments(app: argparse.ArgumentParser) -> None:
                      help="labels folder (default: PATH/labels, or the nearest parent's)")
     app.add_argument("--read-only", action="store_true", help="no re-runs, requests, label "
                      "writes, exports or sandbox stops (as `inspector serve --read-only`)")
+    app.add_argument("--allow-local-exec", action="store_true",
+                     help="let re-runs and requests choose the local backend (the generated "
+                     "code runs as your own processes); without it they deploy on Docker")
 
 
 def replay_arguments(rp: argparse.ArgumentParser) -> None:

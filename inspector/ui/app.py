@@ -54,8 +54,12 @@ class InspectorApp(SafeTextApp, App[None]):
                  theme: str | None = None, db_path: Path | None = None, watch: bool = True,
                  label_state: LabelState | None = None, annotator: str | None = None,
                  blind: bool | None = None, labels_dir: Path | None = None,
-                 read_only: bool = False) -> None:
+                 read_only: bool = False, allow_local_exec: bool = False) -> None:
         self.settings = settings or Settings()
+        self.local_exec_flag = allow_local_exec
+        """Started with ``--allow-local-exec``: the local backend may be chosen."""
+        if allow_local_exec:
+            self.settings.allow_local_exec = True
         self.read_only = read_only
         """No re-runs, requests, label writes, exports or sandbox stops (:mod:`.read_only`)."""
         self.root = root.expanduser()

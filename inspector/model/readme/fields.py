@@ -137,7 +137,8 @@ class Annotation:
         elif m:
             self.set_values(_values(m.group(2)), FIXED)
         elif re.match(r"^(values?|one of|enum|allowed|possible values?)\b", low):
-            self.set_values(_values(re.sub(r"^[^:]*?(?::|\bof\b)\s*", "", part, count=1)), ENUM)
+            values = re.sub(r"^[^:]*?(?::|\bof\b\s*:?)\s*", "", part, count=1)
+            self.set_values(_values(values), ENUM)
         elif re.match(r"^(e\.g\.?|eg|for example|example|such as)\b", low):
             self.set_values(_values(re.sub(r"^[^,:]*[,:]?\s*", "", part, count=1)), EXAMPLE)
         elif re.match(r"^default\b", low):

@@ -19,6 +19,7 @@ from typing import Any
 
 from inspector.model.benchmark.task import Endpoint, Task
 from inspector.model.request.http_request import RequestSpec
+from inspector.model.request.schema_body import schema_body
 
 _METHODS = "GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS"
 _MENTION = rf"`({_METHODS})\s+(/[^`\s]*)`"
@@ -294,6 +295,9 @@ def template_for(task: Task, endpoint: Endpoint) -> RequestSpec:
     elif hint and hint.accepted_fields:
         body = _body_from_fields(hint.accepted_fields, endpoint, hints,
                                  _json_examples(task.readme))
+    if body is None and method in _BODY_METHODS and not (hint and hint.no_body):
+        schema = schema_body(task.readme, method, endpoint.path.partition("?")[0])
+        body = _dump(schema.body) if schema is not None else None
     # the loader keeps a README example such as "GET /convert?value=1" as its own endpoint;
     # a Spark/Express-style ':id' segment is a parameter like '{id}'
     path = re.sub(r"(?<=/):(\w+)", r"{\1}", endpoint.path.partition("?")[0])
@@ -304,6 +308,17 @@ def template_for(task: Task, endpoint: Endpoint) -> RequestSpec:
     headers.append(("Content-Type", "application/json"))
     return RequestSpec(method, path, query, tuple(headers), "json",
                        body if body is not None else "{}")
+
+
+def body_note(task: Task, endpoint: Endpoint) -> str:
+    """What the pre-filled body of ``endpoint`` leaves out ('' when nothing or unknown)."""
+    if endpoint.method.upper() not in _BODY_METHODS:
+        return ""
+    hint = _readme_hints(task.readme).get(f"{endpoint.method.upper()}:{_norm(endpoint.path)}")
+    if hint and (hint.body is not None or hint.accepted_fields or hint.no_body):
+        return ""
+    schema = schema_body(task.readme, endpoint.method, endpoint.path.partition("?")[0])
+    return schema.note if schema is not None else ""
 
 
 def templates_for(task: Task) -> list[RequestSpec]:

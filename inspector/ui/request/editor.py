@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Select, Static, TextArea
 
-from inspector.model.request.http_request import BODY_KINDS, BodyKind, RequestSpec
+from inspector.model.request.http_request import BODY_KINDS, BodyKind, Pairs, RequestSpec
 from inspector.ui.focus import focus_now
 from inspector.ui.request.fields import parse_headers, parse_query
 from inspector.ui.safe import plain, sanitize
@@ -25,12 +25,16 @@ class RequestEditor(Vertical):
     class Send(Message):
         """The Send button was pressed."""
 
+    class Login(Message):
+        """The Log in button was pressed."""
+
     def compose(self) -> ComposeResult:
         with Horizontal(id="req-line"):
             yield Select([(m, m) for m in METHODS], value="GET", allow_blank=False,
                          id="req-method")
             yield Input(placeholder="/path", id="req-path")
             yield Button("Send", id="req-send", variant="primary")
+            yield Button("Log in", id="req-login")
         with Horizontal(id="req-meta"):
             with Vertical():
                 yield Static("query: one k=v per line", classes="req-label")
@@ -43,12 +47,14 @@ class RequestEditor(Vertical):
             yield Static("body", classes="req-label")
             yield Select([(k, k) for k in BODY_KINDS], value="none", allow_blank=False,
                          id="req-body-kind")
+            yield Static("", id="req-body-note")
         yield TextArea(id="req-body")
         yield Static("", id="req-problems")
 
-    def fill(self, spec: RequestSpec) -> None:
+    def fill(self, spec: RequestSpec, note: str = "") -> None:
         """Put ``spec`` into the editor (sanitised: templates come from the task README and
-        the history from disk, and what the editor shows is what is sent)."""
+        the history from disk, and what the editor shows is what is sent). ``note``: what
+        the body leaves out, shown beside it."""
         method = self.query_one("#req-method", Select)
         if spec.method.upper() not in METHODS:
             method.set_options([(plain(m), m) for m in (*METHODS, spec.method.upper())])
@@ -62,7 +68,13 @@ class RequestEditor(Vertical):
         body = self.query_one("#req-body", TextArea)
         body.text = sanitize(spec.body)
         body.language = "json" if spec.body_kind == "json" else None
+        self.query_one("#req-body-note", Static).update(plain(note))
         self.problems("")
+
+    def set_headers(self, headers: Pairs) -> None:
+        """Replace the headers (keeping everything else as typed)."""
+        self.query_one("#req-headers", TextArea).text = sanitize(
+            "\n".join(f"{k}: {v}" for k, v in headers))
 
     def composed(self) -> tuple[RequestSpec, list[str]]:
         """The request in the editor and what is wrong with it (nothing when sendable)."""
@@ -91,3 +103,8 @@ class RequestEditor(Vertical):
     def _send_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.post_message(self.Send())
+
+    @on(Button.Pressed, "#req-login")
+    def _login_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.Login())

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from inspector.model import Endpoint
 from inspector.model.benchmark.task import Task
 from inspector.model.request.http_request import RequestSpec
-from inspector.model.request.templates import suggested_params, template_for
+from inspector.model.request.templates import body_note, suggested_params, template_for
 from inspector.services.rerun.history import HistoryEntry
 from inspector.ui.request.response import status_style
 from inspector.ui.safe import plain, sanitize
@@ -46,10 +46,12 @@ class SourcesPane(Vertical):
 
         spec: RequestSpec
         entry: HistoryEntry | None = None
+        note: str = ""  # what the README's body leaves out (optional fields)
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's Widget id=
         super().__init__(id=id)
         self.templates: list[tuple[Endpoint, RequestSpec]] = []
+        self.readme_task: Task | None = None
         self.entries: list[HistoryEntry] = []
         self.history_error: str | None = None
 
@@ -61,6 +63,7 @@ class SourcesPane(Vertical):
 
     def show_endpoints(self, task: Task) -> None:
         """List ``task``'s endpoints; the first is highlighted."""
+        self.readme_task = task
         self.templates = templates(task)
         endpoints = self.query_one("#req-endpoints", OptionList)
         endpoints.add_options([Option(Text.assemble((sanitize(f"{spec.method:<7}"), "bold"),
@@ -97,7 +100,9 @@ class SourcesPane(Vertical):
     def _endpoint_picked(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if 0 <= event.option_index < len(self.templates):
-            self.post_message(self.Picked(self.templates[event.option_index][1]))
+            ep, spec = self.templates[event.option_index]
+            self.post_message(self.Picked(spec, note=body_note(self.readme_task, ep)
+                                          if self.readme_task is not None else ""))
 
     @on(OptionList.OptionSelected, "#req-history")
     def _history_picked(self, event: OptionList.OptionSelected) -> None:

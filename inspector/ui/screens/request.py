@@ -4,7 +4,10 @@ The task's endpoints are listed on the left; picking one fills the composer from
 (body, query and path-parameter examples). ``Ctrl+S`` sends: the first send deploys the
 sample (a thread worker with progress; ``Esc`` cancels), later ones reuse the warm
 deployment. Every exchange is kept in the sample's request history; ``y`` copies the request
-as a curl command.
+as a curl command. ``Ctrl+L`` (or the Log in button) sends the README's login request, its body
+editable first, to the same deployment and fills ``Authorization: Bearer <token>`` from the
+answer; ``Ctrl+B`` switches the backend between Docker and local (local only when allowed,
+:mod:`inspector.ui.backend_choice`).
 
 The screen is composed of :class:`~inspector.ui.request.sources.SourcesPane` (endpoints and
 history), :class:`~inspector.ui.request.editor.RequestEditor` and
@@ -17,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 
 from rich.text import Text
 from textual import on, work
@@ -29,6 +33,8 @@ from textual.widgets import Footer, Static
 from inspector import paths
 from inspector.model import Endpoint
 from inspector.model.request.http_request import RequestSpec, ResponseRecord, to_curl
+from inspector.model.request.login import find_token, login_endpoint, token_keys, with_bearer
+from inspector.model.request.templates import body_note
 from inspector.services.deploy.warm import DeployError, Target
 from inspector.services.rerun.history import (
     HistoryEntry,
@@ -38,6 +44,8 @@ from inspector.services.rerun.history import (
 )
 from inspector.services.rerun.http_client import RequestRefused, send
 from inspector.ui.app_access import inspector_app
+from inspector.ui.backend_choice import backend_label, choose_backend
+from inspector.ui.dialogs.prompt import PromptScreen
 from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.request.editor import METHODS, RequestEditor
 from inspector.ui.request.fields import parse_headers, parse_query
@@ -57,6 +65,8 @@ class RequestScreen(Screen[None]):
         Binding("escape", "back", "Cancel/back"),
         Binding("ctrl+s", "send", "Send"),
         Binding("y", "copy_curl", "Copy as curl"),
+        Binding("ctrl+l", "login", "Log in"),
+        Binding("ctrl+b", "backend", "Backend"),
     ]
     DEFAULT_CSS = """
     RequestScreen #req-head { height: 1; padding: 0 1; background: $boost; }
@@ -70,13 +80,15 @@ class RequestScreen(Screen[None]):
     RequestScreen #req-line { height: 3; }
     RequestScreen #req-method { width: 16; }
     RequestScreen #req-path { width: 1fr; }
-    RequestScreen #req-send { width: 12; min-width: 8; }
+    RequestScreen #req-send { width: 10; min-width: 8; }
+    RequestScreen #req-login { width: 12; min-width: 8; }
     RequestScreen #req-meta { height: 7; }
     RequestScreen #req-meta > Vertical { width: 1fr; }
     RequestScreen #req-query, RequestScreen #req-headers { height: 6; }
     RequestScreen #req-kind-row { height: 3; }
     RequestScreen #req-kind-row .req-label { width: auto; height: 3; padding: 1 1; }
     RequestScreen #req-body-kind { width: 16; }
+    RequestScreen #req-body-note { width: 1fr; height: 3; padding: 1 1; color: $text-muted; }
     RequestScreen #req-body { height: 8; }
     RequestScreen #req-problems { height: auto; padding: 0 1; color: $error; }
     RequestScreen #req-status { height: auto; padding: 0 1; background: $panel; }
@@ -111,7 +123,8 @@ class RequestScreen(Screen[None]):
         self._head()
         self.sources.show_endpoints(self.target.task)
         if self.templates:
-            self.editor.fill(self.templates[0][1])
+            ep, spec = self.templates[0]
+            self.editor.fill(spec, body_note(self.target.task, ep))
         else:
             self.editor.problems("The task README lists no HTTP endpoints: type a path.")
         self.query_one(ProgressLine).update(Text("Not deployed yet: the first send deploys "
@@ -127,7 +140,7 @@ class RequestScreen(Screen[None]):
         t = Text()
         t.append("Requests ", style="bold")
         t.append(sanitize(self.target.key), style="bold")
-        t.append(f"  ·  backend {self.backend or 'default'}", style="dim")
+        t.append(f"  ·  {backend_label(inspector_app(self), self.backend)}", style="dim")
         t.append(f"  ·  {self.base_url or 'not deployed yet'}", style="dim")
         self.query_one("#req-head", Static).update(t)
 
@@ -175,7 +188,7 @@ class RequestScreen(Screen[None]):
 
     @on(SourcesPane.Picked)
     def _picked(self, event: SourcesPane.Picked) -> None:
-        self.editor.fill(event.spec)
+        self.editor.fill(event.spec, event.note)
         if event.entry is None:
             self.editor.focus_path()
         else:
@@ -219,8 +232,66 @@ class RequestScreen(Screen[None]):
         self.query_one(ProgressLine).start("preparing the deployment")
         self._send(spec, self.cancel)
 
+    @on(RequestEditor.Login)
+    def _login_pressed(self) -> None:
+        self.action_login()
+
+    @refused_when_read_only(Write.REQUEST)
+    def action_login(self) -> None:
+        """Ask for the login body (the README's, editable), then log in and fill the
+        ``Authorization`` header from the token in the answer."""
+        task = self.target.task
+        ep = login_endpoint(task)
+        if ep is None:
+            self.notify("The README documents no login endpoint (POST …/login, …/token, "
+                        "…/signin).", title="Log in", severity="warning")
+            return
+        if self.cancel is not None:
+            self.notify("Still busy with the previous request (Esc cancels it).",
+                        severity="warning")
+            return
+        found = next((s for e, s in self.templates if e.key == ep.key), None)
+        if found is None:
+            return
+        spec = replace(found, headers=tuple((k, v) for k, v in found.headers
+                                            if k.lower() != "authorization"))
+        body = " ".join(spec.body.split()) if spec.body_kind == "json" else spec.body
+
+        def chosen(value: str | None) -> None:
+            if value is None:
+                return
+            login = replace(spec, body=value)
+            problems = login.validate()
+            if problems:
+                self.editor.problems("Not logged in: " + "; ".join(problems))
+                return
+            self.editor.problems("")
+            self.cancel = threading.Event()
+            inspector_app(self).track_cancel(self.cancel)
+            self.phase = "deploying"
+            self.query_one(ProgressLine).start("preparing the deployment")
+            self._send(login, self.cancel, token_keys(task, ep))
+
+        self.app.push_screen(PromptScreen(
+            f"Log in: {spec.method} {spec.path} with this body (edit it; Enter sends, Esc "
+            "cancels). The token in the answer fills the Authorization header.", body),
+            chosen)
+
+    def action_backend(self) -> None:
+        """Switch between Docker and local (app-wide; local only when allowed)."""
+        if self.cancel is not None:
+            self.notify("Busy: the backend changes once the request is done.",
+                        severity="warning")
+            return
+        chosen = choose_backend(self, self.backend)
+        if chosen is not None and chosen != self.backend:
+            self.backend = chosen
+            self.base_url = None  # the next send deploys on the chosen backend
+        self._head()
+
     @work(thread=True, exclusive=True, group="request", exit_on_error=False)
-    def _send(self, spec: RequestSpec, cancel: threading.Event) -> None:
+    def _send(self, spec: RequestSpec, cancel: threading.Event,
+              login: tuple[str, ...] | None = None) -> None:
         app = inspector_app(self)
         try:
             backend = self.backend or app.resolve_backend()
@@ -255,7 +326,7 @@ class RequestScreen(Screen[None]):
             entries = self.history.append(HistoryEntry(spec, response, base, backend))
         except (HistoryError, OSError) as exc:
             error = str(exc)
-        self._ui(self._received, cancel, spec, response, base, entries, error)
+        self._ui(self._received, cancel, spec, response, base, entries, error, login)
 
     def _ui(self, fn: Callable[..., object], *args: object) -> None:
         """Run ``fn`` on the event loop; a no-op once the app has gone."""
@@ -286,7 +357,8 @@ class RequestScreen(Screen[None]):
         self.output.failed(message)
 
     def _received(self, cancel: threading.Event, spec: RequestSpec, response: ResponseRecord,
-                  base: str, entries: list[HistoryEntry] | None, error: str | None) -> None:
+                  base: str, entries: list[HistoryEntry] | None, error: str | None,
+                  login: tuple[str, ...] | None = None) -> None:
         if not self._done(cancel):
             return
         self.base_url = base
@@ -294,11 +366,31 @@ class RequestScreen(Screen[None]):
         self.query_one(ProgressLine).stop(Text(f"Deployed at {base} · Ctrl+S sends again · "
                                                "y copies as curl", style="dim"))
         self.output.show(spec, response, base)
+        if login is not None:
+            self._logged_in(spec, response, login)
         if entries is not None:
             self._show_history(entries, None)
         elif error is not None:
             self.notify(f"Not saved in the history: {error}", severity="warning")
         self.output.focus_body()
+
+    def _logged_in(self, spec: RequestSpec, response: ResponseRecord,
+                   keys: tuple[str, ...]) -> None:
+        token = None if response.error else find_token(
+            response.body.decode("utf-8", "replace"), keys)
+        line = self.query_one(ProgressLine)
+        if token is None:
+            answer = response.error or f"HTTP {response.status}"
+            message = (f"Not logged in: {spec.method} {spec.path} answered {answer} with no "
+                       f"token (looked for {', '.join(keys[:4])}, …)")
+            line.stop(Text(sanitize(message), style=f"bold {colour(self.app, 'outcome-error')}"))
+            self.editor.problems(message)
+            return
+        current, _problems = self.composed()
+        self.editor.set_headers(with_bearer(current.headers, token))
+        shown = token if len(token) <= 24 else token[:20] + "…"
+        line.stop(Text(sanitize(f"Logged in: Authorization: Bearer {shown} filled in · "
+                                "Ctrl+S sends the request with it"), style="bold"))
 
     # ------------------------------------------------------------------ other actions
 

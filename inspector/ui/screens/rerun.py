@@ -3,7 +3,8 @@
 The re-run runs in a thread worker: deployment progress and pytest output stream in as they
 come, then each test's recorded and new outcome sit side by side with how they compare. ``r``
 runs again on the warm deployment, ``F`` redeploys first, ``N`` runs N times for flakiness;
-``Esc`` cancels a running re-run, or leaves when idle.
+``b`` switches the backend (Docker or local, local only when allowed; app-wide) for the next
+run; ``Esc`` cancels a running re-run, or leaves when idle.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from inspector.services.deploy.warm import DeployError, Target
 from inspector.services.rerun.runner import RerunReport, rerun
 from inspector.services.tamper.findings import finding_line
 from inspector.ui.app_access import inspector_app
+from inspector.ui.backend_choice import backend_label, choose_backend
 from inspector.ui.dialogs.times import TimesScreen
 from inspector.ui.read_only import Write, refused_when_read_only
 from inspector.ui.safe import plain, sanitize
@@ -70,6 +72,7 @@ class RerunScreen(Screen[None]):
         Binding("r", "again(False)", "Run again"),
         Binding("F", "again(True)", "Fresh redeploy"),
         Binding("N", "flaky", "Flakiness ×N"),
+        Binding("b", "backend", "Backend"),
     ]
     DEFAULT_CSS = """
     RerunScreen #rerun-head { height: auto; padding: 0 1; background: $boost; }
@@ -129,7 +132,7 @@ class RerunScreen(Screen[None]):
         t = Text()
         t.append("Re-run ", style="bold")
         t.append(sanitize(self.target.key), style="bold")
-        t.append(f"  ·  backend {self.backend or 'choosing…'}", style="dim")
+        t.append(f"  ·  {backend_label(inspector_app(self), self.backend)}", style="dim")
         n = len(self.test_ids)
         t.append(f"  ·  {n} test{'s' if n != 1 else ''}"
                  + (f" × {self.times} runs" if self.times > 1 else ""), style="dim")
@@ -297,7 +300,8 @@ class RerunScreen(Screen[None]):
             t.append("\n⚠ tampering attempt: ", style=f"bold {colour(self.app, 'outcome-error')}"
                      if f.deliberate else "bold")
             t.append(finding_line(f, 300))
-        t.append("\nr run again (warm) · F fresh redeploy · N flakiness check · Esc back",
+        t.append("\nr run again (warm) · F fresh redeploy · N flakiness check · b backend · "
+                 "Esc back",
                  style="dim")
         self.query_one("#rerun-timing", Static).update(t)
 
@@ -312,6 +316,18 @@ class RerunScreen(Screen[None]):
                 self.notify("Still cancelling: waiting for the deployment to stop.")
             return
         self.app.pop_screen()
+
+    def action_backend(self) -> None:
+        """Switch between Docker and local for the next run (app-wide; local only when
+        allowed)."""
+        if self.running:
+            self.notify("A re-run is running: the backend changes once it is done.",
+                        severity="warning")
+            return
+        chosen = choose_backend(self, self.backend)
+        if chosen is not None:
+            self.backend = chosen
+        self._head()
 
     @refused_when_read_only(Write.RERUN)
     def action_again(self, fresh: bool) -> None:
