@@ -34,7 +34,6 @@ class RequestEditor(Vertical):
                          id="req-method")
             yield Input(placeholder="/path", id="req-path")
             yield Button("Send", id="req-send", variant="primary")
-            yield Button("Log in", id="req-login")
         with Horizontal(id="req-meta"):
             with Vertical():
                 yield Static("query: one k=v per line", classes="req-label")
@@ -47,6 +46,7 @@ class RequestEditor(Vertical):
             yield Static("body", classes="req-label")
             yield Select([(k, k) for k in BODY_KINDS], value="none", allow_blank=False,
                          id="req-body-kind")
+            yield Button("Log in", id="req-login")
             yield Static("", id="req-body-note")
         yield TextArea(id="req-body")
         yield Static("", id="req-problems")

@@ -80,8 +80,8 @@ class RequestScreen(Screen[None]):
     RequestScreen #req-line { height: 3; }
     RequestScreen #req-method { width: 16; }
     RequestScreen #req-path { width: 1fr; }
-    RequestScreen #req-send { width: 10; min-width: 8; }
-    RequestScreen #req-login { width: 12; min-width: 8; }
+    RequestScreen #req-send { width: 12; min-width: 8; }
+    RequestScreen #req-login { width: 10; min-width: 8; }
     RequestScreen #req-meta { height: 7; }
     RequestScreen #req-meta > Vertical { width: 1fr; }
     RequestScreen #req-query, RequestScreen #req-headers { height: 6; }
