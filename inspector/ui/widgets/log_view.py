@@ -145,7 +145,7 @@ class LogView(ScrollView, can_focus=True):
         self.attached = False
         self.cursor_row = self.rows.row_at_or_before(min(line, max(0, self.revealed - 1)))
         height = self.scrollable_content_region.height
-        self.scroll_to(y=max(0, self.cursor_row - height // 3), animate=False)
+        self._scroll_y(max(0, self.cursor_row - height // 3))
 
     # ------------------------------------------------------------------ rendering
 
@@ -264,11 +264,16 @@ class LogView(ScrollView, can_focus=True):
         top = self.scroll_offset.y
         height = self.scrollable_content_region.height
         if height and row < top:
-            self.scroll_to(y=row, animate=False)
+            self._scroll_y(row)
         elif height and row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False)
+            self._scroll_y(row - height + 1)
         self.refresh()
         self.post_message(self.CursorMoved(row))
+
+    def _scroll_y(self, y: int) -> None:
+        """Scroll to row ``y`` now, even before a layout has shown the scrollbar that the
+        rows just revealed need (a jump from a few rows to many: Textual would ignore it)."""
+        self.scroll_to(y=y, animate=False, force=True)
 
     def _move(self, row: int) -> None:
         last = max(0, self.row_count - 1)
