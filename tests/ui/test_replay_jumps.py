@@ -47,6 +47,7 @@ async def test_jumps_while_paused_show_their_line(sample_runs: Path) -> None:
         screen = await ready(app, pilot)
         view = screen.query_one(LogView)
         assert "timing inferred" not in _status(screen)  # it has timestamps
+        assert view.render_line(0).text.lstrip().startswith("+0:00.000")
         await wait_for(pilot, lambda: screen.failure_line is not None)
         failure = screen.failure_line
         assert failure is not None and failure > 60
@@ -71,15 +72,19 @@ async def test_jumps_while_paused_show_their_line(sample_runs: Path) -> None:
         _assert_cursor_in_view(view, "] to the end of the tests phase")
 
 
-async def test_search_says_which_match_of_how_many(sample_runs: Path) -> None:
-    log = _log(sample_runs, TIMED)
+async def test_untimed_transcript_search_numbers_its_matches(sample_runs: Path) -> None:
+    """The stock transcript says its timing is inferred; search says "match 3 of 17"."""
+    log = _log(sample_runs, UNTIMED)
     app = ReplayApp(log)
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(app, pilot)
         view = screen.query_one(LogView)
-        hits = [i for i in range(len(log)) if "passed" in log.record(i).text.lower()]
+        assert "timing inferred: this transcript has no timestamps" in _status(screen)
+        # and each line's time says it is a pace, not when the line was written
+        assert view.render_line(0).text.lstrip().startswith("~0:00.000")
+        hits = [i for i in range(len(log)) if "failed" in log.record(i).text.lower()]
         assert len(hits) > 3
-        await pilot.press("s", *"passed", "enter")
+        await pilot.press("s", *"failed", "enter")
         await wait_for(pilot, lambda: f"match 1 of {len(hits)} " in _status(screen))
         assert view.cursor_line == hits[0]
         await pilot.press("n", "n")
@@ -94,10 +99,3 @@ async def test_search_says_which_match_of_how_many(sample_runs: Path) -> None:
         # off a match the total stays said
         await pilot.press("g")
         assert f"{len(hits)} matches" in _status(screen)
-
-
-async def test_untimed_transcript_says_timing_is_inferred(sample_runs: Path) -> None:
-    app = ReplayApp(_log(sample_runs, UNTIMED))
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await ready(app, pilot)
-        assert "timing inferred: this transcript has no timestamps" in _status(screen)
