@@ -95,7 +95,7 @@ class StatusLine(Static):
         elif f.phase is not None:
             status.append(f"{f.phase}  ", style="dim")
         if f.untimed:
-            status.append(f"  {UNTIMED_NOTE}", style="bold")
+            status.append(("  " if status else "") + UNTIMED_NOTE, style="bold")
         return status
 
 
