@@ -26,6 +26,7 @@ from inspector.services.logs.deployment_log import DeploymentLog
 from inspector.services.logs.export import export_lines
 from inspector.services.logs.filters import LogFilter, Rows, find, first_error
 from inspector.services.logs.filters import scan as scan_log
+from inspector.services.logs.matches import Matches, count_matches
 from inspector.ui.replay.demo import DemoMode
 from inspector.ui.replay.header import HeaderInfo
 from inspector.ui.replay.jobs import Throttle, event_severity, follow
@@ -119,6 +120,11 @@ class ReplayLog(LogView):
             super().__init__()
             self.query, self.line = query, line
 
+    class _Counted(Message, bubble=False):
+        def __init__(self, matches: Matches | None) -> None:
+            super().__init__()
+            self.matches = matches
+
     class _Notice(Message, bubble=False):
         def __init__(self, text: str, error: bool = False) -> None:
             super().__init__()
@@ -135,6 +141,8 @@ class ReplayLog(LogView):
         self.following = False
         self.indexing = True
         self.failure_line: int | None = None
+        self.matches: Matches | None = None
+        """Every match of the last search, once counted (the status line numbers them)."""
         self._start = start
         self._started = False
         self._timer: Timer | None = None
@@ -416,13 +424,30 @@ class ReplayLog(LogView):
         self.set_rows(event.rows)
         self.post_message(self.Changed())
 
-    @work(thread=True, exclusive=True, group="scan")
     def find(self, query: str, origin: int, forward: bool) -> None:
-        """The next (previous) line matching ``query`` from line ``origin`` on."""
+        """Go to the next (previous) line matching ``query`` from line ``origin`` on: at once
+        when its matches are counted, else found (then counted) in a worker."""
+        matches = self.matches
+        if matches is not None and matches.covers(query, len(self.deploy_log)):
+            self._show_found(query, matches.next(origin, forward))
+        else:
+            self._find(query, origin, forward)
+
+    @work(thread=True, exclusive=True, group="scan")
+    def _find(self, query: str, origin: int, forward: bool) -> None:
         worker = get_current_worker()
         self.post_message(self.Busy(f"searching {query!r} (Esc cancels)"))
         line = find(self.deploy_log, query, origin, forward, cancelled=lambda: worker.is_cancelled)
         self.post_message(self._Found(query, line))
+        if line is None or worker.is_cancelled:
+            return
+        # then count them all, for "match 3 of 17" (the first match is shown meanwhile)
+        progress = Throttle(lambda done, total: self.post_message(self.Busy(
+            f"counting matches {done / max(1, total):.0%} (Esc cancels)")),
+            start=time.monotonic())
+        matches = count_matches(self.deploy_log, query, progress=progress,
+                                cancelled=lambda: worker.is_cancelled)
+        self.post_message(self._Counted(matches))
 
     def first_error(self) -> None:
         """Go to the failure's first error line; without one, look for any error line."""
@@ -448,13 +473,23 @@ class ReplayLog(LogView):
             else:
                 self.seek_line(line + 1, center=line)
             return
+        self._show_found(event.query, line)
+
+    def _show_found(self, query: str, line: int | None) -> None:
         if line is None:
-            self.notify(f"No match for {event.query!r}.", severity="warning")
+            self.notify(f"No match for {query!r}.", severity="warning")
             return
         if hidden_by_filter(self.rows, line):
             self.notify("The match is hidden by the filter; clear it (c) to see it.")
         self.playback.reveal_match(line)
         self.post_message(self.Changed())
+
+    @on(_Counted)
+    def _counted(self, event: _Counted) -> None:
+        self.post_message(self.Busy(None))
+        if event.matches is not None:
+            self.matches = event.matches
+            self.post_message(self.Changed())
 
     # ------------------------------------------------------------------ export, jobs
 

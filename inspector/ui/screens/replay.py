@@ -187,7 +187,7 @@ class ReplayScreen(Screen[None]):
         if self.is_mounted:
             self.query_one(StatusLine).fields = status_fields(
                 self.view, self.filter, self.clock.position, busy=self.busy,
-                search=self.bars.search)
+                search=self.bars.search, matches=self.view.matches)
 
     @on(Timeline.Seek)
     def _timeline_seek(self, event: Timeline.Seek) -> None:

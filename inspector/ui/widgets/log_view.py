@@ -26,15 +26,17 @@ from inspector.ui.styles import colour
 MAX_WIDTH = 4000
 
 
-def format_time(t: float | None) -> str:
-    """``+1:02.345`` style offset from the log's start."""
+def format_time(t: float | None, *, inferred: bool = False) -> str:
+    """``+1:02.345`` style offset from the log's start; ``~1:02.345`` when ``inferred`` (a
+    log without timestamps: its times are a pace per line, not when the line was written)."""
     if t is None:
         return ""
+    sign = "~" if inferred else "+"
     minutes, seconds = divmod(max(0.0, t), 60)
     if minutes >= 60:
         hours, minutes = divmod(minutes, 60)
-        return f"+{hours:.0f}:{minutes:02.0f}:{seconds:06.3f}"
-    return f"+{minutes:.0f}:{seconds:06.3f}"
+        return f"{sign}{hours:.0f}:{minutes:02.0f}:{seconds:06.3f}"
+    return f"{sign}{minutes:.0f}:{seconds:06.3f}"
 
 
 class LogView(ScrollView, can_focus=True):
@@ -89,6 +91,8 @@ class LogView(ScrollView, can_focus=True):
         self._batch: dict[int, Record] = {}
         """Records of the rows being painted, read in one go per frame."""
         self._style_table: dict[str, Style] | None = None
+        self._inferred = False
+        """The log has no timestamps (read once per paint): the gutter marks its times."""
 
     # ------------------------------------------------------------------ model
 
@@ -145,7 +149,7 @@ class LogView(ScrollView, can_focus=True):
         self.attached = False
         self.cursor_row = self.rows.row_at_or_before(min(line, max(0, self.revealed - 1)))
         height = self.scrollable_content_region.height
-        self.scroll_to(y=max(0, self.cursor_row - height // 3), animate=False)
+        self._scroll_y(max(0, self.cursor_row - height // 3))
 
     # ------------------------------------------------------------------ rendering
 
@@ -191,6 +195,7 @@ class LogView(ScrollView, can_focus=True):
 
     def render_lines(self, crop):  # type: ignore[no-untyped-def]
         self._style_table = self._styles()
+        self._inferred = not self.deploy_log.timed
         self._batch = {}
         scroll_y = self.scroll_offset.y
         top = scroll_y + crop.y
@@ -226,7 +231,8 @@ class LogView(ScrollView, can_focus=True):
         gutter: list[Segment] = []
         gutter_style = base + self.get_component_rich_style("log-view--gutter")
         if self.show_gutter:
-            gutter.append(Segment(f"{format_time(rec.time):>12} ", gutter_style))
+            stamp = format_time(rec.time, inferred=self._inferred)
+            gutter.append(Segment(f"{stamp:>12} ", gutter_style))
         if self.show_stream:
             stream_style = styles["err-stream"] if rec.stream == "err" else gutter_style
             gutter.append(Segment(f"{rec.stream:<4} ", base + stream_style))
@@ -264,11 +270,16 @@ class LogView(ScrollView, can_focus=True):
         top = self.scroll_offset.y
         height = self.scrollable_content_region.height
         if height and row < top:
-            self.scroll_to(y=row, animate=False)
+            self._scroll_y(row)
         elif height and row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False)
+            self._scroll_y(row - height + 1)
         self.refresh()
         self.post_message(self.CursorMoved(row))
+
+    def _scroll_y(self, y: int) -> None:
+        """Scroll to row ``y`` now, even before a layout has shown the scrollbar that the
+        rows just revealed need (a jump from a few rows to many: Textual would ignore it)."""
+        self.scroll_to(y=y, animate=False, force=True)
 
     def _move(self, row: int) -> None:
         last = max(0, self.row_count - 1)
