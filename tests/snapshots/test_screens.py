@@ -170,3 +170,10 @@ def _tab_then(*keys: str):  # type: ignore[no-untyped-def]
             await _settle(pilot)
 
     return run_before
+
+
+def test_runs_overview_at_80x24(snap_compare, sample_runs: Path) -> None:
+    """An 80x24 terminal: every run in view with its four figures (ids elided in the
+    middle), a shorter detail below."""
+    assert snap_compare(_app(sample_runs, "genesis-dark"), terminal_size=(80, 24),
+                        run_before=_tab(""))

@@ -31,6 +31,9 @@ from inspector.ui.widgets.run_progress import RunProgressPanel
 from inspector.ui.widgets.runs_table import RunsTable
 
 POLL_SECONDS = 1.0
+SHORT_LINES = 30
+"""A terminal of fewer lines gives the run's detail and the problems less room (they
+scroll), so the runs table keeps a few rows."""
 
 
 def unreadable_banner(t: Text, m: dict, style: str) -> None:
@@ -56,9 +59,12 @@ class RunsPane(LazyPane):
     RunsPane #runs-table { height: 1fr; }
     RunsPane #run-progress { display: none; }
     RunsPane #run-progress.-shown { display: block; }
-    RunsPane #run-detail { height: auto; max-height: 12; padding: 0 1;
+    RunsPane #run-detail { height: auto; max-height: 12; padding: 0 1; overflow-y: auto;
         border-top: solid $panel-lighten-2; }
-    RunsPane #problems { height: auto; max-height: 6; padding: 0 1; color: $warning; }
+    RunsPane #problems { height: auto; max-height: 6; padding: 0 1; color: $warning;
+        overflow-y: auto; }
+    RunsPane.-short #run-detail { max-height: 7; }
+    RunsPane.-short #problems { max-height: 2; }
     """
 
     def __init__(self, catalog: Catalog, display_path: Callable[[Path | str | None], str],
@@ -79,6 +85,9 @@ class RunsPane(LazyPane):
         yield RunProgressPanel(id="run-progress")
         yield Static("", id="run-detail")
         yield Static("", id="problems")
+
+    def on_resize(self) -> None:
+        self.set_class(self.app.size.height < SHORT_LINES, "-short")
 
     def compose(self) -> Iterable[Widget]:  # shown first: not lazy
         self.built = True

@@ -48,7 +48,7 @@ class SamplePane(Vertical):
 
     DEFAULT_CSS = """
     SamplePane { height: 1fr; }
-    SamplePane .pane-title { height: 1; padding: 0 1; background: $boost; }
+    SamplePane .pane-title { height: auto; max-height: 3; padding: 0 1; background: $boost; }
     SamplePane .tamper-box { height: auto; max-height: 8; border-bottom: solid $warning; }
     SamplePane .tamper-warning { height: auto; padding: 0 1; }
     SamplePane .files-row { height: 1fr; }

@@ -53,6 +53,10 @@ from inspector.ui.widgets.steady_tabs import SteadyTabbedContent
 if TYPE_CHECKING:
     from inspector.services.deploy.warm import Target
 
+NARROW_BELOW = 120
+"""Terminals narrower than this give the README less room and the sample (its outcome,
+test ids, phases) more."""
+
 _REUSED: WeakKeyDictionary[App[Any], SampleScreen] = WeakKeyDictionary()
 
 
@@ -103,8 +107,10 @@ class SampleScreen(Screen[None]):
         Binding("L", "label", "Label"),
         Binding("a", "add_evidence", "Add evidence", show=False),
     ]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
     DEFAULT_CSS = """
     SampleScreen #left { width: 42%; min-width: 40; border-right: solid $panel-lighten-2; }
+    SampleScreen.-narrow #left { width: 30%; min-width: 24; }
     SampleScreen #right { width: 1fr; }
     SampleScreen #endpoints { height: 1fr; }
     SampleScreen #endpoint-detail { height: auto; max-height: 8; padding: 0 1;

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from inspector.model.results.entries import RunEntry, SampleEntry
+from inspector.model.results.run_names import disambiguate
 from inspector.model.results.verdict import Verdict
 from inspector.ui.safe import plain
 from inspector.ui.styles import GLYPH, colour, suite_label, suite_style, verdict_style
@@ -40,11 +41,21 @@ def cell_text(app: Any, samples: list[SampleEntry]) -> Text:
     return Text(f"{GLYPH[v]} {passed}/{n} pass", style=verdict_style(app, v))
 
 
+def run_headers(runs: list[RunEntry]) -> list[str]:
+    """One header per run: agent·model, and for runs sharing it the part of the run id
+    that tells them apart (``Relay·coder 1119``, ``Relay·coder 1125``)."""
+    labels = [f"{r.agent}·{r.model}{' ·stock' if r.format == 'repogenesis' else ''}"
+              for r in runs]
+    return disambiguate(labels, [r.run_id for r in runs],
+                        [f"{r.date or ''} {r.location}" for r in runs])
+
+
 class MatrixTable(DataTable):
-    """Cell cursor over tasks x runs; Enter opens the cell's (first failing) sample."""
+    """Cell cursor over tasks x runs, the task column kept in view while scrolling right;
+    Enter opens the cell's (first failing) sample."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(cursor_type="cell", zebra_stripes=False, **kwargs)
+        super().__init__(cursor_type="cell", zebra_stripes=False, fixed_columns=1, **kwargs)
         self.tasks: list[str] = []
         self.runs: list[RunEntry] = []
         self.cells: dict[tuple[str, str], list[SampleEntry]] = {}
@@ -60,9 +71,8 @@ class MatrixTable(DataTable):
         keep = self.cursor_coordinate
         self.clear(columns=True)
         self.add_column("task", key="task")
-        for i, r in enumerate(runs):
-            stock = " ·stock" if r.format == "repogenesis" else ""
-            self.add_column(plain(f"{r.agent}·{r.model}{stock}"), key=f"r{i}")
+        for i, header in enumerate(run_headers(runs)):
+            self.add_column(plain(header), key=f"r{i}")
         suspect = colour(self.app, "health-suspect")
         rows = []
         for t in self.tasks:

@@ -1,16 +1,23 @@
-"""The runs overview: one row per run with its headline metrics; sortable and filterable."""
+"""The runs overview: one row per run with its headline metrics; sortable and filterable.
+
+Where every column does not fit (an 80-column terminal), the table turns compact: the run id,
+elided in the middle, then the four figures, then the counts; agent, model, language and
+format (all in the highlighted run's detail below) are left out."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.widgets import DataTable
 
 from inspector.model.results.entries import RunEntry
 from inspector.model.results.filters import run_matches
+from inspector.model.results.run_names import elide_middle
 from inspector.ui.safe import plain
 from inspector.ui.styles import pct
 
@@ -28,11 +35,17 @@ COLUMNS: list[tuple[str, str, Callable[[RunEntry], Any]]] = [
     ("not run", "notrun", lambda r: r.metrics.get("suites_not_run", 0)),
     ("unlabelled", "unlabelled", lambda r: r.failures),
 ]
+ALL_KEYS = [key for _, key, _ in COLUMNS]
+COMPACT_KEYS = ["run", "pass1", "tpr", "ac", "dsr", "samples", "notrun", "unlabelled"]
+FIGURES = ("pass1", "tpr", "ac", "dsr")
+MIN_RUN_WIDTH = 12
+_INDEX = {key: i for i, key in enumerate(ALL_KEYS)}
 
 
 class RunsTable(DataTable):
     """Runs with agent, model, language and metrics. ``s`` cycles the sort column, ``S``
-    reverses; clicking a header sorts by it."""
+    reverses; clicking a header sorts by it. Compact (see the module) where all columns do
+    not fit its width."""
 
     BINDINGS = [
         Binding("s", "cycle_sort", "Sort"),
@@ -47,10 +60,34 @@ class RunsTable(DataTable):
         self.sort_reverse = False
         self.filter_text = ""
         self.unlabelled: Callable[[RunEntry], int] = lambda r: r.failures
+        self.layout_keys: list[str] = list(ALL_KEYS)  # the columns shown, in order
+        self._laid_out_for = 0  # the width the layout was chosen for
 
     def on_mount(self) -> None:
-        for label, key, _ in COLUMNS:
-            self.add_column(label, key=key)
+        for key in self.layout_keys:
+            self.add_column(COLUMNS[_INDEX[key]][0], key=key)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size.width != self._laid_out_for:
+            self._rebuild()
+
+    def _room(self) -> int:
+        """Columns of cells the table can show without scrolling (0 before its layout)."""
+        width = self.size.width
+        return max(0, width - self.styles.scrollbar_size_vertical) if width else 0
+
+    def _layout(self, labels: dict[str, str], rows: list[list[Any]]) -> tuple[list[str], int]:
+        """The columns to show and the run cells' width (0: as they are)."""
+        pad = 2 * self.cell_padding
+        widths = {key: max([cell_len(labels[key])]
+                           + [cell_len(row[i].plain if isinstance(row[i], Text) else row[i])
+                              for row in rows]) + pad
+                  for i, key in enumerate(ALL_KEYS)}
+        room = self._room()
+        if not room or sum(widths.values()) <= room:
+            return list(ALL_KEYS), 0
+        run_width = room - pad - sum(widths[k] for k in FIGURES)
+        return list(COMPACT_KEYS), max(MIN_RUN_WIDTH, run_width)
 
     def set_runs(self, entries: list[RunEntry]) -> None:
         self.entries = entries
@@ -66,22 +103,50 @@ class RunsTable(DataTable):
         shown = [r for r in self.entries if run_matches(r, self.filter_text)]
         shown.sort(key=key_fn, reverse=self.sort_reverse)
         self.shown = shown
-        self.clear()
-        for i, (label, key, _) in enumerate(COLUMNS):
-            arrow = (" ▼" if self.sort_reverse else " ▲") if i == self.sort_index else ""
-            self.columns[key].label = Text(label + arrow)  # type: ignore[index]
-        self.add_rows([self._cells(r) for r in shown])
+        labels = {key: label + ((" ▼" if self.sort_reverse else " ▲")
+                                if i == self.sort_index else "")
+                  for i, (label, key, _) in enumerate(COLUMNS)}
+        rows = [self._cells(r) for r in shown]
+        keys, run_width = self._layout(labels, rows)
+        self._laid_out_for = self.size.width
+        if keys != self.layout_keys:
+            self.layout_keys = keys
+            self.clear(columns=True)
+            for key in keys:
+                self.add_column(labels[key], key=key)
+        else:
+            self.clear()
+        for key in keys:
+            self.columns[key].label = Text(labels[key])  # type: ignore[index]
+        if run_width:
+            for r, row in zip(shown, rows, strict=True):
+                row[0] = self._run_cell(r, run_width)
+        self.add_rows([[row[_INDEX[key]] for key in keys] for row in rows])
         if keep is not None:
             self.select_key(keep)
 
-    def _cells(self, r: RunEntry) -> list[Any]:
+    @staticmethod
+    def _status(r: RunEntry) -> str:
+        """What follows the run id: its status unless complete, its unreadable files."""
         m = r.metrics
         status = "" if r.status in (None, "complete") else f" ({r.status})"
-        n_e = m.get("not_evaluable") or 0
         bad = m.get("unreadable", 0)  # samples whose files could not be read: never hidden
         if bad:
             status += " (unreadable)" if not m.get("samples_total", m.get("samples")) \
                 else f" ({bad} unreadable)"
+        return status
+
+    def _run_cell(self, r: RunEntry, width: int) -> Text:
+        """The run id elided in the middle to fit ``width`` with its status after it."""
+        status = self._status(r)
+        return plain(elide_middle(r.run_id, max(MIN_RUN_WIDTH, width - len(status))) + status)
+
+    def _cells(self, r: RunEntry) -> list[Any]:
+        """The row's cells in the order of :data:`COLUMNS`."""
+        m = r.metrics
+        status = self._status(r)
+        n_e = m.get("not_evaluable") or 0
+        bad = m.get("unreadable", 0)
         n = m.get("samples", 0)
         total = m.get("samples_total", n) + bad
         samples = (f"{n} of {total}" if bad else str(n)) + (f" +{n_e} n/e" if n_e else "")
@@ -110,7 +175,11 @@ class RunsTable(DataTable):
         return False
 
     def action_cycle_sort(self) -> None:
-        self.sort_index = (self.sort_index + 1) % len(COLUMNS)
+        """Sort by the next column shown."""
+        keys = self.layout_keys
+        current = ALL_KEYS[self.sort_index]
+        nxt = keys[(keys.index(current) + 1) % len(keys)] if current in keys else keys[0]
+        self.sort_index = _INDEX[nxt]
         self._rebuild()
 
     def action_reverse_sort(self) -> None:
@@ -119,7 +188,7 @@ class RunsTable(DataTable):
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         event.stop()
-        index = event.column_index
+        index = _INDEX[str(event.column_key.value)]
         if index == self.sort_index:
             self.sort_reverse = not self.sort_reverse
         else:
