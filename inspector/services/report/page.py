@@ -71,8 +71,10 @@ th{background:var(--head)}td.n,th.n{text-align:right;overflow-wrap:normal}
 .scroll>table>*>tr>:first-child{position:sticky;left:0;z-index:1;background:var(--bg)}
 .scroll>table>thead>tr>:first-child{background:var(--head)}
 .note{color:var(--muted);font-size:13px;margin:4px 0;overflow-wrap:anywhere}
+th,td{min-width:5em}
 .warn{color:var(--warn)}table.health{table-layout:auto;width:100%}
-table.health td{min-width:4em}
+table.health td:nth-child(-n+2),table.health td:nth-child(7){min-width:8em}
+table.health td:nth-child(3),table.health td:nth-child(n+8){min-width:15em}
 table.matrix td{white-space:nowrap;text-align:center;font-size:12px;padding:2px 5px}
 table.matrix th{font-size:11px;font-weight:600;max-width:110px;min-width:60px;white-space:normal}
 table.matrix th .run{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;
