@@ -2,7 +2,8 @@
 
 Every failing matrix cell's first failing sample comes first (so a cell links to a section
 while the caps allow), then the other failing samples, in matrix order (task, run, sample).
-The deployment log is read here (the lines around its first error, else its last lines); everything else is already in memory.
+The deployment log is read here (the lines around its first error, else its last lines);
+everything else is already in memory.
 """
 
 from __future__ import annotations
