@@ -80,7 +80,8 @@ def test_the_report_holds_no_absolute_path_of_the_machine(
     # what was a path is still there, shown relative or by its last components
     assert "inspector replay &#x27;sample_runs&#x27; Multilingual --sample 0" in page
     assert "…/site-packages/requests/api.py:71: in request" in page
-    assert "repo_readme_1125_dash_m2-mini_Python/samples/Multilingual/0/junit.xml" in page
+    # (a log excerpt around the first error: Multilingual's junit.xml line is no longer shown)
+    assert "repo_readme_1125_atlas_m2-large_Python/samples/WebPan/0/junit.xml" in page
 
 
 def test_the_report_gives_each_run_its_figures_with_95_percent_intervals(
@@ -92,3 +93,27 @@ def test_the_report_gives_each_run_its_figures_with_95_percent_intervals(
     assert row is not None
     assert row[1] == "50.0% (95% CI 21.5–78.5%, Wilson, n=8 tasks)"
     assert row[2].startswith("75.5% (95% CI ") and "bootstrap over tasks, n=8 tasks" in row[2]
+
+
+def test_failing_sections_show_labels_and_the_log_around_the_first_error(
+        bundled_report: tuple[str, Path, Path]) -> None:
+    """Issue 32 item 10: the labels of each failing sample (the adjudicator's with its
+    reason first), and its log excerpt centred on the replay's first error line."""
+    page = bundled_report[0]
+
+    def section(sid: str) -> str:
+        s = page[page.index(f"<h3>{sid}</h3>"):]
+        return s[:s.index("</section>")]
+
+    quote = section("repo_readme_1118_forge_m1-large_Python/quote-board/0")
+    assert ("<b>adjudication (by carla)</b>: Not a model failure (high) <span class=\"note\">"
+            "(final: Not a model failure, adjudicated)</span> — test_quote_model.py needs "
+            "app.models, which the README never asks for; the API tests pass") in quote
+    assert "<b>ben</b>: Cross-file consistency (low) — The test expects app/models.py" in quote
+    inventory = section("repo_readme_1119_relay_open_coder-7b_Python/inventory-api/0")
+    assert "<b>ana</b>: Dependency management (high) <span class=\"note\">(final: Dependency " \
+           "management, agreed)</span> — policy.py imports yaml" in inventory
+    assert "(lines 88–117 of 318, around the first error (line 98))" in inventory
+    assert '<mark class="first-error">[tests] tests/test_inventory.py::' \
+           "test_reserve_increases_reserved FAILED" in inventory
+    assert "ModuleNotFoundError: No module named &#x27;yaml&#x27;" in inventory

@@ -1,6 +1,8 @@
 """The HTML report in real headless Chromium, opened from ``file://`` with every other
-request refused: it renders (summary, matrix, an inline SVG plot), and a failing matrix
-cell opens the right sample's section with its failing test."""
+request refused: it renders (summary, matrix, an inline SVG plot), a failing matrix cell
+opens the right sample's section with its failing test, every table fits a 1,280 px window,
+the filter box finds a failing test (and without scripts everything shows), and the dark and
+print styles apply."""
 
 from __future__ import annotations
 
@@ -98,7 +100,10 @@ def test_hostile_texts_show_as_text_and_run_nothing(page, tmp_path: Path, screen
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     refused = open_offline(page, out)
-    assert page.evaluate("document.scripts.length") == 0
+    from inspector.services.report.page import SCRIPT
+
+    # the one script is the page's own filter box (allowed by its hash); nothing injected ran
+    assert page.evaluate("[...document.scripts].map(s => s.text)") == [SCRIPT]
     assert page.locator("img").count() == 0 and page.locator("svg[onload]").count() == 0
     section = page.locator("section.sample").first
     text = section.inner_text()
@@ -107,3 +112,173 @@ def test_hostile_texts_show_as_text_and_run_nothing(page, tmp_path: Path, screen
         "table.matrix td.task").first.inner_text()
     screenshot(page, "hostile")
     assert dialogs == [] and refused == []
+
+
+#: Every table: its right edge, and whether it sits in a scroll box whose first column stays
+#: in view once scrolled to the right (each row's first cell inside the box's left edge).
+_FIT = """() => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll('table')].map(t => {
+        const box = t.parentElement;
+        const out = {cls: t.className, right: t.getBoundingClientRect().right, width,
+                     scrolls: box.scrollWidth > box.clientWidth, sticky: null};
+        if (out.scrolls) {
+            box.scrollLeft = box.scrollWidth;
+            const left = box.getBoundingClientRect().left;
+            out.sticky = [...t.rows].every(r => {
+                const c = r.cells[0].getBoundingClientRect();
+                return c.left >= left - 1 && c.right <= left + box.clientWidth;
+            });
+            box.scrollLeft = 0;
+        }
+        return out;
+    });
+}"""
+
+
+def _wide_matrix(tmp: Path) -> Path:
+    """24 runs whose ids and agent/model names are 90 characters long: a matrix wider than
+    the window."""
+    from report_runs import case, run, sample
+
+    from inspector.services.report.load import assemble
+    from inspector.services.report.page import render
+
+    runs = []
+    for r in range(24):
+        rid = f"repo_readme_1125_{'very-long-agent-name-' * 3}{r}_{'model' * 6}_Python"
+        runs.append(run(rid, [sample(rid, f"task-{t}", 0, (case(1),) if (r + t) % 3 else ())
+                              for t in range(6)],
+                        agent="AgentWithAVeryLongNameThatHasNoBreakAtAll" + str(r),
+                        model="model-" * 8))
+    out = tmp / "wide.html"
+    out.write_text(render(assemble("wide", "runs", runs)), encoding="utf-8")
+    return out
+
+
+def _assert_fits(page) -> None:  # type: ignore[no-untyped-def]
+    tables = page.evaluate(_FIT)
+    assert tables
+    for t in tables:
+        assert t["right"] <= t["width"] + 0.5 or (t["scrolls"] and t["sticky"]), t
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+
+
+def test_every_table_fits_a_1280_px_window(page, report: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                            screenshot) -> None:
+    """Issue 32 item 7: the health table's detail column was clipped (1,827 px wide in a
+    1,240 px box), long run names overflowed the matrix headers."""
+    open_offline(page, report)
+    _assert_fits(page)
+    health = page.locator("table.health")
+    assert health.bounding_box()["width"] <= 1240  # type: ignore[index]
+    health.scroll_into_view_if_needed()
+    screenshot(page, "health")
+    open_offline(page, _wide_matrix(tmp_path))
+    _assert_fits(page)
+    matrix = page.locator("table.matrix")
+    wrapper = page.locator("table.matrix >> xpath=..")
+    assert wrapper.evaluate("e => e.scrollWidth > e.clientWidth")  # it does scroll
+    heads = matrix.locator("thead th[title]")
+    assert heads.count() == 24
+    for i in (0, 23):
+        th = heads.nth(i)
+        assert th.get_attribute("title", timeout=1000).startswith("repo_readme_1125_very-long")
+        box = th.bounding_box()
+        assert box is not None and box["width"] <= 112 and box["height"] <= 60, box
+        # the name is wrapped and elided inside its header, never drawn past it
+        assert th.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+    wrapper.evaluate("e => e.scrollLeft = e.scrollWidth")
+    task = matrix.locator("td.task").first
+    assert task.bounding_box()["x"] >= 0  # type: ignore[index]
+    screenshot(page, "wide-matrix-scrolled")
+
+
+def test_the_filter_box_finds_a_failing_test_and_the_page_works_without_it(  # type: ignore[no-untyped-def]
+        browser, page, report: Path, screenshot) -> None:
+    """Issue 32 item 8: typing a failing test's name leaves its sample's section and matrix
+    row and says how many match; the CSP lets exactly that script run; without JavaScript
+    there is no box and everything shows."""
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning")
+            else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    open_offline(page, report)
+    box = page.locator("nav input#filter")
+    sections = page.locator("section.sample")
+    total = sections.count()
+    assert total > 20
+    box.fill(FAILING_TEST.split("::")[1])
+    count = page.locator("#filter-count")
+    assert count.inner_text() == f"1 of {total} failing samples, " + \
+        count.inner_text().split(", ", 1)[1]
+    assert page.locator("section.sample:not([hidden])").count() == 1
+    shown = page.locator("section.sample:not([hidden]) h3").text_content()
+    assert shown == SAMPLE
+    rows = page.locator("table.matrix tbody tr:not([hidden])")
+    assert rows.count() == 1 and rows.locator("td.task").inner_text() == "Multilingual"
+    assert page.locator("table.health tbody tr[hidden]").count() > 0
+    screenshot(page, "filtered")
+    box.press("Escape")
+    assert page.locator("section.sample[hidden], tr[hidden]").count() == 0
+    assert count.inner_text() == ""
+    assert problems == []
+
+    off = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    try:
+        plain = off.new_page()
+        open_offline(plain, report)
+        assert plain.locator("#filter").count() == 0
+        assert plain.locator("section.sample").count() == total
+        assert plain.locator("[hidden]").count() == 0
+        last = plain.locator("section.sample").last
+        last.scroll_into_view_if_needed()
+        assert last.is_visible() and FAILING_TEST in plain.locator(
+            f"section.sample:has(h3:text-is('{SAMPLE}'))").text_content()
+    finally:
+        off.close()
+
+
+def _luminance(css: str) -> float:
+    r, g, b = (int(x) / 255 for x in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+_STYLE = "(e, p) => getComputedStyle(e)[p]"
+
+
+def test_dark_scheme_and_print_styles(page, report: Path, screenshot) -> None:  # type: ignore[no-untyped-def]
+    """Issue 32 item 9: a dark page for a dark system; on paper no sticky bar, no scroll
+    boxes, no filter box, long texts and folded tracebacks printed whole."""
+    page.emulate_media(color_scheme="dark")
+    open_offline(page, report)
+    body = page.locator("body")
+    bg, fg = body.evaluate(_STYLE, "backgroundColor"), body.evaluate(_STYLE, "color")
+    assert _luminance(bg) < 0.05 and _contrast(fg, bg) >= 7, (fg, bg)
+    th = page.locator("table.summary th").first
+    assert _contrast(th.evaluate(_STYLE, "color"), th.evaluate(_STYLE, "backgroundColor")) >= 7
+    link = page.locator("table.matrix a").first
+    cell = page.locator("table.matrix td:has(a)").first
+    assert _contrast(link.evaluate(_STYLE, "color"),
+                     cell.evaluate(_STYLE, "backgroundColor")) >= 4.5
+    screenshot(page, "dark")
+
+    page.emulate_media(media="print", color_scheme="light")
+    assert page.locator("nav").evaluate(_STYLE, "display") == "none"
+    assert page.locator("#filter").count() == 1 and not page.locator("#filter").is_visible()
+    scroll = page.locator("table.health >> xpath=..")
+    assert scroll.evaluate(_STYLE, "overflowX") == "visible"
+    first = page.locator("table.matrix td.task").first
+    assert first.evaluate(_STYLE, "position") == "static"
+    log = page.locator("pre.log").first
+    assert log.evaluate(_STYLE, "maxHeight") == "none"
+    folded = page.locator("section.sample details:not([open]) pre").first
+    box = folded.bounding_box()
+    assert box is not None and box["height"] > 20  # a closed traceback prints whole
+    assert _luminance(body.evaluate(_STYLE, "backgroundColor")) > 0.9

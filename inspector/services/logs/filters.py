@@ -271,6 +271,18 @@ def first_error(log: DeploymentLog, start: int = 0, end: int | None = None,
     return hits[0] if hits else None
 
 
+def failure_line(log: DeploymentLog, cancelled: Callable[[], bool] | None = None
+                 ) -> int | None:
+    """Where a failing sample's log shows its failure (the replay's "first error" jump and
+    the report's log excerpt): the first error or traceback line of the failed phase, else
+    that phase's last line; without a failed phase, the first error line anywhere."""
+    span = next((s for s in log.phases() if s.failed), None)
+    line = first_error(log, cancelled=cancelled, phase=span.phase if span else None)
+    if line is None and span is not None:
+        line = span.first_line + max(0, span.line_count - 1)
+    return line
+
+
 # ---------------------------------------------------------------------- rows
 
 class Rows:

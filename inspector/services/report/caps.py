@@ -55,6 +55,8 @@ class Cut:
 
     text: str
     note: str = ""
+    mark: int = -1
+    """The line of ``text`` to highlight (the first error), -1 when none."""
 
 
 def head(text: str, max_chars: int) -> Cut:
@@ -86,3 +88,27 @@ def tail_lines(lines: list[str], max_lines: int, max_chars: int, total: int | No
         return Cut("\n".join(kept))
     note = f"last {len(kept):,} of {total:,} {what}"
     return Cut("\n".join(kept), note + (" (its end only)" if cut_line else ""))
+
+
+def around(lines: list[str], first: int, at: int, total: int, max_chars: int) -> Cut:
+    """``lines`` (lines ``first``… of ``total``) around line ``at`` (the first error, a
+    number in the whole log), at most ``max_chars`` characters: the end farther from ``at``
+    gives way first, and ``at`` alone keeps its start."""
+    k = min(max(0, at - first), len(lines) - 1)
+    lo, hi = 0, len(lines)
+    size = sum(len(line) + 1 for line in lines)
+    while size > max_chars and hi - lo > 1:
+        if hi - 1 - k >= k - lo:
+            hi -= 1
+            size -= len(lines[hi]) + 1
+        else:
+            size -= len(lines[lo]) + 1
+            lo += 1
+    kept = lines[lo:hi]
+    if size > max_chars:
+        kept = [kept[0][:max(1, max_chars - 1)] + "…"]
+    where = f"line {at + 1:,}"
+    if lo == 0 and hi == len(lines) and first == 0 and len(lines) == total:
+        return Cut("\n".join(kept), f"all {total:,} lines; the first error: {where}", k)
+    return Cut("\n".join(kept), f"lines {first + lo + 1:,}–{first + hi:,} of {total:,}, "
+               f"around the first error ({where})", k - lo)

@@ -52,6 +52,31 @@ class FailingTest:
 
 
 @dataclass(frozen=True, slots=True)
+class SampleLabel:
+    """One label of a failing sample or of one of its tests, as its section shows it."""
+
+    test: str
+    """The test it is about ("" for the sample)."""
+    who: str
+    """The annotator, or "adjudication (by NAME)"."""
+    category: str
+    confidence: str
+    reason: str
+    """The annotator's note, else the reason given with the label's last change."""
+    confirmation: str = ""
+    """The causal re-run kept with it ("supports: <outcome>"), "" when none."""
+    suggestion: tuple[str, str, str] | None = None
+    """The suggestion it was made with: category, confidence, reason."""
+    final: tuple[str | None, str] | None = None
+    """The item's final category (None: unresolved) and why ("adjudicated", "agreed", …),
+    on its first label."""
+
+    @property
+    def size(self) -> int:
+        return len(self.reason) + sum(map(len, self.suggestion or ()))
+
+
+@dataclass(frozen=True, slots=True)
 class SampleDetail:
     """A failing sample's section: why it failed, its failing tests and its log's tail."""
 
@@ -72,13 +97,14 @@ class SampleDetail:
     """Why there is no log ("" when there is one)."""
     replay: str
     """The command that replays the whole log."""
+    labels: tuple[SampleLabel, ...] = ()
 
     @property
     def size(self) -> int:
         """Characters of untrusted text embedded (what :attr:`Caps.detail_chars` counts)."""
         n = len(self.headline) + sum(len(t.test_id) + len(t.message.text)
                                      + len(t.traceback.text) for t in self.tests)
-        return n + (len(self.log.text) if self.log else 0)
+        return n + (len(self.log.text) if self.log else 0) + sum(x.size for x in self.labels)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 Every failing matrix cell's first failing sample comes first (so a cell links to a section
 while the caps allow), then the other failing samples, in matrix order (task, run, sample).
-The deployment log is read here (its last lines); everything else is already in memory.
+The deployment log is read here (the lines around its first error, else its last lines);
+everything else is already in memory.
 """
 
 from __future__ import annotations
@@ -11,12 +12,15 @@ import hashlib
 import shlex
 from collections.abc import Iterable
 
+from inspector.model.labels.labelset import LabelSet
 from inspector.model.results.sample import SampleResult, TestCase
 from inspector.model.results.verdict import verdict_of
 from inspector.model.untrusted.safe_text import sanitize
 from inspector.services.logs.deployment_log import NoLogError, open_sample_log
-from inspector.services.report.caps import Caps, Cut, head, tail_lines
-from inspector.services.report.data import FailingTest, SampleDetail
+from inspector.services.logs.filters import failure_line
+from inspector.services.report.caps import Caps, Cut, around, head, tail_lines
+from inspector.services.report.data import FailingTest, SampleDetail, SampleLabel
+from inspector.services.report.sample_labels import labelled_items, sample_labels
 
 
 def anchor_of(sample_id: str) -> str:
@@ -47,8 +51,10 @@ def _test(case: TestCase, caps: Caps) -> FailingTest:
         if tb else Cut(""))
 
 
-def _log_tail(s: SampleResult, caps: Caps) -> tuple[Cut | None, str]:
-    """The last lines of the sample's deployment log, or why there is none."""
+def _log_excerpt(s: SampleResult, caps: Caps) -> tuple[Cut | None, str]:
+    """The deployment log's lines around its failure (the replay's "first error" rule,
+    :func:`~inspector.services.logs.filters.failure_line`), else its last lines; or why
+    there is none."""
     try:
         log = open_sample_log(s)
     except NoLogError as exc:
@@ -58,13 +64,20 @@ def _log_tail(s: SampleResult, caps: Caps) -> tuple[Cut | None, str]:
         n = len(log)
         if n == 0:
             return None, "The deployment log is empty."
-        first = max(0, n - caps.log_lines)
+        at = failure_line(log) if caps.log_lines > 0 else None
+        if at is None:
+            first = max(0, n - caps.log_lines)
+        else:
+            first = max(0, min(at - caps.log_lines // 3, n - caps.log_lines))
+        count = min(n, first + max(caps.log_lines, 1)) - first
         lines = []
-        for rec in log.records(first, n - first):
+        for rec in log.records(first, count):
             phase = rec.phase.value if rec.phase is not None else "log"
             stream = "" if rec.stream in ("", "out", "stdout") else f" {rec.stream}"
             lines.append(f"[{phase}{stream}] {rec.text}")
-        return tail_lines(lines, caps.log_lines, caps.log_chars, total=n), ""
+        if at is None:
+            return tail_lines(lines, caps.log_lines, caps.log_chars, total=n), ""
+        return around(lines, first, at, n, caps.log_chars), ""
     except OSError as exc:
         return None, f"The deployment log could not be read: {exc.strerror or exc}"
     finally:
@@ -81,11 +94,12 @@ def _headline(s: SampleResult) -> str:
     return ""
 
 
-def sample_detail(s: SampleResult, path: str, caps: Caps, anchor: str | None = None
-                  ) -> SampleDetail:
-    """The section of one failing sample (``path``: the runs folder, for the commands)."""
+def sample_detail(s: SampleResult, path: str, caps: Caps, anchor: str | None = None,
+                  labels: tuple[SampleLabel, ...] = ()) -> SampleDetail:
+    """The section of one failing sample (``path``: the runs folder, for the commands;
+    ``labels``: the sample's, as :func:`~.sample_labels.sample_labels` gives them)."""
     failing = s.failing_tests
-    log, missing = _log_tail(s, caps)
+    log, missing = _log_excerpt(s, caps)
     replay = shlex.join(["inspector", "replay", path, s.task, "--sample", str(s.sample),
                          "--run", s.run_id])
     return SampleDetail(
@@ -94,13 +108,14 @@ def sample_detail(s: SampleResult, path: str, caps: Caps, anchor: str | None = N
         total=s.tests.total, headline=head(sanitize(_headline(s)), caps.message_chars).text,
         tests=tuple(_test(c, caps) for c in failing[:caps.tests_per_sample]),
         tests_left_out=max(0, len(failing) - caps.tests_per_sample),
-        log=log, log_missing=missing, replay=sanitize(replay))
+        log=log, log_missing=missing, replay=sanitize(replay), labels=labels)
 
 
-def select_details(ordered: list[SampleResult], path: str, caps: Caps
-                   ) -> list[tuple[SampleResult, SampleDetail]]:
+def select_details(ordered: list[SampleResult], path: str, caps: Caps,
+                   labels: LabelSet | None = None) -> list[tuple[SampleResult, SampleDetail]]:
     """Sections for ``ordered`` (see :func:`order_failing`) until a cap is reached, in that
-    order, each with its sample."""
+    order, each with its sample (and its ``labels``)."""
+    items = labelled_items(labels)
     out: list[tuple[SampleResult, SampleDetail]] = []
     used: set[str] = set()
     spent = 0
@@ -111,7 +126,8 @@ def select_details(ordered: list[SampleResult], path: str, caps: Caps
         while anchor in used:  # the same sample id twice (duplicate runs): still one each
             anchor += "x"
         used.add(anchor)
-        d = sample_detail(s, path, caps, anchor)
+        d = sample_detail(s, path, caps, anchor,
+                          sample_labels(labels, items.get(s.sample_id, [])))
         out.append((s, d))
         spent += d.size
     return out

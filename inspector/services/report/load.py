@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from inspector.model import discover_runs
 from inspector.model.labels.agreement import agreement
+from inspector.model.labels.labelset import LabelSet
 from inspector.model.labels.rollup import (
     DEFAULT_AGREEMENT_VIEW,
     DEFAULT_VIEW,
@@ -154,7 +155,8 @@ def load_report(root: Path, path: str, *, labels_dir: Path | None = None,
     say("collecting failing samples")
     data = assemble(root.resolve().name or str(root), path, runs, caps=caps, health=health,
                     labels=labels, labelled=labelled, plots=plots, notes=notes,
-                    tier_source=overview.tier_source, paths=path_scope(runs, root))
+                    tier_source=overview.tier_source, paths=path_scope(runs, root),
+                    label_set=label_input.labels if label_input is not None else None)
     if label_input is not None:
         data.corrected = apply_errata(runs, errata_from_labels(label_input.labels, runs,
                                                                created=""))
@@ -165,11 +167,12 @@ def assemble(title: str, path: str, runs: list[Run], *, caps: Caps | None = None
              health: HealthReport | None = None, labels: Labels | None = None,
              labelled: Collection[str] = (), plots: list[Plot] | None = None,
              notes: list[str] | None = None, tier_source: str = "",
-             paths: PathScope | None = None) -> ReportInput:
+             paths: PathScope | None = None, label_set: LabelSet | None = None
+             ) -> ReportInput:
     """The report of ``runs`` with what was read beside them: metrics, the matrix and the
-    failing samples' sections (their logs' tails are read here). ``labelled``: the sample
+    failing samples' sections (their logs' excerpts are read here). ``labelled``: the sample
     ids with a label; ``paths``: how absolute paths are shown (default: relative to the
-    runs' folders)."""
+    runs' folders); ``label_set``: the labels each section lists."""
     caps = caps or Caps()
     labelled = set(labelled)
     columns = []
@@ -182,7 +185,7 @@ def assemble(title: str, path: str, runs: list[Run], *, caps: Caps | None = None
     firsts, rest = order_failing(cells[(t, i)] for t in tasks for i in range(len(runs))
                                  if (t, i) in cells)
     caps = caps.fit(len(firsts))
-    chosen = select_details(firsts + rest, path, caps)
+    chosen = select_details(firsts + rest, path, caps, label_set)
     anchors = {id(s): d.anchor for s, d in chosen}
     run_order = {run.id: i for i, run in enumerate(runs)}
     details = [d for _s, d in sorted(chosen, key=lambda p: (p[0].task,

@@ -1,7 +1,10 @@
 """The report as one self-contained HTML page: a pure function of a :class:`ReportInput`.
 
-No network at view time: the styles are inline, the figures are inline SVG, there is no
-script at all, and a Content-Security-Policy forbids loading anything. Every untrusted string
+No network at view time: the styles are inline, the figures are inline SVG, one small inline
+script (the filter box, allowed by its hash) is the only script, and a Content-Security-Policy
+forbids loading anything. Without the script the page shows everything (the box is the
+script's own). Tables wrap long cells and keep their first column in view when they scroll;
+a dark scheme and print styles come with the CSS. Every untrusted string
 (run ids, task names, test messages, tracebacks, log lines) goes through
 :func:`~.markup.esc`, which also takes the evaluating machine's absolute paths out of it
 (relative to the input's ``paths`` scope, see :mod:`inspector.model.untrusted.shown_paths`). The
@@ -10,11 +13,15 @@ output is deterministic: no clock, stable ordering.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+
 from inspector import __version__
 from inspector.model.figures.stats import NO_SCORED, figure_with_interval
 from inspector.model.results.unreadable import unreadable_line
 from inspector.model.results.verdict import Verdict
 from inspector.services.labels.export import Breakdown, percent
+from inspector.services.report.caps import Cut
 from inspector.services.report.data import (
     CellSample,
     Labels,
@@ -29,45 +36,114 @@ GLYPH = {Verdict.PASSED: "✔", Verdict.TESTS_FAILED: "✘", Verdict.SUITE_NOT_R
 """As the app's matrix shows them."""
 _WORST = [Verdict.NOT_DEPLOYED, Verdict.SUITE_NOT_RUN, Verdict.TESTS_FAILED, Verdict.PASSED,
           Verdict.NOT_EVALUABLE]
-CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'"
-
 CSS = """
-:root{--fg:#1d2330;--muted:#5b6475;--bg:#fff;--line:#d9dde5;--pass:#1a7f37;--fail:#c62828;
---skip:#8a6d00;--dep:#6f42c1;--head:#f3f5f9;--hl:#fff6d6}
+:root{color-scheme:light dark;--fg:#1d2330;--muted:#5b6475;--bg:#fff;--line:#d9dde5;
+--pass:#1a7f37;--fail:#c62828;--skip:#8a6d00;--dep:#6f42c1;--head:#f3f5f9;--hl:#fff6d6;
+--link:#0b57d0;--code:#f6f8fa;--warn:#9a3412;--suspect:#b45309;--bad:#fff5f5;--good:#f2fbf4;
+--mark:#ffe08a}
+@media (prefers-color-scheme:dark){:root{--fg:#e6e9ef;--muted:#a3acbb;--bg:#15181e;
+--line:#363c48;--pass:#5cc878;--fail:#ff7b72;--skip:#e3b341;--dep:#c3a6ff;--head:#222731;
+--hl:#3a3218;--link:#8ab4f8;--code:#1c2029;--warn:#f0a36b;--suspect:#f0a36b;--bad:#2d1d1f;
+--good:#17281d;--mark:#5c4a12}}
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 html{scroll-padding-top:44px}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--fg);
 background:var(--bg);margin:0 auto;max-width:1500px;padding:0 20px 40px}
-h1{font-size:22px;margin:18px 0 4px}h2{font-size:18px;margin:28px 0 8px;
-border-bottom:2px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
+h1{font-size:22px;margin:18px 0 4px;overflow-wrap:anywhere}h2{font-size:18px;margin:28px 0 8px;
+border-bottom:2px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px;
+overflow-wrap:anywhere}
 nav{position:sticky;top:0;background:var(--bg);padding:6px 0;border-bottom:1px solid var(--line);
-z-index:2}nav a{margin-right:14px}
-a{color:#0b57d0}code,pre{font:12px/1.4 ui-monospace,"DejaVu Sans Mono",monospace}
-pre{background:#f6f8fa;border:1px solid var(--line);padding:8px;overflow:auto;max-height:420px;
+z-index:3;display:flex;flex-wrap:wrap;align-items:center;gap:4px 14px}
+nav input{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--line);
+border-radius:4px;padding:2px 6px;width:22em;max-width:100%}
+a{color:var(--link)}code,pre{font:12px/1.4 ui-monospace,"DejaVu Sans Mono",monospace}
+code{overflow-wrap:anywhere}
+pre{background:var(--code);border:1px solid var(--line);padding:8px;overflow:auto;max-height:420px;
 white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0}
+mark{background:var(--mark);color:inherit}
 .scroll{overflow-x:auto;max-width:100%}
-table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid var(--line);padding:3px 7px;
-vertical-align:top;text-align:left}th{background:var(--head)}td.n,th.n{text-align:right}
-.note{color:var(--muted);font-size:13px;margin:4px 0}
-.warn{color:#9a3412}table.health td{max-width:36em;overflow-wrap:break-word}
+table{border-collapse:separate;border-spacing:0;margin:6px 0;border-top:1px solid var(--line);
+border-left:1px solid var(--line)}
+th,td{border-right:1px solid var(--line);border-bottom:1px solid var(--line);padding:3px 7px;
+vertical-align:top;text-align:left;overflow-wrap:anywhere}
+th{background:var(--head)}td.n,th.n{text-align:right;overflow-wrap:normal}
+.scroll>table>*>tr>:first-child{position:sticky;left:0;z-index:1;background:var(--bg)}
+.scroll>table>thead>tr>:first-child{background:var(--head)}
+.note{color:var(--muted);font-size:13px;margin:4px 0;overflow-wrap:anywhere}
+th,td{min-width:5em}
+.warn{color:var(--warn)}table.health{table-layout:auto;width:100%}
+table.health td:nth-child(-n+2),table.health td:nth-child(7){min-width:8em}
+table.health td:nth-child(3),table.health td:nth-child(n+8){min-width:15em}
 table.matrix td{white-space:nowrap;text-align:center;font-size:12px;padding:2px 5px}
-table.matrix th{font-size:11px;font-weight:600;max-width:110px;white-space:normal}
+table.matrix th{font-size:11px;font-weight:600;max-width:110px;min-width:60px;white-space:normal}
+table.matrix th .run{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;
+overflow:hidden;overflow-wrap:anywhere}
 table.matrix a{color:inherit}table.summary{font-size:13px}
-table.matrix td.task{text-align:left;font-family:ui-monospace,monospace}
+table.matrix td.task{text-align:left;font-family:ui-monospace,monospace;white-space:normal;
+max-width:22em;overflow-wrap:anywhere}
 .v-passed{color:var(--pass)}.v-tests_failed{color:var(--fail)}
 .v-suite_not_run{color:var(--skip)}.v-not_deployed{color:var(--dep)}.v-not_evaluable{color:var(--muted)}
-td.v-tests_failed,td.v-not_deployed,td.v-suite_not_run{background:#fff5f5}
-td.v-passed{background:#f2fbf4}
-.suspect{color:#b45309;font-weight:700}
+td.v-tests_failed,td.v-not_deployed,td.v-suite_not_run{background:var(--bad)}
+td.v-passed{background:var(--good)}
+.suspect{color:var(--suspect);font-weight:700}
 section.sample{border:1px solid var(--line);border-radius:6px;padding:6px 12px;margin:12px 0;
 content-visibility:auto;contain-intrinsic-size:auto 400px}
 section.sample:target{outline:3px solid #f0b400;background:var(--hl)}
-.test{margin:8px 0 10px}.test .id{font-weight:600}
-svg.plot{max-width:100%;height:auto;display:block;margin:6px 0}
+.test{margin:8px 0 10px;overflow-wrap:anywhere}.test .id{font-weight:600}
+ul.labels{margin:4px 0;padding-left:20px;overflow-wrap:anywhere}ul.labels li{margin:2px 0}
+svg.plot{max-width:100%;height:auto;display:block;margin:6px 0;background:#fff}
 svg.plot *{stroke-linejoin:round;stroke-linecap:butt}
 figure{margin:0}
 footer{margin-top:30px;color:var(--muted);font-size:12px}
+@media print{:root{color-scheme:light;--fg:#000;--muted:#444;--bg:#fff;--head:#eee;--code:#fff;
+--link:#000;--bad:#fff;--good:#fff;--hl:#fff}
+body{max-width:none;padding:0;font-size:11px}
+nav,nav input,#filter,#filter-count{display:none}
+.scroll{overflow:visible}
+.scroll>table>*>tr>:first-child{position:static}
+pre{max-height:none;overflow:visible}
+section.sample{content-visibility:visible;break-inside:avoid-page}
+details::details-content{content-visibility:visible;display:block}
+details>summary{list-style:none}
+a{text-decoration:none}}
 """
+
+SCRIPT = """(function(){
+var nav=document.querySelector('nav');if(!nav)return;
+var box=document.createElement('input');box.type='search';box.id='filter';
+box.placeholder='Filter runs, tasks, samples, tests';box.setAttribute('aria-label','Filter');
+var count=document.createElement('span');count.id='filter-count';count.className='note';
+count.setAttribute('aria-live','polite');nav.appendChild(box);nav.appendChild(count);
+var secs=[].slice.call(document.querySelectorAll('section.sample'));
+var rows=[].slice.call(document.querySelectorAll('table tbody tr'));
+var st=null,rt=null;
+function words(e){var t=[e.textContent];[].forEach.call(e.querySelectorAll('[title]'),
+function(x){t.push(x.getAttribute('title'));});return t.join(' ').toLowerCase();}
+function apply(){var q=box.value.trim().toLowerCase(),hit={},ns=0,nr=0;
+if(st===null){st=secs.map(words);rt=rows.map(words);}
+secs.forEach(function(s,i){var ok=!q||st[i].indexOf(q)>=0;s.hidden=!ok;
+if(ok){hit['#'+s.id]=1;ns++;}});
+rows.forEach(function(r,i){var ok=!q||rt[i].indexOf(q)>=0||[].some.call(
+r.querySelectorAll('a[href^="#"]'),function(a){return hit[a.getAttribute('href')];});
+r.hidden=!ok;if(ok)nr++;});
+count.textContent=q?ns+' of '+secs.length+' failing samples, '+nr+' of '+rows.length+
+' table rows match':'';}
+box.addEventListener('input',apply);
+box.addEventListener('keydown',function(e){if(e.key==='Escape'){box.value='';apply();}});
+})();"""
+"""The filter box: inserted by the script itself, so without scripts there is none and
+everything shows; allowed by the CSP by its hash (:data:`CSP`), nothing else may run."""
+
+
+def script_hash(script: str) -> str:
+    """The CSP source allowing exactly ``script`` inline (``'sha256-…'``)."""
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+CSP = (f"default-src 'none'; script-src {script_hash(SCRIPT)}; style-src 'unsafe-inline'; "
+       "img-src data:; form-action 'none'; base-uri 'none'")
 
 
 def _cell(samples: list[CellSample]) -> str:
@@ -220,9 +296,10 @@ def _not_evaluable(r: ReportInput) -> str:
 def _matrix(r: ReportInput) -> str:
     suspect = r.health.suspect_tasks() if r.health else set()
     heads = "".join(
-        f'<th title="{esc(c.metrics.run_id)}">{i + 1}. {esc(c.metrics.agent)}·'
-        f'{esc(c.metrics.model)}{" ·stock" if c.metrics.format == "repogenesis" else ""}'
-        f"</th>" for i, c in enumerate(r.runs))
+        f'<th title="{esc(c.metrics.run_id)}"><span class="run">{i + 1}. '
+        f'{esc(c.metrics.agent)}·{esc(c.metrics.model)}'
+        f'{" ·stock" if c.metrics.format == "repogenesis" else ""}</span></th>'
+        for i, c in enumerate(r.runs))
     rows = []
     for t in r.tasks:
         flag = ' <span class="suspect" title="suspected benchmark defect">⚠</span>' \
@@ -374,13 +451,52 @@ def _cut_note(text: str) -> str:
     return f' <span class="note">({esc(text)})</span>' if text else ""
 
 
-def _detail(d: SampleDetail, path: str) -> str:
+def _labels_of(d: SampleDetail, names: dict[str, str]) -> str:
+    """The sample's labels: who said which category, why, the suggestion and the re-run."""
+    if not d.labels:
+        return ""
+    items = []
+    for lb in d.labels:
+        what = f"test {code(lb.test)}: " if lb.test else ""
+        final = ""
+        if lb.final is not None:
+            cat, status = lb.final
+            final = (f' <span class="note">(final: '
+                     f'{esc(names.get(cat, cat) if cat else "none")}, {esc(status)})</span>')
+        line = (f"{what}<b>{esc(lb.who)}</b>: {esc(names.get(lb.category, lb.category))} "
+                f"({esc(lb.confidence)}){final}")
+        if lb.reason:
+            line += f" — {esc(lb.reason)}"
+        if lb.suggestion is not None:
+            cat, conf, why = lb.suggestion
+            line += (f'<br><span class="note">suggested: {esc(names.get(cat, cat))}'
+                     f"{' (' + esc(conf) + ')' if conf else ''}"
+                     f"{' — ' + esc(why) if why else ''}</span>")
+        if lb.confirmation:
+            line += f'<br><span class="note">causal re-run: {esc(lb.confirmation)}</span>'
+        items.append(f"<li>{line}</li>")
+    return f'<h4>Labels</h4>\n<ul class="labels">{"".join(items)}</ul>\n'
+
+
+def _log(log: Cut) -> str:
+    """The log excerpt, its first error line marked."""
+    lines = log.text.split("\n")
+    if 0 <= log.mark < len(lines):
+        lines[log.mark] = f'<mark class="first-error">{esc(lines[log.mark])}</mark>'
+        text = "\n".join(line if i == log.mark else esc(line) for i, line in enumerate(lines))
+    else:
+        text = esc(log.text)
+    return f"<h4>Deployment log{_cut_note(log.note)}</h4>\n<pre class=\"log\">{text}</pre>\n"
+
+
+def _detail(d: SampleDetail, path: str, names: dict[str, str] | None = None) -> str:
     counts = f"{d.passed}/{d.total} tests passed" if d.total else "no test counted"
     out = [f'<section class="sample" id="{d.anchor}"><h3>{esc(d.sample_id)}</h3>\n',
            f'<p><span class="v-{d.verdict.value}">{GLYPH[d.verdict]} {esc(d.verdict.label)}'
            f"</span> · {counts}</p>\n"]
     if d.headline:
         out.append(f"<pre>{esc(d.headline)}</pre>\n")
+    out.append(_labels_of(d, names or {}))
     if d.tests:
         out.append("<h4>Failing tests</h4>\n")
     for t in d.tests:
@@ -396,8 +512,7 @@ def _detail(d: SampleDetail, path: str) -> str:
         out.append(note(f"{d.tests_left_out:,} more failing tests not shown: "
                         f"{code('inspector failures ' + path)} lists them all."))
     if d.log is not None:
-        out.append(f"<h4>Deployment log{_cut_note(d.log.note)}</h4>\n"
-                   f"<pre class=\"log\">{esc(d.log.text)}</pre>\n")
+        out.append(_log(d.log))
     elif d.log_missing:
         out.append(note(esc(d.log_missing)))
     out.append(note(f"Whole log: {code(d.replay)}"))
@@ -413,15 +528,17 @@ def _details(r: ReportInput) -> str:
         out.append(f'<p class="note warn" id="left-out">{left:,} of {r.failing_samples:,} '
                    f"failing samples have no section here (caps: at most {c.sections:,} "
                    f"sections and {c.detail_chars:,} characters of messages, tracebacks and "
-                   f"logs; per sample {c.tests_per_sample} failing tests, the last "
-                   f"{c.log_lines} log lines). Every failure: "
+                   f"logs; per sample {c.tests_per_sample} failing tests, "
+                   f"{c.log_lines} log lines around the first error). Every failure: "
                    f"{code('inspector failures ' + r.path)}; the app: "
                    f"{code('inspector ' + r.path)}.</p>\n")
     else:
         out.append(note(f"All {r.failing_samples:,} failing samples (per sample at most "
-                        f"{c.tests_per_sample} failing tests and the last {c.log_lines} log "
-                        "lines)."))
-    out.extend(_detail(d, r.path) for d in r.details)
+                        f"{c.tests_per_sample} failing tests and {c.log_lines} log lines "
+                        "around the first error, else the last ones)."))
+    tax = r.labels.taxonomy if r.labels else None
+    names = {c.id: c.name for c in tax.categories} if tax else {}
+    out.extend(_detail(d, r.path, names) for d in r.details)
     return "".join(out)
 
 
@@ -452,6 +569,7 @@ def _render(r: ReportInput) -> str:
            '<a href="#plots">Plots</a><a href="#samples">Failing samples</a></nav>\n')
     body = "".join([_summary(r), _corrected(r), _matrix(r), _health(r), _labels(r),
                     _plots(r.plots, r.tier_source), _details(r)])
-    foot = (f"<footer>genesis-inspector {esc(__version__)} · self-contained: no script, "
-            "nothing loaded from the network.</footer>\n</body></html>\n")
+    foot = (f"<footer>genesis-inspector {esc(__version__)} · self-contained: nothing loaded "
+            "from the network; one inline script (the filter box), allowed by its hash."
+            f"</footer>\n<script>{SCRIPT}</script>\n</body></html>\n")
     return head + top + body + foot

@@ -24,7 +24,13 @@ from inspector.model.logs.replay_clock import ReplayClock
 from inspector.model.results.outcomes import Phase
 from inspector.services.logs.deployment_log import DeploymentLog
 from inspector.services.logs.export import export_lines
-from inspector.services.logs.filters import LogFilter, Rows, find, first_error
+from inspector.services.logs.filters import (
+    LogFilter,
+    Rows,
+    failure_line,
+    find,
+    first_error,
+)
 from inspector.services.logs.filters import scan as scan_log
 from inspector.services.logs.matches import Matches, count_matches
 from inspector.ui.replay.demo import DemoMode
@@ -252,11 +258,7 @@ class ReplayLog(LogView):
         failed = [s for s in log.phases() if s.failed]
         if not failed and not (log.sample and not log.sample.passed):
             return
-        span = failed[0] if failed else None
-        line = first_error(log, phase=span.phase if span else None)
-        if line is None and span is not None:
-            line = span.first_line + max(0, span.line_count - 1)
-        self.post_message(self._Failure(line))
+        self.post_message(self._Failure(failure_line(log)))
 
     @on(_Failure)
     def _failure(self, event: _Failure) -> None:

@@ -13,13 +13,15 @@ import pytest
 from inspector import paths
 from inspector.model import discover_runs
 from inspector.model.labels.agreement import agreement
+from inspector.model.labels.label_file import Edit, ItemRef, Label, LabelFile, Stamp
+from inspector.model.labels.labelset import LabelSet
 from inspector.services.analysis.overview_load import read_labels
 from inspector.services.figures.metrics import compute_run_metrics
 from inspector.services.report.caps import Caps, head, tail_lines
 from inspector.services.report.details import anchor_of
 from inspector.services.report.load import assemble, load_report
 from inspector.services.report.markup import pct
-from inspector.services.report.page import render
+from inspector.services.report.page import SCRIPT, render, script_hash
 from tests.hostile_text import RAW, hostile_root
 from tests.report_runs import (
     HOSTILE_RUN,
@@ -54,10 +56,14 @@ def tags(page: str) -> list[tuple[str, dict[str, str | None]]]:
 
 
 def assert_self_contained(page: str) -> None:
-    """No script, no handler, nothing fetched: no src, no external href, no CSS url()."""
+    """No script but the filter box's (allowed by its hash, nothing else may run), no
+    handler, nothing fetched: no src, no external href, no CSS url()."""
     found = tags(page)
     names = {t for t, _ in found}
-    assert not names & {"script", "iframe", "object", "embed", "link", "img", "foreignobject"}
+    assert not names & {"iframe", "object", "embed", "link", "img", "foreignobject"}
+    assert [t for t, _ in found].count("script") == 1
+    assert page.count("<script") == 1 and f"<script>{SCRIPT}</script>" in page
+    assert f"script-src {script_hash(SCRIPT)};" in page
     for tag, attrs in found:
         assert not [a for a in attrs if a.startswith("on")], (tag, attrs)
         assert "src" not in attrs, (tag, attrs)
@@ -145,7 +151,8 @@ def test_hostile_names_and_texts_are_escaped_and_sanitised(tmp_path: Path) -> No
     assert_self_contained(page)
     for raw in (*RAW, "\x1b", "\x07"):
         assert raw not in page
-    assert "<script" not in page.lower() and "<img" not in page and "<svg onload" not in page
+    assert page.lower().count("<script") == 1  # the filter box's own (assert_self_contained)
+    assert "<img" not in page and "<svg onload" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#x27;&gt;&lt;img" in page
     assert "task&lt;script&gt;alert(&#x27;t&#x27;)&lt;/script&gt;␛]0;T␇&lt;U+202E&gt;" in page
     assert "tests/test_x.py::test_&lt;b&gt;bold&lt;/b&gt;\\x9b" in page
@@ -217,3 +224,57 @@ def test_big_synthetic_corpus_stays_under_5_mb_and_every_failing_cell_links() ->
     assert len(re.findall(r'<a href="#s-', page)) >= failing_cells == 2000
     assert "failing samples have no section here" in page
     assert "inspector failures /data/corpus" in page
+
+
+def test_the_log_excerpt_is_centred_on_the_first_error(tmp_path: Path) -> None:
+    """Issue 32 item 10: 900 lines, the first error at line 131: the excerpt shows lines
+    121-150 with that line marked and says so, not the last 30 lines."""
+    log = tmp_path / "tests.log"
+    lines = [f"log line {i}" for i in range(900)]
+    lines[130] = "Traceback (most recent call last):"
+    lines[131] = "ValueError: boom"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = run("r1", [sample("r1", "alpha", 0, (case(1),), log=log)])
+    page = render(assemble("x", "runs", [r]))
+    section = page[page.index('<section class="sample"'):]
+    assert "(lines 121–150 of 900, around the first error (line 131))" in section
+    assert '<mark class="first-error">[tests] Traceback (most recent call last):</mark>' \
+        in section
+    assert "[tests] log line 120\n" in section and "[tests] log line 149</pre>" in section
+    assert "log line 119\n" not in section and "log line 899" not in section
+
+
+def test_failing_sections_list_labels_with_reason_suggestion_and_re_run() -> None:
+    """Issue 32 item 10: each label (who, category, confidence, reason), the adjudicator's
+    first with the reason given with it, the suggestion the label was made with and the
+    causal re-run kept with it."""
+    sid = "r1/alpha/0"
+    test = "tests/test_api.py::test_1"
+    made = {"category": "dependency", "rule": "missing-module", "confidence": "0.91",
+            "reason": "No module named 'yaml' <b>", "confirmation": "supports",
+            "confirmation_outcome": "all 3 tests pass with PyYAML installed"}
+    ana = Label(ItemRef(sid, test), "dependency", "high", "policy.py imports yaml",
+                suggestion=made)
+    ben = Label(ItemRef(sid, test), "cross-file", "low", "")
+    adj = Label(ItemRef(sid, test), "dependency", "high",
+                updated=Stamp("2026-01-01T00:00:00Z", "carla"),
+                history=(Edit("2026-01-01T00:00:00Z", "carla", "create", {},
+                              "yaml is never declared"),))
+    labels = LabelSet({"ana": LabelFile("ana", labels=(ana,)),
+                       "ben": LabelFile("ben", labels=(ben,))},
+                      LabelFile("adjudication", "adjudication", labels=(adj,)))
+    r = run("r1", [sample("r1", "alpha", 0, (case(1),)), sample("r1", "beta", 0, (case(1),))])
+    page = render(assemble("x", "runs", [r], label_set=labels))
+    section = page[page.index(f'id="{anchor_of(sid)}"'):]
+    section = section[:section.index("</section>")]
+    shown = section[section.index("<h4>Labels</h4>"):section.index("<h4>Failing tests")]
+    assert shown.count("<li>") == 3
+    assert ("<li>test <code>tests/test_api.py::test_1</code>: <b>adjudication (by carla)</b>: "
+            "dependency (high) <span class=\"note\">(final: dependency, adjudicated)</span> — "
+            "yaml is never declared</li>") in shown
+    assert "<b>ana</b>: dependency (high) — policy.py imports yaml" in shown
+    assert "suggested: dependency (0.91) — No module named &#x27;yaml&#x27; &lt;b&gt;" in shown
+    assert "causal re-run: supports: all 3 tests pass with PyYAML installed" in shown
+    assert "<b>ben</b>: cross-file (low)</li>" in shown
+    other = page[page.index(f'id="{anchor_of("r1/beta/0")}"'):]
+    assert "<h4>Labels</h4>" not in other[:other.index("</section>")]
