@@ -269,4 +269,4 @@ def test_hostile_names_never_reach_the_files_raw(tmp_path: Path) -> None:
             assert SHOWN_RUN_ID in _svg_text(path)
     doc = json.loads((out / "tables/pass_at_1_by_tier.json").read_text())
     assert doc["rows"][0]["agent"] == RUN["agent"]  # JSON keeps the exact text, escaped
-    assert "␛" in (out / "tables/pass_at_1_by_tier.md").read_text()
+    assert "\\<ESC>" in (out / "tables/pass_at_1_by_tier.md").read_text()
