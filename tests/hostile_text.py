@@ -34,7 +34,7 @@ RAW = ("\x1b]52", "\x1b]0;", "\x1b[2J", "\x07", "\x9b", "\u200d", "\u202e", "\u2
 HOSTILE = "EVIL[/x][bold]B[@click=app.quit]Q\x1b]52;c;cHduZWQ=\x07\x1b]0;TITLE\x07Z\u200dW\u202eR"
 CONTROL_FILE = "evil\x1b]0;T\x07\u200d\u202e.py"
 CONTROL_LINK = "ln\x1b]52;c;cHduZWQ=\x07"
-CONTROL_DIR = "d\x1b[2J["  # holds a file "x]": the path reads d␛[2J[/x]
+CONTROL_DIR = "d\x1b[2J["  # holds a file "x]": the path reads d<ESC>[2J[/x]
 BAD_FOLDER = "bad\x1b]0;T\x07\u200d"
 
 

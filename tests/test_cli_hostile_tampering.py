@@ -18,7 +18,8 @@ from test_cli_hostile_text import RAW, _env, on_terminal
 KIND = "pytest_plugin\x1b]0;OWNED\x07\x1b]52;c;cHduZWQ=\x07\n  forged/sample/0: all clear"
 FINDINGS = [{"kind": KIND, "path": "conf\x1b[2Jtest.py",
              "detail": "hook \u202eevil\u200d\x07\nforged line", "deliberate": True}]
-SHOWN_KIND = "pytest plugin␛]0;OWNED␇␛]52;c;cHduZWQ=␇␊  forged/sample/0: all clear"
+SHOWN_KIND = ("pytest plugin<ESC>]0;OWNED<BEL><ESC>]52;c;cHduZWQ=<BEL><LF>  "
+              "forged/sample/0: all clear")
 
 
 @pytest.fixture
@@ -44,7 +45,7 @@ def test_failures_shows_a_crafted_finding_on_one_visible_line(root: Path,
     shown = _finding_lines(received.decode("utf-8", "replace").replace("\r\n", "\n"))
     # the table row (message cut at 100 characters) and the finding under its sample
     assert len(shown) == 2 and "tampering_attempt" in shown[0], shown
-    assert shown[1] == (f"    deliberate {SHOWN_KIND}: hook <U+202E>evil<U+200D>␇␊forged "
+    assert shown[1] == (f"    deliberate {SHOWN_KIND}: hook <U+202E>evil<U+200D><BEL><LF>forged "
                         "line"), shown
     piped = subprocess.run([sys.executable, "-m", "inspector", "failures", str(root)],
                            capture_output=True, text=True, env=_env(tmp_path), timeout=120)
@@ -65,6 +66,6 @@ def test_summary_names_a_crafted_kind_on_its_sample_line(root: Path, tmp_path: P
                           capture_output=True, text=True, env=_env(tmp_path), timeout=120)
     assert done.returncode == 3, done.stderr  # the fixture's broken run.json: unreadable
     block = done.stdout[done.stdout.index("Tampering attempts:"):].splitlines()
-    assert block[1].endswith("deliberate (pytest_plugin␛]0;OWNED␇␛]52;c;cHduZWQ=␇␊  "
-                             "forged/sample/0: all clear)"), block[:3]
+    assert block[1].endswith("deliberate (pytest_plugin<ESC>]0;OWNED<BEL><ESC>]52;c;"
+                             "cHduZWQ=<BEL><LF>  forged/sample/0: all clear)"), block[:3]
     assert not block[2].startswith("  forged")

@@ -106,10 +106,10 @@ def test_summary_on_a_terminal_shows_ids_and_problems_as_placeholders(root: Path
                                                                         tmp_path: Path) -> None:
     code, received, _ = on_terminal("summary", str(root), env=_env(tmp_path))
     assert code == 3  # the two broken run.json are unreadable runs (docs/unreadable.md)
-    text = assert_clean(received, SHOWN_RUN_ID, "agent[/x]␛]52;c;cHduZWQ=␇",
-                        "model[/x][bold␛]52")
+    text = assert_clean(received, SHOWN_RUN_ID, "agent[/x]<ESC>]52;c;cHduZWQ=<BEL>",
+                        "model[/x][bold<ESC>]52")
     # problem lines name the folders: b[/x] (markup) and one whose name holds controls
-    assert "b[/x]/run.json" in text and "bad␛]0;T␇<U+200D>/run.json" in text
+    assert "b[/x]/run.json" in text and "bad<ESC>]0;T<BEL><U+200D>/run.json" in text
     # the table is laid out as shown: the header is as wide as the placeholder-holding id
     lines = text.replace("\r\n", "\n").splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("run "))
@@ -165,7 +165,7 @@ def test_errors_on_a_terminal_are_sanitised(tmp_path: Path) -> None:
     for command in ("summary", "app", "replay"):
         code, received, _ = on_terminal(command, str(missing), env=env)
         assert code != 0
-        assert_clean(received, "gone␛]0;TITLE␇<U+200D>")
+        assert_clean(received, "gone<ESC>]0;TITLE<BEL><U+200D>")
 
 
 def test_labels_commands_on_a_terminal(root: Path, tmp_path: Path) -> None:
@@ -176,7 +176,7 @@ def test_labels_commands_on_a_terminal(root: Path, tmp_path: Path) -> None:
         assert code in (0, 1), args
         assert_clean(received)
     code, received, _ = on_terminal("labels", "export", str(root), env=env)
-    assert_clean(received, "Cross-file [/x]␛]0;T␇<U+200D>")
+    assert_clean(received, "Cross-file [/x]<ESC>]0;T<BEL><U+200D>")
     for args in (("agreement", "--json"), ("suggest", "--json"),
                  ("export", "--format", "json")):
         proc = piped("labels", *args, str(root), env=env)
@@ -198,14 +198,15 @@ def test_rerun_request_and_evaluate_stream_sanitised_output(root: Path, tmp_path
     code, received, _ = on_terminal("rerun", runs, "echo-svc", GREET, "--backend", "local",
                                     "--allow-local-exec", env=env)
     assert code == 1  # the test fails: the service answers 500 with its payload
-    text = assert_clean(received, "␛]52;c;cHduZWQ=␇␛]0;TITLE␇␛[2J␛[31mRED␇\\x9b1mZ<U+200D>W"
-                                  "<U+202E>R<U+2066>I", "[@click=app.quit]Q")
+    text = assert_clean(received, "<ESC>]52;c;cHduZWQ=<BEL><ESC>]0;TITLE<BEL><ESC>[2J"
+                                  "<ESC>[31mRED<BEL>\\x9b1mZ<U+200D>W<U+202E>R<U+2066>I",
+                        "[@click=app.quit]Q")
     assert "test_greet" in text and "recorded:" in text
     code, received, _ = on_terminal("request", runs, "echo-svc", "GET", "/greet", "--backend",
                                     "local", "--allow-local-exec", env=env)
     assert code == 1  # 500
     assert_clean(received, "500", "EVIL[/x][bold]B[link=https://example.invalid]L"
-                                  "[@click=app.quit]Q␛]52;c;cHduZWQ=␇")
+                                  "[@click=app.quit]Q<ESC>]52;c;cHduZWQ=<BEL>")
     code, received, _ = on_terminal(
         "evaluate", "--tasks", str(root / "tasks"), "--predictions",
         str(root / "predictions" / "repo_readme_0101_hostile_evil_Python"),

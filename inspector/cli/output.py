@@ -7,8 +7,9 @@ bidi or zero-width characters make text read differently from what it is.
 
 * When stdout (stderr) is a terminal, :func:`protect_terminal` replaces it with a
   :class:`SanitizingStream`: everything written to it goes through
-  :func:`~inspector.model.untrusted.safe_text.sanitize` (``␛``, ``␇``, ``<U+200D>``…; newlines and
-  tabs stay). Our own output holds no control characters, so only untrusted text changes.
+  :func:`~inspector.model.untrusted.safe_text.sanitize` (``<ESC>``, ``<BEL>``, ``<U+200D>``…;
+  newlines and tabs stay). Our own output holds no control characters, so only untrusted text
+  changes.
 * When piped or redirected, output is byte-exact: it is data for other programs, and a pager
   or editor shows control characters safely itself.
 * JSON goes through :func:`print_json`. Piped: exactly ``text``. To a terminal: every

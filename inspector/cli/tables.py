@@ -67,6 +67,8 @@ def text_table(headers: list[str], rows: list[list[str]]) -> str:
 def aligned_table(headers: Sequence[str], rows: Sequence[Sequence[str]], indent: str = "  "
                   ) -> list[str]:
     """Rows under a header, each line after ``indent``; the first column left-aligned, the
-    others right-aligned (the label reports: agreement, suggestion scores)."""
+    others right-aligned (the label reports: agreement, suggestion scores); each cell made
+    safe for the terminal first, so a marker such as ``<ESC>`` is laid out at its width."""
     justify: list[Justify] = ["left" if i == 0 else "right" for i in range(len(headers))]
-    return _render(headers, rows, justify, indent)
+    safe = [[terminal_safe(c) for c in r] for r in rows]
+    return _render(headers, safe, justify, indent)

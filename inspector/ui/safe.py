@@ -9,9 +9,9 @@ and ``update()``, ``DataTable`` cells and column labels, ``Tree`` labels, ``Opti
 ``Select`` prompts, ``notify()`` messages, command palette prompts and help.
 
 So every untrusted string is given to a widget as :func:`plain` (a Rich ``Text`` of
-:func:`~inspector.model.untrusted.safe_text.sanitize`'d text: never parsed, controls shown as ``␛``,
-``<U+200D>``…), or appended to a ``Text`` as ``sanitize(value)``. Notifications and screen
-titles go through :class:`SafeTextApp`, so ``notify(str)``, ``title`` and ``sub_title`` are
+:func:`~inspector.model.untrusted.safe_text.sanitize`'d text: never parsed, controls shown as
+``<ESC>``, ``<U+200D>``…), or appended to a ``Text`` as ``sanitize(value)``. Notifications and
+screen titles go through :class:`SafeTextApp`, so ``notify(str)``, ``title`` and ``sub_title`` are
 safe with any string. ``tests/ui/test_hostile_text.py`` drives every screen with hostile data
 and fails if any of it reaches a markup parser.
 """

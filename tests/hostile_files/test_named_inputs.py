@@ -131,5 +131,5 @@ def test_nul_in_an_agent_name_is_named_and_shown(corpus: Path) -> None:
     _no_traceback(done)
     assert done.returncode == 0
     assert (f"inspector: warning: {run_json}: field 'agent': holds a NUL character; shown as "
-            "'For␀ge'") in done.stderr, done.stderr
-    assert "For␀ge" in done.stdout and "\0" not in done.stdout
+            "'For<NUL>ge'") in done.stderr, done.stderr
+    assert "For<NUL>ge" in done.stdout and "\0" not in done.stdout

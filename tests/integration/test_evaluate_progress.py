@@ -101,7 +101,7 @@ def test_on_a_terminal_a_live_panel_shows_bar_counts_and_nodes(
     assert re.search(r"node\s+running\s+done\s+passed", plain)
     assert "queued on the cluster" not in plain  # redundant beside the panel
     assert "done: PASS" in plain  # each sample's line is still printed above the panel
-    assert "␛" not in plain  # no control sequence was mangled into visible text
+    assert "<ESC>" not in plain  # no control sequence was mangled into visible text
 
 
 def test_the_panel_lists_every_node_and_what_runs_where() -> None:

@@ -27,7 +27,8 @@ FINDINGS = [
      "deliberate": False},
 ]
 #: How the kind is shown: every escape and the line break visible, on the finding's own line.
-SHOWN_KIND = "pytest plugin␛]0;OWNED␇␛]52;c;cHduZWQ=␇␊deliberate forged: all clear"
+SHOWN_KIND = ("pytest plugin<ESC>]0;OWNED<BEL><ESC>]52;c;cHduZWQ=<BEL><LF>"
+              "deliberate forged: all clear")
 
 
 def _root(tmp_path: Path) -> Path:
@@ -56,9 +57,9 @@ async def test_the_tampering_banner_shows_every_field_as_text(
         assert lines[0].startswith("⚠ Tampering attempt: 2 findings, 1 deliberate")
         assert len(lines) == 3, banner  # one line per finding: no forged line
         assert SHOWN_KIND in lines[1]
-        assert "hook <U+202E>evil<U+200D>␇" in lines[1]
-        assert "ok␛]0;T2␇␊forged" in lines[2]
-        assert_safe(app, "␛]0;OWNED␇")
+        assert "hook <U+202E>evil<U+200D><BEL>" in lines[1]
+        assert "ok<ESC>]0;T2<BEL><LF>forged" in lines[2]
+        assert_safe(app, "<ESC>]0;OWNED<BEL>")
 
 
 async def test_the_health_tab_shows_every_field_as_text(
@@ -73,6 +74,6 @@ async def test_the_health_tab_shows_every_field_as_text(
         table.move_cursor(row=row)
         await settle(app, pilot)
         detail = str(app.main_screen.query_one("#health-detail", Static).render())
-        assert SHOWN_KIND in detail and "␊forged" in detail
+        assert SHOWN_KIND in detail and "<LF>forged" in detail
         assert "\x1b" not in detail
-        assert_safe(app, "conf␛[2Jtest.py")
+        assert_safe(app, "conf<ESC>[2Jtest.py")

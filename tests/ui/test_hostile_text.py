@@ -10,7 +10,7 @@ names) written through the label store. Every screen is driven over it; each che
 * no untrusted string reached a markup parser (``markup_probe``: a string with a hostile marker
   passed to Rich's or Textual's markup parser fails the test, crash or not);
 * what the app would write to the terminal holds none of the hostile sequences, and the visible
-  placeholders (``␛``, ``<U+200D>``) are on screen instead.
+  placeholders (``<ESC>``, ``<U+200D>``) are on screen instead.
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ from .conftest import open_sample, settle
 
 SIZE = (200, 60)
 #: Text that only hostile data (raw or sanitised) holds: none of it may be parsed as markup.
-MARKERS = ("\x1b", "\u200d", "\u202e", "␛", "␇", "<U+", "[/x]", "[bold", "[link=", "[@click")
+MARKERS = ("\x1b", "\u200d", "\u202e", "<ESC>", "<BEL>", "<U+", "[/x]", "[bold", "[link=",
+           "[@click")
 
 
 @pytest.fixture
@@ -124,10 +125,10 @@ async def test_main_tabs_and_palette_show_hostile_runs_as_text(app: InspectorApp
         runs = app.main_screen.runs
         assert sorted(bool(r.metrics["unreadable"]) for r in runs) == [False, True, True]
         assert len(app.main_screen.samples) == 2
-        text = assert_safe(app, SHOWN_RUN_ID, "agent[/x]␛]52;c;cHduZWQ=␇␛]0;TITLE␇",
+        text = assert_safe(app, SHOWN_RUN_ID, "agent[/x]<ESC>]52;c;cHduZWQ=<BEL><ESC>]0;TITLE<BEL>",
                            "Z<U+200D>W<U+202E>R")
         problems = str(app.main_screen.query_one("#problems", Static).render())
-        assert "b[/x]/run.json" in problems and "bad␛]0;T␇<U+200D>" in problems
+        assert "b[/x]/run.json" in problems and "bad<ESC>]0;T<BEL><U+200D>" in problems
         assert "b[/x]/run.json" in text
         await pilot.press("2")
         await settle(app, pilot)
@@ -136,12 +137,12 @@ async def test_main_tabs_and_palette_show_hostile_runs_as_text(app: InspectorApp
         app.main_screen.select_options(framework="any[/x]\x1b]0;T\x07\u200d")
         await settle(app, pilot)
         assert app.main_screen.filter.framework == "any[/x]\x1b]0;T\x07\u200d"
-        assert_safe(app, "any[/x]␛]0;T␇<U+200D>")
+        assert_safe(app, "any[/x]<ESC>]0;T<BEL><U+200D>")
         await pilot.press("x")
         await settle(app, pilot)
         await pilot.press("3")
         await settle(app, pilot)
-        assert_safe(app, "agent[/x]␛]52")
+        assert_safe(app, "agent[/x]<ESC>]52")
         await pilot.press("4")
         await settle(app, pilot)
         table = app.main_screen.query_one("#health-table", DataTable)
@@ -153,7 +154,7 @@ async def test_main_tabs_and_palette_show_hostile_runs_as_text(app: InspectorApp
         await pilot.press(*"run")
         await pilot.pause(0.5)
         await settle(app, pilot)
-        assert_safe(app, "␛]52;c;cHduZWQ=␇")
+        assert_safe(app, "<ESC>]52;c;cHduZWQ=<BEL>")
         await pilot.press("escape")
         await settle(app, pilot)
         # the filter box echoes what the user typed (markup included) as text
@@ -186,10 +187,10 @@ async def test_sample_view_tests_files_deploy_and_endpoints(app: InspectorApp,
         labels = tree_labels(pane.query_one(".repo-tree", Tree))
         assert any(x.startswith("link[bold] → b[/x]") for x in labels), labels
         assert any(x.startswith("broken-link → gone[/x]") for x in labels), labels
-        assert "evil␛]0;T␇<U+200D><U+202E>.py" in labels
-        assert any(x.startswith("ln␛]52;c;cHduZWQ=␇ → server.py") for x in labels), labels
-        assert "d␛[2J[/" in labels and "x]" in labels and "b[/" in labels
-        text = assert_safe(app, "link[bold] → b[/x]", "evil␛]0;T␇<U+200D><U+202E>")
+        assert "evil<ESC>]0;T<BEL><U+200D><U+202E>.py" in labels
+        assert any(x.startswith("ln<ESC>]52;c;cHduZWQ=<BEL> → server.py") for x in labels), labels
+        assert "d<ESC>[2J[/" in labels and "x]" in labels and "b[/" in labels
+        text = assert_safe(app, "link[bold] → b[/x]", "evil<ESC>]0;T<BEL><U+200D>")
         assert "Cannot" not in text
         for rel in ("link[bold]", "b[/x]", CONTROL_FILE, CONTROL_LINK, f"{CONTROL_DIR}/x]",
                     "broken-link", "README.md", "server.py"):
@@ -200,7 +201,7 @@ async def test_sample_view_tests_files_deploy_and_endpoints(app: InspectorApp,
             assert_safe(app)
         pane.open_file("repo", CONTROL_FILE, None)
         await settle(app, pilot)
-        assert_safe(app, "evil␛]0;T␇<U+200D><U+202E>.py  (", "# ␛]52;c;cHduZWQ=␇")
+        assert_safe(app, "evil<ESC>]0;T<BEL><U+200D><U+202E>.py  (", "# <ESC>]52;c;cHduZWQ=<BEL>")
         pane.open_file("repo", "missing[/x]", 3)
         await settle(app, pilot)
         assert_safe(app)
@@ -279,7 +280,7 @@ async def test_replay_app_on_a_hostile_log_file(root: Path, markup_probe: list[s
         await pilot.press("G")
         await pilot.pause(0.3)
         assert_safe(app, "starting EVIL[/x][bold]B[link=https://example.invalid]L"
-                         "[@click=app.quit]Q␛]52", "<U+200D>")
+                         "[@click=app.quit]Q<ESC>]52", "<U+200D>")
         assert app.is_running
 
 
@@ -297,7 +298,7 @@ async def test_labelling_and_adjudication_with_hostile_labels(app: InspectorApp,
         screen = app.screen
         assert isinstance(screen, LabelScreen)
         assert len(screen.queue.entries) == 2  # one row per failing sample
-        text = assert_safe(app, "Cross-file [/x]␛]0;T␇<U+200D>", "ana: EVIL[/x][bold]B")
+        text = assert_safe(app, "Cross-file [/x]<ESC>]0;T<BEL><U+200D>", "ana: EVIL[/x][bold]B")
         assert "[@click=app.quit]Q" in text
         assert "bob" not in text or "bob: EVIL" in text  # blind or not, never raw
         await pilot.press("t")  # label one failing test of the sample
@@ -306,7 +307,7 @@ async def test_labelling_and_adjudication_with_hostile_labels(app: InspectorApp,
         await pilot.press("D")
         await settle(app, pilot)
         assert isinstance(app.screen, DisagreementScreen)
-        assert_safe(app, "Cross-file [/x]␛]0;T␇<U+200D>")
+        assert_safe(app, "Cross-file [/x]<ESC>]0;T<BEL><U+200D>")
         table = app.screen.query_one("#disputes", DataTable)
         for row in range(table.row_count):
             table.move_cursor(row=row)
@@ -347,8 +348,9 @@ async def test_rerun_request_and_sandboxes_with_the_hostile_service(
                         "the re-run")
             assert rerun.report is not None and rerun.report.deployed, rerun.error
             output = rerun.query_one("#rerun-output", RichLog)
-            streamed = "\n".join(strip.text for strip in output.lines)
-            assert "␛]52;c;cHduZWQ=␇" in streamed and "<U+200D>" in streamed
+            # a long line is wrapped into several strips: a marker may straddle two
+            streamed = "".join(strip.text for strip in output.lines)
+            assert "<ESC>]52;c;cHduZWQ=<BEL>" in streamed and "<U+200D>" in streamed
             assert "\x1b" not in streamed and "\u200d" not in streamed
             assert_safe(app)
             await pilot.press("escape")
@@ -368,7 +370,7 @@ async def test_rerun_request_and_sandboxes_with_the_hostile_service(
             assert request.response is not None and request.response.status == 500
             body = str(request.query_one("#req-resp-body", Static).render())
             assert "EVIL[/x][bold]B[link=https://example.invalid]L[@click=app.quit]Q" in body
-            assert "␛]52;c;cHduZWQ=␇" in body and "<U+202E>" in body
+            assert "<ESC>]52;c;cHduZWQ=<BEL>" in body and "<U+202E>" in body
             assert_safe(app, "EVIL[/x][bold]B")
             await pilot.press("ctrl+d")
             await settle(app, pilot)

@@ -266,6 +266,6 @@ async def test_text_from_the_file_is_shown_as_text(make_app, tmp_path: Path,
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         text = await wait_for(app, pilot, "driver [bold]host[/bold] (pid 4242)",
-                              "[/x]n[@click=app.quit]ode␛[2J", "[red]task[/red]/0  on")
+                              "[/x]n[@click=app.quit]ode<ESC>[2J", "[red]task[/red]/0  on")
         assert "\x1b" not in text
         assert app.is_running

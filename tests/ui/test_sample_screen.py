@@ -247,7 +247,7 @@ async def test_hostile_repository_content_is_shown_safely(make_app, tmp_path: Pa
         pane.open_file("repo", "escapes.py", None)
         await settle(app, pilot)
         text = _code_text(code)
-        assert "\x1b" not in text and "\x07" not in text and "␛" in text
+        assert "\x1b" not in text and "\x07" not in text and "<ESC>" in text
         rendered = "".join(seg.text for y in range(3) for seg in code.render_line(y))
         assert "\x1b" not in rendered
 

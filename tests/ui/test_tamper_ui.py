@@ -100,6 +100,6 @@ async def test_repo_text_in_findings_is_shown_as_text_never_markup_or_escapes(
         assert pane is not None
         text = _rendered(pane.query_one(".tamper-warning", Static))
         assert "conftest.py: a[/b]/conftest.py: a conftest.py" in text
-        assert "evil␛]0;pwned␇[b].pth" in text and "\x1b" not in text
+        assert "evil<ESC>]0;pwned<BEL>[b].pth" in text and "\x1b" not in text
         await pilot.press("4")
         await settle(app, pilot)

@@ -45,10 +45,10 @@ def check_id(value: str, path: Path, field: str, what: str) -> str:
 def checked_name(value: str, path: Path, field: str, issues: list[LoadIssue]) -> str:
     """An agent or model name: ``value``, or, when it holds NUL (which no file name, process
     argument or C string can carry), a warning naming the file and field, and the value with
-    each NUL shown as ``␀``. Other control characters stay: they are data, shown as text."""
+    each NUL shown as ``<NUL>``. Other control characters stay: they are data, shown as text."""
     if "\0" not in value:
         return value
-    shown = value.replace("\0", "\u2400")
+    shown = value.replace("\0", "<NUL>")
     issues.append(LoadIssue(path, field, "holds a NUL character; shown as "
                             f"{sanitize_field(shown, 200)!r}", "warning"))
     return shown

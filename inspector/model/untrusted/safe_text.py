@@ -2,15 +2,27 @@
 
 Control characters would otherwise reach the terminal as escape sequences, and bidi or
 invisible format characters can make text display differently from what it is. Each such
-character is replaced by a visible stand-in:
+character is replaced by a visible stand-in made of printable ASCII only, so every font draws
+it (the served app's bundled font and many terminal fonts have no Control Pictures such as
+U+241B, which showed as a blank or a box) and it looks the same in the terminal, the served
+app, the CLI's output, the HTML report and plots:
 
-* C0 controls (except ``\\n`` and ``\\t``) and DEL: the Unicode Control Pictures (``␛``, ``␀``,
-  ``␍``, ``␡``, ...), one character for one, so columns stay aligned;
+* C0 controls (except ``\\n`` and ``\\t``) and DEL: their ASCII abbreviation in angle brackets
+  (``<ESC>``, ``<BEL>``, ``<NUL>``, ``<CR>``, ``<BS>``, ``<DEL>``, ...: :data:`C0_NAMES`);
 * C1 controls (U+0080-U+009F): ``\\x9b``-style escapes;
 * every Unicode format character (category Cf: bidi overrides/isolates/marks, zero-width
   space/joiners U+200B-U+200D, soft hyphen, word joiner, BOM, tag characters, ...), the line and
   paragraph separators, the Hangul filler letters (blank "letters" used to hide text) and lone
   surrogates: ``<U+202E>``-style names.
+
+A stand-in is wider than the character it replaces (``<ESC>`` takes five cells): never map
+offsets or columns of the raw text onto the sanitised text; compute them on the latter.
+
+Literal text that looks like a stand-in (an input holding the five characters ``<ESC>``) is
+shown as typed: :func:`sanitize` must be idempotent (services sanitise what they store, and
+the display layers sanitise again), and no idempotent text-to-text mapping can tell the two
+apart. That is safe in the direction that matters: every real control character becomes a
+stand-in, so one can never hide; a forged ``<ESC>`` can only make harmless text look suspect.
 
 Zero-width joiners are shown too, although emoji sequences (a family emoji is three emoji
 joined by U+200D) and some scripts use them: this is an inspector, and a name that looks like
@@ -50,9 +62,16 @@ _FORMAT = [
     0xE0001, *range(0xE0020, 0xE0080),  # tag characters ("ASCII smuggling")
 ]
 
+#: The ASCII abbreviation of each C0 control (index = code point), and of DEL.
+C0_NAMES: tuple[str, ...] = (
+    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "TAB", "LF", "VT", "FF", "CR",
+    "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB",
+    "ESC", "FS", "GS", "RS", "US")
+DEL_NAME = "DEL"
+
 #: ``str.translate`` table: forbidden code point -> visible stand-in.
-TRANSLATION: dict[int, str] = {c: chr(0x2400 + c) for c in _C0}
-TRANSLATION[0x7F] = "\u2421"  # ␡
+TRANSLATION: dict[int, str] = {c: f"<{C0_NAMES[c]}>" for c in _C0}
+TRANSLATION[0x7F] = f"<{DEL_NAME}>"
 TRANSLATION.update({c: f"\\x{c:02x}" for c in _C1})
 TRANSLATION.update({c: f"<U+{c:04X}>" for c in (*_FORMAT, *range(0xD800, 0xE000))})
 
@@ -61,7 +80,7 @@ FORBIDDEN: frozenset[int] = frozenset(TRANSLATION)
 
 # Bytes to delete from the UTF-8 encoding so that only C0/DEL offenders remain.
 _NOT_C0 = bytes(b for b in range(0x100) if b >= 0x80 or b not in TRANSLATION)
-_ASCII_PICTURES = {b: TRANSLATION[b] for b in range(0x80) if b in TRANSLATION}
+_ASCII_MARKERS = {b: TRANSLATION[b] for b in range(0x80) if b in TRANSLATION}
 
 
 def _char_class(code_points: list[int]) -> str:
@@ -95,7 +114,7 @@ def sanitize(text: str) -> str:
     offenders = encoded.translate(None, _NOT_C0)
     while offenders:
         byte = offenders[0]
-        text = text.replace(chr(byte), _ASCII_PICTURES[byte])
+        text = text.replace(chr(byte), _ASCII_MARKERS[byte])
         offenders = offenders.replace(bytes((byte,)), b"")
     # 2. Non-ASCII offenders (C1, bidi, format, tags, surrogates): one regex scan finds them;
     #    replace each distinct one, or translate everything if there are many kinds.
@@ -122,9 +141,9 @@ def sanitize_line(text: str, max_chars: int = 10_000) -> str:
 
 def sanitize_field(text: str, max_chars: int = 2000) -> str:
     """Untrusted text shown as one field of one line: :func:`sanitize_line`, with ``\\n``
-    and ``\\t`` made visible too (``␊``, ``␉``), so a value can never start a line of its own
-    (a forged "finding" or table row) in a listing."""
-    return sanitize_line(text, max_chars).replace("\n", "\u240a").replace("\t", "\u2409")
+    and ``\\t`` made visible too (``<LF>``, ``<TAB>``), so a value can never start a line of its
+    own (a forged "finding" or table row) in a listing."""
+    return sanitize_line(text, max_chars).replace("\n", "<LF>").replace("\t", "<TAB>")
 
 
 REPLACEMENT = "\ufffd"

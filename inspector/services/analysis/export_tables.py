@@ -121,7 +121,9 @@ def _line(text: str) -> str:
 
 
 def _md_cell(text: str) -> str:
-    return _line(text).replace("\\", "\\\\").replace("|", "\\|")
+    """A cell's text for a pipe table; ``<`` escaped so a marker such as ``<ESC>`` (or a
+    name's ``<b>``) shows as written, not as an HTML tag a Markdown viewer drops."""
+    return _line(text).replace("\\", "\\\\").replace("|", "\\|").replace("<", "\\<")
 
 
 def render_md(table: Table) -> str:

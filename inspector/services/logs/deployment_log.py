@@ -406,10 +406,10 @@ class DeploymentLog:
             stripped = _SGR.sub("", text)
             if "\x1b" in stripped:
                 self.notices.setdefault(
-                    "escapes", "terminal escape sequences are shown as ␛, not run")
+                    "escapes", "terminal escape sequences are shown as <ESC>, not run")
             text = stripped
         if "\0" in text:
-            self.notices.setdefault("nul", "NUL bytes are shown as ␀")
+            self.notices.setdefault("nul", "NUL bytes are shown as <NUL>")
         if read.invalid_utf8:
             self.notices.setdefault("utf8", "invalid UTF-8 is shown as �")
         if read.cut_bytes:
@@ -505,7 +505,7 @@ class DeploymentLog:
                 self.notices.setdefault(
                     "partial", f"{src.path.name}: the last line has no line end (truncated?)")
             if src.has_nul:
-                self.notices.setdefault("nul", "NUL bytes are shown as ␀")
+                self.notices.setdefault("nul", "NUL bytes are shown as <NUL>")
 
     def _split_markers(self) -> None:
         """Split an untimed container transcript into phases at the entrypoint's markers."""

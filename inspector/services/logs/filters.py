@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from inspector.model.logs.levels import PREFILTER, Level, level_names
 from inspector.model.results.outcomes import Phase
+from inspector.model.untrusted.safe_text import TRANSLATION
 from inspector.services.logs.deployment_log import DeploymentLog, Record, Segment
 
 SCAN_BLOCK = 32 * 1024
@@ -26,6 +27,13 @@ in a worker thread must not search megabytes at once: the app would freeze while
 SCAN_CLIP = 64 * 1024 + 1
 """A line is scanned up to here: what a record shows of it (``record_from_raw``), plus one
 byte so it still counts as cut."""
+
+
+_MARKER_SAMPLE = " ".join([*TRANSLATION.values(), "<U+0123456789ABCDEF>", "\\x0123456789abcdef"])
+"""Every stand-in :func:`~inspector.model.untrusted.safe_text.sanitize` shows, and the
+characters of the ``<U+…>``/``\\x…`` forms."""
+_MARKED_BYTES = rb"[\x00-\x08\x0b-\x1f\x7f-\xff]"
+"""The raw bytes that can show as a stand-in (C0, DEL, and any non-ASCII byte)."""
 
 
 class FilterError(ValueError):
@@ -61,9 +69,24 @@ class Query:
             return None
         flags = 0 if any(c.isupper() for c in self.text) else re.IGNORECASE
         try:
-            return re.compile(body.encode(), flags)
+            raw = re.compile(body.encode(), flags)
         except re.error:
             return None
+        if self._may_match_a_marker():
+            # a line shows ``<ESC>`` where its bytes hold 0x1b: keep lines with such bytes too
+            return re.compile(b"(?:" + raw.pattern + b")|" + _MARKED_BYTES, flags)
+        return raw
+
+    def _may_match_a_marker(self) -> bool:
+        """Whether a match could take in a stand-in ``sanitize`` shows (``<ESC>``,
+        ``<U+200D>``, ``\\x9b``) rather than the line's own bytes: it holds ``<``, ``>`` or
+        ``\\``, or it matches inside one of them."""
+        if any(c in self.text for c in "<>\\"):
+            return True
+        try:
+            return self.compile().search(_MARKER_SAMPLE) is not None
+        except FilterError:
+            return True
 
 
 @dataclass(frozen=True)

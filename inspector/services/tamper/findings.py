@@ -121,7 +121,7 @@ def kept_out_note(findings: Iterable[TamperFinding]) -> str:
 
 def kind_label(kind: str) -> str:
     """A finding's kind as shown: our wording for the kinds we know; any other (a recorded
-    ``result.json`` may hold anything) as one line of visible text (``␛``, ``␊``)."""
+    ``result.json`` may hold anything) as one line of visible text (``<ESC>``, ``<LF>``)."""
     known = KIND_LABELS.get(kind)
     return known if known is not None else sanitize_field(kind.replace("_", " "), 200)
 
@@ -130,7 +130,7 @@ def finding_line(f: TamperFinding, max_chars: int = 2000) -> str:
     """One line for a finding: ``deliberate root conftest.py: conftest.py:10: …``.
 
     Every field is untrusted (findings are read back from ``result.json``): the line holds no
-    control, bidi or invisible character and no line break (they are shown as ``␛``, ``␊``,
+    control, bidi or invisible character and no line break (they are shown as ``<ESC>``, ``<LF>``,
     ``<U+202E>``), whether it goes to a terminal, a pipe, the app or a report."""
     return (f"{'deliberate ' if f.deliberate else ''}{kind_label(f.kind)}: "
             f"{sanitize_field(f.detail, max_chars)}")

@@ -269,4 +269,24 @@ def test_hostile_names_never_reach_the_files_raw(tmp_path: Path) -> None:
             assert SHOWN_RUN_ID in _svg_text(path)
     doc = json.loads((out / "tables/pass_at_1_by_tier.json").read_text())
     assert doc["rows"][0]["agent"] == RUN["agent"]  # JSON keeps the exact text, escaped
-    assert "␛" in (out / "tables/pass_at_1_by_tier.md").read_text()
+    assert "\\<ESC>" in (out / "tables/pass_at_1_by_tier.md").read_text()
+
+
+def test_a_hostile_agent_name_is_plotted_with_glyphs_the_font_has(tmp_path: Path) -> None:
+    """The figures' font (DejaVu Sans) has no Control Pictures: a marker such as U+241B was
+    drawn as a box (with a "missing from font" warning the module otherwise silences)."""
+    import warnings
+
+    from inspector.services.analysis.export_plots import category_plot, figure_bytes
+    from tests.hostile_text import hostile_root
+
+    root = hostile_root(tmp_path)
+    plot = category_plot(overview_of_folder(root, read_labels(labels_folder_for(root)).input))
+    assert plot.figure is not None, plot.skipped
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figure_bytes(plot.figure, "png")
+    assert not [w for w in caught if "missing from font" in str(w.message)]
+    svg = tmp_path / "plot.svg"
+    svg.write_bytes(figure_bytes(plot.figure, "svg"))
+    assert "agent[/x]<ESC>]52;c;cHduZWQ=<BEL><ESC>]0;TITLE<BEL>" in _svg_text(svg)

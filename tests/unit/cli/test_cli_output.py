@@ -35,5 +35,5 @@ def test_sanitizing_stream_makes_controls_visible() -> None:
     raw = io.StringIO()
     stream = SanitizingStream(raw)
     print("run\x1b]52;c;eA==\x07 Z\u200dW\tok", file=stream)
-    assert raw.getvalue() == "run␛]52;c;eA==␇ Z<U+200D>W\tok\n"
+    assert raw.getvalue() == "run<ESC>]52;c;eA==<BEL> Z<U+200D>W\tok\n"
     assert stream.isatty()

@@ -127,8 +127,8 @@ def test_bad_bytes_shown_safely_with_notices(tmp_path: Path) -> None:
     recs = log.records(0, len(log))
     assert len(recs) == 6
     assert "\ufffd" in recs[1].text and recs[1].invalid_utf8
-    assert "\u2400" in recs[2].text and "\0" not in recs[2].text
-    assert "\x1b" not in recs[3].text and "red" in recs[3].text and "\u241b" in recs[3].text
+    assert "<NUL>" in recs[2].text and "\0" not in recs[2].text
+    assert "\x1b" not in recs[3].text and "red" in recs[3].text and "<ESC>" in recs[3].text
     assert recs[4].cut_bytes > 2 << 20 and len(recs[4].text) < 100_000
     assert recs[5].text == "truncated final"
     assert {"utf8", "nul", "escapes", "long", "partial"} <= set(log.notices)
@@ -178,6 +178,21 @@ def _make_log(tmp_path: Path) -> Path:
     p = tmp_path / "tests.log"
     p.write_text("".join(lines))
     return p
+
+
+def test_search_finds_what_the_markers_show(tmp_path: Path) -> None:
+    """A line shows ``<ESC>`` and ``<U+200D>`` where its bytes hold ESC and U+200D: searching
+    for what is on screen finds it (the raw-bytes prefilter must not rule the line out)."""
+    p = tmp_path / "marked.log"
+    p.write_bytes(_line(0, "out", "plain").encode()
+                  + b"2026-11-21T06:00:01.000000+00:00\tout\ttitle \x1b]0;T\x07 set\n"
+                  + "2026-11-21T06:00:02.000000+00:00\tout\tZ\u200dW\n".encode())
+    log = _opened(open_log_path(p))
+    assert list(scan(log, LogFilter("<ESC>]0;T<BEL>"))) == [1]
+    assert list(scan(log, LogFilter("bel"))) == [1]
+    assert list(scan(log, LogFilter("/Z<U\\+200D>W/"))) == [2]
+    assert find(log, "<ESC>", 0) == 1
+    assert list(scan(log, LogFilter("plain"))) == [0]
 
 
 def test_filters_by_text_regex_and_level(tmp_path: Path) -> None:

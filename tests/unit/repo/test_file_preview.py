@@ -110,7 +110,7 @@ def test_escape_sequences_sanitized(repo: Path) -> None:
     p = preview_file(repo, "evil.py")
     assert p.kind == "text"
     assert not any(ch in p.text for ch in "\x1b\x07\u202e\x9b")
-    assert "␛]0;owned␇␛[2J<U+202E>gnp.exe" in p.text
+    assert "<ESC>]0;owned<BEL><ESC>[2J<U+202E>gnp.exe" in p.text
 
 
 def test_crlf_is_normalised_with_notice(repo: Path) -> None:

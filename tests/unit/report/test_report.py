@@ -154,10 +154,11 @@ def test_hostile_names_and_texts_are_escaped_and_sanitised(tmp_path: Path) -> No
     assert page.lower().count("<script") == 1  # the filter box's own (assert_self_contained)
     assert "<img" not in page and "<svg onload" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#x27;&gt;&lt;img" in page
-    assert "task&lt;script&gt;alert(&#x27;t&#x27;)&lt;/script&gt;␛]0;T␇&lt;U+202E&gt;" in page
+    assert ("task&lt;script&gt;alert(&#x27;t&#x27;)&lt;/script&gt;&lt;ESC&gt;]0;T&lt;BEL&gt;"
+            "&lt;U+202E&gt;") in page
     assert "tests/test_x.py::test_&lt;b&gt;bold&lt;/b&gt;\\x9b" in page
     assert "run&quot;&gt;&lt;svg onload=alert(3)&gt;&lt;U+200D&gt;" in page
-    assert "␛]52;c;eA==␇" in page  # the log line, its controls made visible
+    assert "&lt;ESC&gt;]52;c;eA==&lt;BEL&gt;" in page  # the log line, its controls made visible
     assert "runs &lt;&amp;&gt;" in page
     assert HOSTILE_RUN not in page and HOSTILE_TASK not in page and HOSTILE_TEST not in page
 

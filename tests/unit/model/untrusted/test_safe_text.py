@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from inspector.model.untrusted.jsonfields import parse_json_bytes
 from inspector.model.untrusted.safe_text import (
+    C0_NAMES,
     FORBIDDEN,
     TRANSLATION,
     sanitize,
@@ -35,8 +36,8 @@ def test_forbidden_set_covers_the_spec() -> None:
 
 
 @pytest.mark.parametrize(("raw", "shown"), [
-    ("\x1b[2J\x1b]0;pwned\x07", "␛[2J␛]0;pwned␇"),
-    ("\x00\x08\r\x7f", "␀␈␍␡"),
+    ("\x1b[2J\x1b]0;pwned\x07", "<ESC>[2J<ESC>]0;pwned<BEL>"),
+    ("\x00\x08\r\x7f\x1f", "<NUL><BS><CR><DEL><US>"),
     ("a\x9bb\x85c", "a\\x9bb\\x85c"),
     ("user\u202eexe.txt", "user<U+202E>exe.txt"),
     ("\u2066x\u2069\u200f", "<U+2066>x<U+2069><U+200F>"),
@@ -68,9 +69,23 @@ def test_every_forbidden_char_individually() -> None:
             assert TRANSLATION[c] in out
 
 
-def test_c0_pictures_keep_column_width() -> None:
+def test_every_stand_in_is_printable_ascii() -> None:
+    """Every font draws them: the served app's font and common terminal fonts have no Control
+    Pictures (U+2400-U+2426), which showed as blanks or boxes."""
+    for c, shown in TRANSLATION.items():
+        assert shown.isascii() and shown.isprintable(), (hex(c), shown)
     for c in C0_EXCEPT_NL_TAB:
-        assert len(sanitize(chr(c))) == 1
+        assert sanitize(chr(c)) == f"<{C0_NAMES[c]}>"
+    assert sanitize("\x7f") == "<DEL>"
+
+
+def test_literal_stand_in_text_stays_as_typed_and_sanitize_is_idempotent() -> None:
+    """Services sanitise what they store and widgets sanitise again: a second pass must not
+    change the markers (so literal ``<ESC>`` in the input is shown as typed)."""
+    raw = "literal <ESC> then \x1b[31m and a<b>c <U+200D>\u200d"
+    once = sanitize(raw)
+    assert once == "literal <ESC> then <ESC>[31m and a<b>c <U+200D><U+200D>"
+    assert sanitize(once) is once
 
 
 def test_many_kinds_of_non_ascii_offenders_use_translate_path() -> None:
@@ -112,7 +127,7 @@ def test_sanitize_line_caps(text: str, max_chars: int) -> None:
 
 def test_sanitize_line_example() -> None:
     assert sanitize_line("x" * 10_005) == "x" * 10_000 + "… (5 more characters)"
-    assert sanitize_line("\x1b" * 3, max_chars=2) == "␛␛… (1 more characters)"
+    assert sanitize_line("\x1b" * 3, max_chars=2) == "<ESC><ESC>… (1 more characters)"
     with pytest.raises(ValueError):
         sanitize_line("x", max_chars=-1)
 
@@ -133,7 +148,7 @@ def test_ten_megabytes_is_fast(unit: str) -> None:
 
 
 def test_sanitize_field_keeps_a_value_on_one_line() -> None:
-    assert sanitize_field("a\nb\tc\x1b]0;T\x07") == "a␊b␉c␛]0;T␇"
+    assert sanitize_field("a\nb\tc\x1b]0;T\x07") == "a<LF>b<TAB>c<ESC>]0;T<BEL>"
     assert sanitize_field("x" * 12, max_chars=10) == "x" * 10 + "… (2 more characters)"
 
 
