@@ -1,6 +1,6 @@
 """The request composer's README body and login helper, and the app's backend choice.
 
-``tests/fixtures/login_svc``: a stdlib service whose ``GET /me`` needs the bearer token that
+``tests/ui/fixtures/login_svc``: a stdlib service whose ``GET /me`` needs the bearer token that
 ``POST /auth/login`` returns. Without ``--allow-local-exec`` choosing local is refused and the
 header says docker; with it the composer deploys the service as a real local process, logs in
 over loopback, fills ``Authorization`` and ``/me`` answers.
@@ -23,7 +23,7 @@ from tests.settle import until
 
 from .conftest import open_sample, settle
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "login_svc"
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "login_svc"
 SAMPLE = "login-run/login-svc/0"
 SIZE = (120, 40)
 
