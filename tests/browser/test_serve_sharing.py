@@ -1,7 +1,7 @@
-"""Sharing ``inspector serve`` (issue 32), in real headless Chromium: a reload at the session
-cap gets its app back while a second tab is still refused; the token cookie never reaches
-another service on the same host (another port); each browser labels under the annotator
-name it gave once (an invalid one refused), and an exposed writable server says so in the
+"""Sharing ``inspector serve`` (issue 32), in real headless Chromium: the token cookie never
+reaches another service on the same host (another port); each browser gives its annotator
+name once (an invalid one refused) and labels under it, a reload at the session cap gets its
+app back while a second tab is still refused, and an exposed writable server says so in the
 app's header. Screenshots in tests/browser/screenshots/.
 """
 
@@ -44,33 +44,6 @@ def runs(sample_runs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(sample_runs, root, ignore=shutil.ignore_patterns("labels-real"))
     shutil.rmtree(root / "labels" / "annotators")
     return root
-
-
-def test_a_reload_at_the_cap_gets_the_app_back_and_another_tab_is_still_refused(
-        page: Any, screenshot: Any, runs: Path, user_dirs: dict[str, str]) -> None:
-    with serve(runs, "--max-sessions", "1", env=user_dirs) as served:
-        served.as_annotator(page.context)
-        page.add_init_script(CAPTURE)
-        page.goto(served.url)
-        wait_for_text(page, *RUNS_TABLE)
-        (before,) = served.sessions()
-        response = page.reload()  # F5: the old socket still holds the one place
-        assert response is not None and response.status == 200
-        wait_for_text(page, *RUNS_TABLE)
-        screenshot(page, "reloaded")
-        until(lambda: len(served.sessions()) == 1 and before not in served.sessions(), 30,
-              "the reloaded tab's new app process, the old one ended")
-        # a second tab of the same browser is a tab of its own: refused, and says why
-        other = page.context.new_page()
-        other.add_init_script(CAPTURE)
-        other.goto(served.url)
-        other.wait_for_selector("body.-closed", timeout=10_000)
-        message = other.locator("#closed-message")
-        until(lambda: "one session is in use" in (message.text_content() or ""), 10,
-              "the second tab to say why")
-        screenshot(other, "second-tab-refused")
-        assert len(served.sessions()) == 1
-        assert "pass@1" in wait_for_text(page, *RUNS_TABLE)  # the reloaded tab kept its app
 
 
 @contextmanager
@@ -136,10 +109,11 @@ def _label_one(page: Any, name: str) -> None:
     wait_for_text(page, f"1 of 23 failing samples labelled by {name}")
 
 
-def test_each_browser_labels_under_the_name_it_gave(browser: Any, screenshot: Any, runs: Path,
-                                                   user_dirs: dict[str, str]) -> None:
+def test_each_browser_names_itself_once_gets_its_session_back_on_reload_and_labels_as_itself(
+        browser: Any, screenshot: Any, runs: Path, user_dirs: dict[str, str]) -> None:
+    """Items 1, 3 and 4 in one server (one app start fewer): ``--max-sessions 1``, exposed."""
     with serve(runs, "--host", "0.0.0.0", "--allow-writes", "--token", TOKEN,
-               env=user_dirs) as served:
+               "--max-sessions", "1", env=user_dirs) as served:
         url = served.url.replace("0.0.0.0", "127.0.0.1")
         contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
         try:
@@ -159,24 +133,40 @@ def test_each_browser_labels_under_the_name_it_gave(browser: Any, screenshot: An
             first = wait_for_text(ana, *RUNS_TABLE)
             assert EXPOSED in first.splitlines()[0]  # the header says the server is exposed
             screenshot(ana, "exposed-header")
-            _label_one(ana, "ana")
+            # F5 at the cap: the old socket still holds the one place; the tab gets it back
+            (before,) = served.sessions()
+            response = ana.reload()
+            assert response is not None and response.status == 200
+            assert ana.locator("#annotator").count() == 0  # the name is kept: no form
+            wait_for_text(ana, *RUNS_TABLE)
+            screenshot(ana, "reloaded")
+            until(lambda: len(served.sessions()) == 1 and before not in served.sessions(), 30,
+                  "the reloaded tab's new app process, the old one ended")
+            # a second tab of the same browser is a tab of its own: refused, and says why
+            other = ana.context.new_page()
+            other.goto(url)
+            other.wait_for_selector("body.-closed", timeout=10_000)
+            message = other.locator("#closed-message")
+            until(lambda: "one session is in use" in (message.text_content() or ""), 10,
+                  "the second tab to say why")
+            screenshot(other, "second-tab-refused")
+            other.close()
+            (ana_app,) = served.sessions()
+            assert _argv(ana_app)[-2:] == ["--annotator", "ana"]
+            _label_one(ana, "ana")  # the reloaded tab kept its app: it labels
             screenshot(ana, "labelled-by-ana")
             until(lambda: _labels(runs, "ana").get("labels"), 30, "ana's label on disk")
             doc = _labels(runs, "ana")
             assert doc["annotator"] == "ana"
             assert {h["by"] for lb in doc["labels"] for h in lb["history"]} == {"ana"}
             # another browser, another name: its tab's app labels as bo
-            (ana_app,) = served.sessions()
+            contexts[0].close()  # the one place is free again
             bo.goto(url)
             bo.fill("#annotator", "bo")
             bo.click("#go")
-            until(lambda: len(served.sessions()) == 2, 60, "bo's app process")
-            (bo_app,) = set(served.sessions()) - {ana_app}
+            until(lambda: [p for p in served.sessions() if p != ana_app], 60, "bo's app")
+            (bo_app,) = [p for p in served.sessions() if p != ana_app]
             assert _argv(bo_app)[-2:] == ["--annotator", "bo"]
-            assert _argv(ana_app)[-2:] == ["--annotator", "ana"]
-            ana.reload()  # the name is kept: no form again, the app's page
-            assert ana.locator("#annotator").count() == 0
-            assert ana.locator("#terminal").count() == 1
         finally:
             for c in contexts:
                 c.close()

@@ -109,10 +109,12 @@ class InspectorServer:
                              "that `inspector serve` printed (it ends with ?token=…).")
 
     def _cookie(self, response: web.StreamResponse, name: str, value: str,
-                strict: bool = True) -> None:
-        """An HttpOnly cookie for this server's path only (never another port's service)."""
-        response.set_cookie(name, value, httponly=True, path=self.path, max_age=YEAR,
-                            samesite="Strict" if strict else "Lax")
+                secret: bool = True) -> None:
+        """An HttpOnly cookie for this server's path only (never another port's service); a
+        secret one (the token) is SameSite=Strict and lasts as long as the browser session."""
+        response.set_cookie(name, value, httponly=True, path=self.path,
+                            max_age=None if secret else YEAR,
+                            samesite="Strict" if secret else "Lax")
 
     @staticmethod
     def annotator(request: web.Request) -> str | None:
@@ -143,7 +145,7 @@ class InspectorServer:
         if token is not None:
             self._cookie(response, TOKEN_COOKIE, token)
         if browser is None:
-            self._cookie(response, BROWSER_COOKIE, secrets.token_hex(16), strict=False)
+            self._cookie(response, BROWSER_COOKIE, secrets.token_hex(16), secret=False)
         return response
 
     def _page(self, request: web.Request) -> web.Response:
@@ -184,7 +186,7 @@ class InspectorServer:
                 400, f"{shown!r} cannot be an annotator name: use letters, digits, '.', '_' "
                      "or '-' (up to 64, starting with a letter or digit).", name[:200])
         response = web.HTTPSeeOther(self.path)
-        self._cookie(response, ANNOTATOR_COOKIE, name, strict=False)
+        self._cookie(response, ANNOTATOR_COOKIE, name, secret=False)
         raise response
 
     def _full(self) -> web.Response:
