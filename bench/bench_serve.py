@@ -71,6 +71,7 @@ def main() -> int:
         for rnd in range(args.rounds + 1):
             context = browser.new_context(viewport=VIEWPORT)
             with serve(args.root, "--max-sessions", str(args.sessions), env=env) as served:
+                served.as_annotator(context)  # the name form is asked once per browser
                 page = _open(context, served.url)
                 wait_for_text(page, run_id, timeout=120)
                 paint = time.monotonic() - served.started

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,6 +17,7 @@ from inspector import paths
 from inspector.config import ConfigError, Settings, save_setting
 from inspector.model.results.filters import LabelState, no_labels
 from inspector.services.catalog.index import Catalog
+from inspector.services.serve.command import EXPOSED_ENV, EXPOSED_TEXT
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.messages import (
     CatalogProgress,
@@ -62,6 +64,8 @@ class InspectorApp(SafeTextApp, App[None]):
             self.settings.allow_local_exec = True
         self.read_only = read_only
         """No re-runs, requests, label writes, exports or sandbox stops (:mod:`.read_only`)."""
+        self.exposed = os.environ.get(EXPOSED_ENV) == "1"
+        """Served beyond loopback with writes allowed (``inspector serve --allow-writes``)."""
         self.root = root.expanduser()
         self.catalog = Catalog(self.root, db_path)
         self.watch_disk = watch
@@ -126,8 +130,11 @@ class InspectorApp(SafeTextApp, App[None]):
         return str(p)
 
     def format_title(self, title: str, sub_title: str) -> Content:
-        """The header's title; a read-only session says so on every screen."""
+        """The header's title; a read-only or exposed session says so on every screen."""
         shown = super().format_title(title, sub_title)
+        if self.exposed:  # first: a long title never elides it
+            shown = Content.assemble((f" {EXPOSED_TEXT} ", "reverse bold $error"), ("  ", ""),
+                                     shown)
         if not self.read_only:
             return shown
         return Content.assemble(shown, ("  ", ""), (f" {MARKER} ", "reverse bold"))

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from tests.procs import alive, children
 
@@ -115,6 +116,16 @@ class Served:
     @property
     def base(self) -> str:
         return self.url.split("?", 1)[0].rstrip("/")
+
+    @property
+    def path(self) -> str:
+        """The server's own random path (``/…/``), where its page and cookies live."""
+        return urlsplit(self.url).path
+
+    def as_annotator(self, context: Any, name: str = "tester") -> None:
+        """The browser has answered the annotator form already (it is asked once)."""
+        context.add_cookies([{"name": "inspector_annotator", "value": name,
+                              "domain": urlsplit(self.url).hostname, "path": self.path}])
 
     def sessions(self) -> list[int]:
         """The app processes running now (remembered, to check none outlives the server)."""

@@ -75,6 +75,7 @@ def test_served_app_paints_offline_and_opens_a_failing_sample(
         user_dirs: dict[str, str]) -> None:
     with serve(sample_runs, "--token", TOKEN, env=user_dirs) as served:
         assert served.url.endswith(f"/?token={TOKEN}")
+        served.as_annotator(page.context)
         response = page.goto(served.url)
         assert response is not None and response.status == 200
         first = wait_for_text(page, *RUNS_TABLE)
@@ -146,6 +147,7 @@ def test_the_session_cap_answers_with_a_page_and_frees_with_a_tab(
         user_dirs: dict[str, str]) -> None:
     with serve(sample_runs, "--max-sessions", "1", env=user_dirs) as served:
         page.add_init_script(CAPTURE)
+        served.as_annotator(page.context)
         page.goto(served.url)
         wait_for_text(page, *RUNS_TABLE)
         (app,) = served.sessions()
@@ -153,6 +155,7 @@ def test_the_session_cap_answers_with_a_page_and_frees_with_a_tab(
         try:
             second = other.new_page()
             second.add_init_script(CAPTURE)
+            served.as_annotator(other)
             response = second.goto(served.url)
             assert response is not None and response.status == 503
             assert "This server's one session is in use" in second.text_content("#message")
@@ -175,6 +178,8 @@ def test_a_tab_refused_at_the_socket_says_why(browser: Any, page: Any, screensho
     with serve(sample_runs, "--max-sessions", "1", env=user_dirs) as served:
         late = browser.new_context(viewport=VIEWPORT)
         try:
+            served.as_annotator(late)
+            served.as_annotator(page.context)
             waiting = late.new_page()
             waiting.add_init_script(CAPTURE)
             waiting.goto(served.url + "?delay=1")  # the page, no socket yet (a Start button)

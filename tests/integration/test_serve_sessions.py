@@ -48,7 +48,7 @@ async def served(sample_runs: Path) -> AsyncIterator[tuple[InspectorServer, str]
                                          max_sessions=2))
     runner = await server.start("127.0.0.1", 0)
     try:
-        yield server, f"http://127.0.0.1:{server.port}"
+        yield server, f"http://127.0.0.1:{server.port}{server.path}".rstrip("/")
     finally:
         await runner.cleanup()
     assert not [p for p in server.sessions.live if p.pid and alive(p.pid)]
@@ -95,7 +95,8 @@ async def test_a_session_runs_the_app_and_its_process_ends_with_the_socket(serve
             page = await r.text()
         assert "googleapis" not in page and "https://" not in page
         assert r.headers["Content-Security-Policy"].startswith("default-src 'self'")
-        async with http.get(f"{base}/static/fonts/RobotoMono-VariableFont_wght.ttf") as font:
+        static = f"http://127.0.0.1:{server.port}/static"  # public assets: not under the path
+        async with http.get(f"{static}/fonts/RobotoMono-VariableFont_wght.ttf") as font:
             assert font.status == 200 and len(await font.read()) > 50_000
         # the cookie the page set lets the websocket in (the browser's way)
         ws = await http.ws_connect(f"{base}/ws?width=120&height=40",
@@ -147,7 +148,7 @@ async def test_stopping_the_server_ends_every_session(sample_runs: Path) -> None
     server = InspectorServer(ServeConfig(AppCommand(sample_runs), Access(None)))
     runner = await server.start("127.0.0.1", 0)
     async with aiohttp.ClientSession() as http:
-        ws = await http.ws_connect(f"http://127.0.0.1:{server.port}/ws")
+        ws = await http.ws_connect(f"http://127.0.0.1:{server.port}{server.path}ws")
         await first_screen(ws)
         (process,) = server.sessions.live
         pid = process.pid

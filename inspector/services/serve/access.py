@@ -73,7 +73,7 @@ class Access:
             parts.netloc.lower() == (host_header or "").lower()
 
 
-def page_url(host: str, port: int, token: str | None) -> str:
-    """The URL to print: with ``?token=`` when one is needed."""
+def page_url(host: str, port: int, token: str | None, path: str = "/") -> str:
+    """The URL to print (the server's ``path``): with ``?token=`` when one is needed."""
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/" + (f"?token={quote(token, safe='')}" if token else "")
+    return f"http://{shown}:{port}{path}" + (f"?token={quote(token, safe='')}" if token else "")

@@ -1,10 +1,17 @@
 """The aiohttp application of ``inspector serve``.
 
-``/`` the page (token checked; a full server answers 503 with a page saying so), ``/ws`` one
-app process per websocket (token, Host and Origin checked before anything starts; beyond the
-cap: 503), ``/status`` how many sessions are in use, ``/static`` textual-serve's page script,
-stylesheet and fonts. Nothing is fetched from anywhere else: the page's Content-Security-Policy
-allows this server only.
+Everything but the public assets lives under a random path of this server
+(:attr:`InspectorServer.path`, ``/<random>/``), and its cookies are scoped to that path:
+cookies do not isolate by port, so any other web service on the same host name would
+otherwise receive this server's token.
+
+``/`` redirects there (when allowed); ``PATH`` the page (token checked; the first time a
+browser comes, a form asking its annotator name; a full server answers 503 with a page saying
+so), ``PATH/name`` that form, ``PATH/ws[/TAB]`` one app process per websocket (token, Host and
+Origin checked before anything starts; beyond the cap: 503; a tab that reconnects takes its
+place back), ``PATH/status`` how many sessions are in use, ``/static`` textual-serve's page
+script, stylesheet and fonts. Nothing is fetched from anywhere else: the page's
+Content-Security-Policy allows this server only.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import contextlib
 import html
 import json
 import logging
+import secrets
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,20 +32,29 @@ import textual_serve
 from aiohttp import WSMsgType, web
 from textual_serve.download_manager import DownloadManager
 
+from inspector.model.labels.label_file import valid_annotator
 from inspector.services.serve.access import Access
 from inspector.services.serve.command import AppCommand
-from inspector.services.serve.sessions import AppProcess, SessionLimit
+from inspector.services.serve.sessions import TAB_ID, AppProcess, SessionLimit
 
 log = logging.getLogger("inspector.serve")
 
 STATIC = Path(textual_serve.__file__).resolve().parent / "static"
 """textual-serve's page script (xterm.js), its stylesheet and the Roboto Mono fonts."""
 PAGE = Template((Path(__file__).parent / "page.html").read_text(encoding="utf-8"))
+NAME_PAGE = Template((Path(__file__).parent / "name.html").read_text(encoding="utf-8"))
+TOKEN_COOKIE = "inspector_token"
+BROWSER_COOKIE = "inspector_browser"
+"""A random id per browser: its reload at the cap gets the page (its tab's place is its own)."""
+ANNOTATOR_COOKIE = "inspector_annotator"
+YEAR = 365 * 24 * 3600
 CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' "
        "'unsafe-inline'; font-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 HEADERS = {"Content-Security-Policy": CSP, "Referrer-Policy": "no-referrer",
            "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"}
+FORM_HEADERS = {**HEADERS, "Referrer-Policy": "same-origin",  # else the POST's Origin is null
+                "Content-Security-Policy": CSP.replace("form-action 'none'", "form-action 'self'")}
 
 
 @dataclass(frozen=True)
@@ -73,18 +90,15 @@ class InspectorServer:
         self.sessions = SessionLimit(config.max_sessions)
         self.downloads = DownloadManager()
         self.port = 0
+        self.path = f"/{secrets.token_urlsafe(12)}/"
+        """This server's own path (random): the page, its socket and its cookies live under it."""
         self.started = 0
         """App processes started since the server started (a refused request starts none)."""
-
-    @property
-    def cookie(self) -> str:
-        """The token cookie's name: one per port, so two servers on a host never mix."""
-        return f"inspector_serve_{self.port}"
 
     # ------------------------------------------------------------------ access
 
     def _presented(self, request: web.Request) -> str | None:
-        return request.query.get("token") or request.cookies.get(self.cookie)
+        return request.query.get("token") or request.cookies.get(TOKEN_COOKIE)
 
     def _allowed(self, request: web.Request) -> bool:
         access = self.config.access
@@ -94,24 +108,86 @@ class InspectorServer:
         return _message_page(403, "Not allowed", "This server needs its token: open the URL "
                              "that `inspector serve` printed (it ends with ?token=…).")
 
+    def _cookie(self, response: web.StreamResponse, name: str, value: str,
+                secret: bool = True) -> None:
+        """An HttpOnly cookie for this server's path only (never another port's service); a
+        secret one (the token) is SameSite=Strict and lasts as long as the browser session."""
+        response.set_cookie(name, value, httponly=True, path=self.path,
+                            max_age=None if secret else YEAR,
+                            samesite="Strict" if secret else "Lax")
+
+    @staticmethod
+    def annotator(request: web.Request) -> str | None:
+        """The browser's annotator name (its cookie), when valid."""
+        name = request.cookies.get(ANNOTATOR_COOKIE)
+        return name if name and valid_annotator(name) else None
+
     # ------------------------------------------------------------------ handlers
+
+    async def root(self, request: web.Request) -> web.Response:
+        """``/``: to this server's path (with the query), when allowed."""
+        if not self._allowed(request):
+            return self._forbidden()
+        raise web.HTTPFound(self.path + (f"?{request.query_string}"
+                                         if request.query_string else ""))
 
     async def index(self, request: web.Request) -> web.Response:
         if not self._allowed(request):
             return self._forbidden()
-        if self.sessions.full:
+        browser = request.cookies.get(BROWSER_COOKIE)
+        if self.sessions.full and not self.sessions.holds(browser):
             return self._full()
+        if not self.config.command.read_only and self.annotator(request) is None:
+            response = self._name_form(200, "", "")
+        else:
+            response = self._page(request)
+        token = self.config.access.token
+        if token is not None:
+            self._cookie(response, TOKEN_COOKIE, token)
+        if browser is None:
+            self._cookie(response, BROWSER_COOKIE, secrets.token_hex(16), secret=False)
+        return response
+
+    def _page(self, request: web.Request) -> web.Response:
         title = self.config.title + (" (read-only)" if self.config.command.read_only else "")
         page = PAGE.substitute(
             title=html.escape(title), font_size=_clamp(request.query.get("fontsize"), 16, 6, 64),
+            status_url=self.path + "status",
             websocket_url=html.escape(
-                f"{'wss' if request.scheme == 'https' else 'ws'}://{request.host}/ws",
-                quote=True))
-        response = web.Response(text=page, content_type="text/html", headers=HEADERS)
-        token = self.config.access.token
-        if token is not None:
-            response.set_cookie(self.cookie, token, httponly=True, samesite="Strict", path="/")
-        return response
+                f"{'wss' if request.scheme == 'https' else 'ws'}://{request.host}"
+                f"{self.path}ws", quote=True))
+        return web.Response(text=page, content_type="text/html", headers=HEADERS)
+
+    def _name_form(self, status: int, message: str, value: str) -> web.Response:
+        page = NAME_PAGE.substitute(title=html.escape(self.config.title),
+                                    action=html.escape(self.path + "name", quote=True),
+                                    message=html.escape(message),
+                                    value=html.escape(value, quote=True))
+        return web.Response(status=status, text=page, content_type="text/html",
+                            headers=FORM_HEADERS)
+
+    async def name_form(self, request: web.Request) -> web.Response:
+        """``PATH/name``: the form again (to change the name this browser labels with)."""
+        if not self._allowed(request):
+            return self._forbidden()
+        return self._name_form(200, "", self.annotator(request) or "")
+
+    async def set_name(self, request: web.Request) -> web.Response:
+        """The form's answer: a valid annotator name goes into this browser's cookie."""
+        if not self._allowed(request) or not Access.origin_ok(request.headers.get("Origin"),
+                                                              request.host):
+            return self._forbidden()
+        form = await request.post()
+        value = form.get("annotator")
+        name = value.strip() if isinstance(value, str) else ""
+        if not valid_annotator(name):
+            shown = name if len(name) <= 80 else name[:80] + "…"
+            return self._name_form(
+                400, f"{shown!r} cannot be an annotator name: use letters, digits, '.', '_' "
+                     "or '-' (up to 64, starting with a letter or digit).", name[:200])
+        response = web.HTTPSeeOther(self.path)
+        self._cookie(response, ANNOTATOR_COOKIE, name, secret=False)
+        raise response
 
     def _full(self) -> web.Response:
         n = self.sessions.most
@@ -136,19 +212,24 @@ class InspectorServer:
         if not self._allowed(request) or not Access.origin_ok(request.headers.get("Origin"),
                                                               request.host):
             return web.Response(status=403, text="not allowed: token, host or origin")
-        if not self.sessions.take():
+        tab = request.match_info.get("tab")
+        slot = await self.sessions.acquire(tab if tab and TAB_ID.match(tab) else None,
+                                           request.cookies.get(BROWSER_COOKIE))
+        if slot is None:
             return web.Response(status=503, text=f"all {self.sessions.most} sessions in use")
         process: AppProcess | None = None
         try:
             ws = web.WebSocketResponse(heartbeat=15)
             await ws.prepare(request)
+            slot.end = ws.close
 
             async def close() -> None:  # the app exited: end the socket (and the session)
                 await ws.close()
 
-            process = AppProcess(self.config.command.argv(), write_bytes=ws.send_bytes,
-                                 write_str=ws.send_str, close=close,
-                                 download_manager=self.downloads)
+            command = self.config.command
+            process = AppProcess(command.argv(self.annotator(request)),
+                                 write_bytes=ws.send_bytes, write_str=ws.send_str, close=close,
+                                 download_manager=self.downloads, env=command.env())
             self.sessions.live.add(process)
             await process.start(_clamp(request.query.get("width"), 80, 10, 1000),
                                 _clamp(request.query.get("height"), 24, 5, 500))
@@ -158,13 +239,13 @@ class InspectorServer:
             await self._relay(ws, process)
             return ws
         finally:
+            self.sessions.give_back(slot)  # the socket closed: its place is free
             if process is not None:
                 # shielded: a cancelled handler (server shutdown) still reaps its process
                 with contextlib.suppress(asyncio.CancelledError):
                     await asyncio.shield(process.end())
                 self.sessions.live.discard(process)
                 log.info("session ended (pid %s)", process.pid)
-            self.sessions.give_back()
 
     @staticmethod
     async def _relay(ws: web.WebSocketResponse, process: AppProcess) -> None:
@@ -194,8 +275,13 @@ class InspectorServer:
 
     def application(self) -> web.Application:
         app = web.Application()
-        app.add_routes([web.get("/", self.index), web.get("/ws", self.websocket),
-                        web.get("/status", self.status),
+        own = self.path
+        app.add_routes([web.get("/", self.root), web.get(own, self.index),
+                        web.get(own + "name", self.name_form),
+                        web.post(own + "name", self.set_name),
+                        web.get(own + "ws", self.websocket),
+                        web.get(own + "ws/{tab}", self.websocket),
+                        web.get(own + "status", self.status),
                         web.get("/favicon.ico", self.no_icon),
                         web.static("/static", STATIC, show_index=False)])
         app.on_shutdown.append(self._on_shutdown)

@@ -1,4 +1,9 @@
-"""Sessions: at most ``max_sessions`` app processes, each ended (and reaped) with its tab.
+"""Sessions: at most ``max_sessions`` tabs at once, each app process ended (and reaped) with
+its tab.
+
+A place (:class:`Slot`) is held by one tab's open socket and given back when the socket closes;
+a tab that reconnects (a reload: the page keeps a per-tab id, :data:`TAB_ID`) takes its own
+place back, and its old socket is closed.
 
 :class:`AppProcess` is textual-serve's :class:`~textual_serve.app_service.AppService` with the
 process started without a shell (an argument vector), in its own process group, and asked to
@@ -11,10 +16,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import sys
 from asyncio.subprocess import Process
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
@@ -23,6 +30,11 @@ QUIT_GRACE = 20.0
 """Seconds an app has to quit by itself (it stops its deployments first)."""
 TERM_GRACE = 3.0
 """Seconds between SIGTERM and SIGKILL."""
+CLOSE_GRACE = 0.75
+"""Seconds a socket beyond the cap waits for a place: a tab's old socket may close just after
+its new one opened (reload)."""
+TAB_ID = re.compile(r"^[0-9a-f]{32}$")
+"""The page's per-tab id (random, kept across a reload of that tab only)."""
 
 
 def _die_with_parent() -> None:
@@ -42,13 +54,15 @@ class AppProcess(AppService):
     def __init__(self, argv: list[str], *, write_bytes: Callable[[bytes], Awaitable[None]],
                  write_str: Callable[[str], Awaitable[None]],
                  close: Callable[[], Awaitable[None]],
-                 download_manager: DownloadManager) -> None:
+                 download_manager: DownloadManager,
+                 env: dict[str, str] | None = None) -> None:
         super().__init__(" ".join(argv), write_bytes=write_bytes, write_str=write_str,
                          close=close, download_manager=download_manager)
         self.argv = argv
+        self.env = env or {}
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
-        environment = self._build_environment(width=width, height=height)
+        environment = {**self._build_environment(width=width, height=height), **self.env}
         self._process = process = await asyncio.create_subprocess_exec(
             *self.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env=environment, start_new_session=True,
@@ -86,33 +100,70 @@ class AppProcess(AppService):
                 await task
 
 
+@dataclass(eq=False)
+class Slot:
+    """One place, held by one tab's socket: ``tab`` the page's id, ``browser`` its browser's."""
+
+    tab: str | None = None
+    browser: str | None = None
+    end: Callable[[], Awaitable[object]] | None = None
+    """Closes the socket that holds it (when the same tab reconnects)."""
+
+
 class SessionLimit:
-    """At most ``most`` sessions at once; :meth:`take` says whether one more may start."""
+    """At most ``most`` tabs at once; :meth:`acquire` gives a place or says none is free."""
 
     def __init__(self, most: int) -> None:
         if most < 1:
             raise ValueError(f"--max-sessions {most}: must be at least 1")
         self.most = most
         self.live: set[AppProcess] = set()
-        self._reserved = 0
+        self.held: list[Slot] = []
+        self._freed = asyncio.Event()
+        self._closing: set[asyncio.Task[object]] = set()
 
     @property
     def in_use(self) -> int:
-        return self._reserved
+        return len(self.held)
 
     @property
     def full(self) -> bool:
-        return self._reserved >= self.most
+        return len(self.held) >= self.most
 
-    def take(self) -> bool:
-        """Reserve a place (``False`` when all are in use)."""
-        if self.full:
-            return False
-        self._reserved += 1
-        return True
+    def holds(self, browser: str | None) -> bool:
+        """Whether a tab of ``browser`` holds a place (its reload will get one)."""
+        return browser is not None and any(s.browser == browser for s in self.held)
 
-    def give_back(self) -> None:
-        self._reserved = max(0, self._reserved - 1)
+    async def acquire(self, tab: str | None = None, browser: str | None = None,
+                      wait: float = CLOSE_GRACE) -> Slot | None:
+        """A place for ``tab``: its own old one if it holds one (the old socket is closed),
+        else a free one, waiting up to ``wait`` s for one to be given back; ``None`` when
+        all stay in use."""
+        old = next((s for s in self.held if tab is not None and s.tab == tab), None)
+        if old is not None:
+            self.give_back(old)
+            if old.end is not None:
+                closing = asyncio.ensure_future(old.end())
+                self._closing.add(closing)
+                closing.add_done_callback(self._closing.discard)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        while self.full:
+            left = deadline - loop.time()
+            if left <= 0:
+                return None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._freed.wait(), left)
+        slot = Slot(tab, browser)
+        self.held.append(slot)
+        return slot
+
+    def give_back(self, slot: Slot) -> None:
+        """The place is free again (once; a place handed over is not given back twice)."""
+        if slot in self.held:
+            self.held.remove(slot)
+            freed, self._freed = self._freed, asyncio.Event()
+            freed.set()
 
     async def end_all(self) -> None:
         """End every live session (server shutdown)."""

@@ -3,6 +3,7 @@ app's command line; and the CLI's errors for bad options."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import subprocess
 import sys
@@ -63,16 +64,47 @@ def test_the_printed_url_carries_the_token() -> None:
     assert page_url("127.0.0.1", 8000, None) == "http://127.0.0.1:8000/"
     assert page_url("0.0.0.0", 81, "a b&c") == "http://0.0.0.0:81/?token=a%20b%26c"
     assert page_url("::1", 8000, None) == "http://[::1]:8000/"
+    assert page_url("127.0.0.1", 8000, "t", "/p-q/") == "http://127.0.0.1:8000/p-q/?token=t"
 
 
-def test_the_session_cap() -> None:
+async def test_the_session_cap() -> None:
     limit = SessionLimit(2)
-    assert limit.take() and limit.take()
-    assert limit.full and not limit.take() and limit.in_use == 2
-    limit.give_back()
-    assert not limit.full and limit.take()
+    first, second = await limit.acquire(), await limit.acquire()
+    assert first and second
+    assert limit.full and await limit.acquire(wait=0) is None and limit.in_use == 2
+    limit.give_back(first)
+    limit.give_back(first)  # once only
+    assert limit.in_use == 1 and await limit.acquire(wait=0)
     with pytest.raises(ValueError):
         SessionLimit(0)
+
+
+async def test_a_reconnecting_tab_takes_its_own_place_back() -> None:
+    limit = SessionLimit(1)
+    closed: list[str] = []
+
+    async def close() -> None:
+        closed.append("old socket")
+
+    old = await limit.acquire("a" * 32, "browser-1")
+    assert old is not None
+    old.end = close
+    assert limit.holds("browser-1") and not limit.holds("browser-2")
+    assert await limit.acquire("b" * 32, wait=0) is None  # another tab: refused
+    new = await limit.acquire("a" * 32, "browser-1", wait=0)  # the same tab, reloaded
+    assert new is not None and limit.held == [new]
+    await asyncio.sleep(0)
+    assert closed == ["old socket"]
+    limit.give_back(old)  # the old handler ends later: it frees nothing twice
+    assert limit.in_use == 1
+
+
+async def test_a_place_given_back_while_waiting_is_taken() -> None:
+    limit = SessionLimit(1)
+    held = await limit.acquire()
+    assert held is not None
+    asyncio.get_running_loop().call_later(0.05, limit.give_back, held)
+    assert await limit.acquire(wait=2.0) is not None
 
 
 def test_the_app_command_is_an_argument_vector(tmp_path: Path) -> None:
@@ -82,6 +114,9 @@ def test_the_app_command_is_an_argument_vector(tmp_path: Path) -> None:
     assert argv[4] == str(odd)  # one argument, never through a shell
     assert argv[5:] == ["--read-only", "--theme", "genesis-light"]
     assert AppCommand(odd).argv()[5:] == []
+    assert AppCommand(odd).argv("ana.b")[5:] == ["--annotator", "ana.b"]
+    assert AppCommand(odd).env() == {}
+    assert AppCommand(odd, exposed=True).env() == {"GENESIS_INSPECTOR_EXPOSED": "1"}
 
 
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:
