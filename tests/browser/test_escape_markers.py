@@ -18,8 +18,8 @@ from .served import CAPTURE, serve, wait_for_text
 pytestmark = pytest.mark.slow
 
 PICTURES = [chr(c) for c in range(0x2400, 0x2427)]  # Control Pictures
-#: The hostile agent name (OSC 52 and OSC 0, each ended by BEL) as every surface shows it.
-SHOWN_AGENT = "agent[/x]<ESC>]52;c;cHduZWQ=<BEL><ESC>]0;TITLE<BEL>"
+#: The hostile run folder's name (OSC 0 ended by BEL), as the run detail shows its source.
+SHOWN_FOLDER = "bad<ESC>]0;T<BEL><U+200D>/run.json"
 
 
 def test_served_app_and_report_show_ascii_markers(page: Any, tmp_path: Path,
@@ -34,8 +34,9 @@ def test_served_app_and_report_show_ascii_markers(page: Any, tmp_path: Path,
            "GENESIS_INSPECTOR_CACHE": str(tmp_path / "cache")}
     page.add_init_script(CAPTURE)
     with serve(root, env=env) as served:
+        served.as_annotator(page.context)
         page.goto(served.url)
-        screen = wait_for_text(page, "Genesis Inspector", SHOWN_AGENT[:30])
+        screen = wait_for_text(page, "Genesis Inspector", SHOWN_FOLDER)
         screenshot(page, "served")
     assert not [p for p in PICTURES if p in screen], screen
 
