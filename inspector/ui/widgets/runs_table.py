@@ -1,8 +1,9 @@
 """The runs overview: one row per run with its headline metrics; sortable and filterable.
 
-Where every column does not fit (an 80-column terminal), the table turns compact: the run id,
-elided in the middle, then the four figures, then the counts; agent, model, language and
-format (all in the highlighted run's detail below) are left out."""
+Where every column does not fit, the run id is elided in the middle first, then format and
+language are left out, then model, then agent, while even a 28-cell run id leaves no room; an
+80-column terminal gets the compact table: the run id, elided, then the four figures, then the
+counts (agent, model, language and format are in the highlighted run's detail below)."""
 
 from __future__ import annotations
 
@@ -37,8 +38,13 @@ COLUMNS: list[tuple[str, str, Callable[[RunEntry], Any]]] = [
 ]
 ALL_KEYS = [key for _, key, _ in COLUMNS]
 COMPACT_KEYS = ["run", "pass1", "tpr", "ac", "dsr", "samples", "notrun", "unlabelled"]
+NARROWER = [ALL_KEYS, ["run", "agent", "model", *COMPACT_KEYS[1:]],
+            ["run", "agent", *COMPACT_KEYS[1:]]]
+"""The layouts tried, widest first, before the compact one (each with an elided run id)."""
 FIGURES = ("pass1", "tpr", "ac", "dsr")
 MIN_RUN_WIDTH = 12
+FULL_RUN_WIDTH = 28
+"""The narrowest elided run id worth keeping every column for; narrower, the table turns compact."""
 _INDEX = {key: i for i, key in enumerate(ALL_KEYS)}
 
 
@@ -86,6 +92,12 @@ class RunsTable(DataTable):
         room = self._room()
         if not room or sum(widths.values()) <= room:
             return list(ALL_KEYS), 0
+        # elide the run id first; leave columns out (format and language, then model, then
+        # agent) only while even a FULL_RUN_WIDTH run id does not fit
+        for keys in NARROWER:
+            run_width = room - pad - sum(widths[k] for k in keys if k != "run")
+            if run_width >= FULL_RUN_WIDTH:
+                return list(keys), run_width
         run_width = room - pad - sum(widths[k] for k in FIGURES)
         return list(COMPACT_KEYS), max(MIN_RUN_WIDTH, run_width)
 
