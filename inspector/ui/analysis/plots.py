@@ -13,6 +13,7 @@ from inspector.model.labels.rollup import VIEW_SHORT
 from inspector.services.analysis.compare import RunComparison
 from inspector.services.analysis.outcomes import RunOutcomes
 from inspector.services.analysis.overview import Overview
+from inspector.ui.safe import sanitize
 
 MAX_SERIES = 6  # runs (or categories) drawn in one plot; the tables list them all
 NAME_WIDTH = 18
@@ -21,9 +22,16 @@ FEW_TASKS = 10  # the paired plot names its tasks up to this many
 TASK_WIDTH = 12
 
 
+def cut(text: str, width: int, *, tail: bool = False) -> str:
+    """Untrusted ``text`` as a plot label: sanitised (plotext's output is read back as ANSI, so a
+    raw ESC would vanish and take what follows with it), then its first (or last) ``width``."""
+    shown = sanitize(text)
+    return shown[-width:] if tail else shown[:width]
+
+
 def short_name(run: RunOutcomes, others: list[RunOutcomes]) -> str:
     """The run's agent (model), with its id's ``@suffix`` when another run has the same."""
-    name = run.label
+    name = sanitize(run.label)
     if sum(1 for r in others if r.label == run.label) > 1 and "@" in run.run_id:
         name += " @" + run.run_id.rsplit("@", 1)[1]
     elif sum(1 for r in others if r.label == run.label) > 1:
@@ -85,12 +93,12 @@ def draw_category_mix(plt: Any, overview: Overview) -> str:
     totals = [t or 1 for t in table.group_totals]
     series = [[round(100 * counts[i] / totals[i], 1) for i in range(len(groups))]
               for _, counts, _ in top]
-    names = [cats.taxonomy.name_of(cat)[:NAME_WIDTH] for cat, _, _ in top]
+    names = [cut(cats.taxonomy.name_of(cat), NAME_WIDTH) for cat, _, _ in top]
     if rest:
         series.append([round(100 * sum(r[1][i] for r in rest) / totals[i], 1)
                        for i in range(len(groups))])
         names.append("other")
-    plt.stacked_bar([g[:NAME_WIDTH] for g in groups], series, labels=names)
+    plt.stacked_bar([cut(g, NAME_WIDTH) for g in groups], series, labels=names)
     plt.title(f"Failure categories by agent (% of labelled {cats.unit})")
     plt.ylim(0, 100 + 10 * len(series))
     plt.yticks([0, 25, 50, 75, 100])
@@ -112,7 +120,8 @@ def draw_cost_vs_pass(plt: Any, overview: Overview) -> str:
                 "cost_usd} in result.json.")
     for c in points:
         x = c.median_cost if costed else c.median_seconds
-        plt.scatter([x], [round(100 * c.pass_at_1, 1)], label=c.run_id[-NAME_WIDTH:],
+        plt.scatter([x], [round(100 * c.pass_at_1, 1)],
+                    label=cut(c.run_id, NAME_WIDTH, tail=True),
                     marker="●")
     plt.title("Cost vs pass: one point per run")
     plt.xlabel(what)
@@ -134,7 +143,7 @@ def draw_paired(plt: Any, comparison: RunComparison) -> str:
     losses = [d if d < 0 else 0 for d, _ in diffs]
     xs: list[Any] = list(range(1, len(diffs) + 1))
     if len(diffs) <= FEW_TASKS:
-        xs = [task[:TASK_WIDTH] for _, task in diffs]
+        xs = [cut(task, TASK_WIDTH) for _, task in diffs]
     plt.bar(xs, wins, label="A better", color="green")
     plt.bar(xs, losses, label="B better", color="red")
     plt.hline(0)
@@ -163,7 +172,7 @@ def draw_framework_pass(plt: Any, overview: Overview) -> str:
     ranked.sort()
     ranked.reverse()  # horizontal bars are drawn bottom-up: A at the top
     # horizontal: every name is shown whole on the y axis (x labels get dropped at the edge)
-    plt.bar([f[:12] for f in ranked],
+    plt.bar([cut(f, 12) for f in ranked],
             [round(100 * sum(shares[f]) / len(shares[f]), 1) for f in ranked],
             orientation="horizontal", width=0.6)
     plt.title("Pass@1 (%) by framework, all runs")

@@ -142,3 +142,13 @@ def test_cost_plot_draws_a_point_per_recording_run() -> None:
     text, caption = _drawn(plots.draw_cost_vs_pass, ov)
     assert "median cost per sample (USD)" in text
     assert caption == "1 run(s) record it; 1 do not"
+
+
+def test_a_hostile_task_name_is_plotted_with_its_markers() -> None:
+    """plotext's output is read back as ANSI: a raw ESC in a name would vanish (and take the
+    text after it along); the plot shows the same ASCII markers as every other surface."""
+    a = _run("a", "Atlas", {"t\x1b[2Jx\x07": [True], "beta": [True]})
+    b = _run("b", "Dash", {"t\x1b[2Jx\x07": [False], "beta": [True]})
+    text, _ = _drawn(plots.draw_paired, compare_runs(a, b))
+    assert "t<ESC>[2J" in text
+    assert "\x1b[2J" not in text and "\x07" not in text
