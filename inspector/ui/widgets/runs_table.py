@@ -71,7 +71,7 @@ class RunsTable(DataTable):
 
     def on_mount(self) -> None:
         for key in self.layout_keys:
-            self.add_column(COLUMNS[_INDEX[key]][0], key=key)
+            self.add_column(Text(COLUMNS[_INDEX[key]][0]), key=key)
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size.width != self._laid_out_for:
@@ -125,7 +125,7 @@ class RunsTable(DataTable):
             self.layout_keys = keys
             self.clear(columns=True)
             for key in keys:
-                self.add_column(labels[key], key=key)
+                self.add_column(Text(labels[key]), key=key)
         else:
             self.clear()
         for key in keys:
@@ -133,7 +133,8 @@ class RunsTable(DataTable):
         if run_width:
             for r, row in zip(shown, rows, strict=True):
                 row[0] = self._run_cell(r, run_width)
-        self.add_rows([[row[_INDEX[key]] for key in keys] for row in rows])
+        picked = [[row[_INDEX[key]] for key in keys] for row in rows]  # cells from _cells
+        self.add_rows(picked)
         if keep is not None:
             self.select_key(keep)
 
