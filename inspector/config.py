@@ -73,9 +73,14 @@ def load_settings(path: Path | None = None) -> Settings:
         if not isinstance(any_source, bool):
             raise ConfigError(f"{path}: 'allow_any_package_source' must be true or false")
         settings.allow_any_package_source = any_source
-    if os.environ.get("GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC", "").lower() in ("1", "true", "yes"):
+    if local_exec_from_env():
         settings.allow_local_exec = True
     return settings
+
+
+def local_exec_from_env() -> bool:
+    """``GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC`` allows local execution (1, true or yes)."""
+    return os.environ.get("GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC", "").lower() in ("1", "true", "yes")
 
 
 _KNOWN_TYPES: dict[str, type] = {"allow_local_exec": bool, "theme": str, "annotator": str,

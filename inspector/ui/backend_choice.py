@@ -9,9 +9,9 @@ request of any sample deploys on it.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
+from inspector.config import local_exec_from_env
 from inspector.ui.app_access import inspector_app
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ def local_allowed_by(app: InspectorApp) -> str | None:
         return "--allow-local-exec"
     if not app.settings.allow_local_exec:
         return None
-    if os.environ.get("GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC", "").lower() in ("1", "true", "yes"):
+    if local_exec_from_env():
         return "GENESIS_INSPECTOR_ALLOW_LOCAL_EXEC"
     return "allow_local_exec in the config"
 
